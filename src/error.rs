@@ -1,0 +1,72 @@
+//! The library's typed errors. Only `main` prints them; every message is one line that says
+//! what is wrong and, where it helps, where.
+
+use std::fmt;
+
+/// Everything that can go wrong when the library is given input or asked to do work.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Error {
+    /// A board size outside what RULES.md allows.
+    Board(String),
+    /// Text that is not valid notation (a cell, wall, move list or position record).
+    Notation(String),
+    /// A well-formed action that the rules do not allow in the position.
+    IllegalAction(String),
+    /// A request that would need more memory than the budget allows.
+    Memory {
+        what: String,
+        needed: u64,
+        budget: u64,
+    },
+    /// Any other invalid argument (a bad option value, a bad combination of options).
+    Argument(String),
+    /// Reading or writing a file failed.
+    Io(String),
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::Board(m) | Error::Notation(m) | Error::Argument(m) | Error::Io(m) => {
+                f.write_str(m)
+            }
+            Error::IllegalAction(m) => f.write_str(m),
+            Error::Memory {
+                what,
+                needed,
+                budget,
+            } => write!(
+                f,
+                "{what} needs an estimated {} but the memory budget is {} (raise it with --memory)",
+                format_bytes(*needed),
+                format_bytes(*budget)
+            ),
+        }
+    }
+}
+
+impl std::error::Error for Error {}
+
+impl From<std::io::Error> for Error {
+    fn from(e: std::io::Error) -> Self {
+        Error::Io(e.to_string())
+    }
+}
+
+/// Bytes in the largest binary unit that keeps the number at or above 1 (e.g. `3.50 GiB`).
+pub fn format_bytes(bytes: u64) -> String {
+    const UNITS: [&str; 5] = ["B", "KiB", "MiB", "GiB", "TiB"];
+    let mut value = bytes as f64;
+    let mut unit = 0;
+    while value >= 1024.0 && unit + 1 < UNITS.len() {
+        value /= 1024.0;
+        unit += 1;
+    }
+    if unit == 0 {
+        format!("{bytes} B")
+    } else {
+        format!("{value:.2} {}", UNITS[unit])
+    }
+}
+
+pub type Result<T> = std::result::Result<T, Error>;

@@ -1,0 +1,241 @@
+//! Board geometry: the size of the board, cells, players and the four step directions.
+//!
+//! A cell `(col, row)` is the bit `row * W + col` of a `u64` (see `bitboard.rs`). Row 0 is
+//! Player 1's home row. On a 4x3 board:
+//!
+//! ```text
+//!   row 2 (Player 2 starts here)   8  9 10 11
+//!   row 1                          4  5  6  7
+//!   row 0 (Player 1 starts here)   0  1  2  3
+//!                                  a  b  c  d
+//! ```
+
+use crate::error::{Error, Result};
+
+/// A cell index, `row * W + col`; always below 64.
+pub type Cell = u8;
+
+/// The most cells a board may have: every cell set fits one `u64`.
+pub const MAX_CELLS: usize = 64;
+/// The widest board: columns are single letters `a`..`z`.
+pub const MAX_WIDTH: usize = 26;
+
+/// A player: `One` moves first from row 0 towards row H-1, `Two` the other way.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Player {
+    One,
+    Two,
+}
+
+impl Player {
+    /// 0 for Player 1, 1 for Player 2: the index into per-player arrays.
+    pub const fn index(self) -> usize {
+        match self {
+            Player::One => 0,
+            Player::Two => 1,
+        }
+    }
+
+    pub const fn from_index(i: usize) -> Player {
+        if i == 0 { Player::One } else { Player::Two }
+    }
+
+    pub const fn other(self) -> Player {
+        match self {
+            Player::One => Player::Two,
+            Player::Two => Player::One,
+        }
+    }
+
+    /// The number used in notation and reports: 1 or 2.
+    pub const fn number(self) -> u8 {
+        self.index() as u8 + 1
+    }
+}
+
+/// The four step directions, in the order used for the `OpenEdges` arrays.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Dir {
+    Up,
+    Down,
+    Right,
+    Left,
+}
+
+impl Dir {
+    pub const ALL: [Dir; 4] = [Dir::Up, Dir::Down, Dir::Right, Dir::Left];
+
+    /// The two directions at right angles, for diagonal jumps.
+    pub const fn perpendicular(self) -> [Dir; 2] {
+        match self {
+            Dir::Up | Dir::Down => [Dir::Right, Dir::Left],
+            Dir::Right | Dir::Left => [Dir::Up, Dir::Down],
+        }
+    }
+}
+
+/// A validated board size: `2 <= W <= 26`, `2 <= H`, `W * H <= 64` (RULES.md).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Board {
+    width: u8,
+    height: u8,
+}
+
+impl Board {
+    /// The board `width` columns by `height` rows, or an error naming the limit it breaks.
+    pub fn new(width: usize, height: usize) -> Result<Board> {
+        let limit = |why: &str| Err(Error::Board(format!("board {width}x{height}: {why}")));
+        if width < 2 {
+            return limit("the width must be at least 2");
+        }
+        if width > MAX_WIDTH {
+            return limit("the width must be at most 26 (columns are the letters a-z)");
+        }
+        if height < 2 {
+            return limit("the height must be at least 2");
+        }
+        if width * height > MAX_CELLS {
+            return limit("the board must have at most 64 cells (width x height <= 64)");
+        }
+        Ok(Board {
+            width: width as u8,
+            height: height as u8,
+        })
+    }
+
+    /// Parses `WxH` (e.g. `5x5`, `8x3`).
+    pub fn parse(text: &str) -> Result<Board> {
+        let bad = || {
+            Error::Board(format!(
+                "'{text}' is not a board size: write WIDTHxHEIGHT, e.g. 5x5"
+            ))
+        };
+        let (w, h) = text.trim().split_once(['x', 'X']).ok_or_else(bad)?;
+        let w: usize = w.parse().map_err(|_| bad())?;
+        let h: usize = h.parse().map_err(|_| bad())?;
+        Board::new(w, h)
+    }
+
+    pub const fn width(self) -> usize {
+        self.width as usize
+    }
+
+    pub const fn height(self) -> usize {
+        self.height as usize
+    }
+
+    pub const fn cells(self) -> usize {
+        self.width() * self.height()
+    }
+
+    pub const fn cell(self, col: usize, row: usize) -> Cell {
+        (row * self.width() + col) as Cell
+    }
+
+    pub const fn col(self, cell: Cell) -> usize {
+        cell as usize % self.width()
+    }
+
+    pub const fn row(self, cell: Cell) -> usize {
+        cell as usize / self.width()
+    }
+
+    /// Every cell of the board.
+    pub const fn all_cells(self) -> u64 {
+        if self.cells() == 64 {
+            u64::MAX
+        } else {
+            (1u64 << self.cells()) - 1
+        }
+    }
+
+    pub const fn row_mask(self, row: usize) -> u64 {
+        ((1u64 << self.width()) - 1) << (row * self.width())
+    }
+
+    pub fn col_mask(self, col: usize) -> u64 {
+        (0..self.height()).fold(0, |m, r| m | 1u64 << self.cell(col, r))
+    }
+
+    /// The wall anchors: cells `(c, r)` with `c < W-1` and `r < H-1` (see `walls.rs`).
+    pub fn anchors(self) -> u64 {
+        let top = self.row_mask(self.height() - 1);
+        let right = self.col_mask(self.width() - 1);
+        self.all_cells() & !top & !right
+    }
+
+    /// Number of wall anchors, `(W-1) * (H-1)`.
+    pub const fn anchor_count(self) -> usize {
+        (self.width() - 1) * (self.height() - 1)
+    }
+
+    /// The row a player must reach, as a cell set.
+    pub const fn goal(self, player: Player) -> u64 {
+        match player {
+            Player::One => self.row_mask(self.height() - 1),
+            Player::Two => self.row_mask(0),
+        }
+    }
+
+    /// A player's starting cell: column `floor(W/2)` of their home row.
+    pub const fn start(self, player: Player) -> Cell {
+        match player {
+            Player::One => self.cell(self.width() / 2, 0),
+            Player::Two => self.cell(self.width() / 2, self.height() - 1),
+        }
+    }
+
+    /// The cell's left-right mirror image.
+    pub const fn mirror_cell(self, cell: Cell) -> Cell {
+        self.cell(self.width() - 1 - self.col(cell), self.row(cell))
+    }
+
+    /// Moves a one-cell set one step in `dir`. The caller ensures the step stays on the board.
+    #[inline(always)]
+    pub const fn shift(self, bits: u64, dir: Dir) -> u64 {
+        match dir {
+            Dir::Up => bits << self.width,
+            Dir::Down => bits >> self.width,
+            Dir::Right => bits << 1,
+            Dir::Left => bits >> 1,
+        }
+    }
+}
+
+impl std::fmt::Display for Board {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}x{}", self.width, self.height)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn limits_are_typed_errors() {
+        assert!(Board::new(2, 2).is_ok());
+        assert!(Board::new(8, 8).is_ok());
+        assert!(Board::new(26, 2).is_ok());
+        assert!(Board::new(2, 32).is_ok());
+        for (w, h) in [(1, 5), (5, 1), (27, 2), (9, 9), (2, 33), (0, 0)] {
+            assert!(matches!(Board::new(w, h), Err(Error::Board(_))), "{w}x{h}");
+        }
+        assert!(Board::parse("5x").is_err());
+        assert!(Board::parse("axb").is_err());
+        assert_eq!(Board::parse("8X3").unwrap(), Board::new(8, 3).unwrap());
+    }
+
+    #[test]
+    fn anchors_and_goals() {
+        let b = Board::new(4, 3).unwrap();
+        assert_eq!(b.anchors().count_ones() as usize, b.anchor_count());
+        assert_eq!(b.anchors(), 0b0111_0111);
+        assert_eq!(b.goal(Player::One), 0b1111_0000_0000);
+        assert_eq!(b.start(Player::One), 2);
+        assert_eq!(b.start(Player::Two), 10);
+        assert_eq!(b.mirror_cell(b.cell(0, 1)), b.cell(3, 1));
+        let full = Board::new(8, 8).unwrap();
+        assert_eq!(full.all_cells(), u64::MAX);
+    }
+}

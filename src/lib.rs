@@ -1,0 +1,20 @@
+//! quoridor-solver: exhaustive solving of Quoridor on small boards.
+//!
+//! Dependencies point one way (see STYLE.md):
+//! `geometry <- bitboard <- walls <- position/movegen <- notation`, then the configuration
+//! tables, the searches and the solver on top.
+
+pub mod bitboard;
+pub mod configs;
+pub mod error;
+pub mod geometry;
+pub mod memory;
+pub mod movegen;
+pub mod notation;
+pub mod perft;
+pub mod position;
+pub mod progress;
+pub mod tables;
+pub mod walls;
+
+pub use error::{Error, Result};

@@ -1,0 +1,152 @@
+//! A game state: walls on the board, both pawns, walls left for each player, the player to
+//! move. Actions and playing them live here too; which actions are legal is `movegen.rs`.
+
+use crate::error::{Error, Result};
+use crate::geometry::{Board, Cell, Player};
+use crate::walls::{Wall, WallSet};
+
+/// The most walls a player may hold: walls-left counts are packed in 5 bits in search keys.
+pub const MAX_WALLS_PER_PLAYER: u8 = 31;
+
+/// One player's action: move the pawn to a cell, or place a wall.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Action {
+    Pawn(Cell),
+    Wall(Wall),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Position {
+    pub walls: WallSet,
+    /// Pawn cells, indexed by `Player::index`.
+    pub pawns: [Cell; 2],
+    /// Walls left, indexed by `Player::index`.
+    pub left: [u8; 2],
+    pub to_move: Player,
+}
+
+impl Position {
+    /// The start of a game with `walls_per_player` walls each (RULES.md: both pawns in column
+    /// `floor(W/2)`, Player 1 to move).
+    pub fn start(board: Board, walls_per_player: u8) -> Result<Position> {
+        check_walls_per_player(walls_per_player)?;
+        Ok(Position {
+            walls: WallSet::EMPTY,
+            pawns: [board.start(Player::One), board.start(Player::Two)],
+            left: [walls_per_player; 2],
+            to_move: Player::One,
+        })
+    }
+
+    /// The player whose pawn stands on their goal row (Player 1 checked first).
+    pub fn winner(&self, board: Board) -> Option<Player> {
+        [Player::One, Player::Two]
+            .into_iter()
+            .find(|&p| board.goal(p) >> self.pawns[p.index()] & 1 == 1)
+    }
+
+    pub fn pawn(&self, player: Player) -> Cell {
+        self.pawns[player.index()]
+    }
+
+    /// The position after `action` by the player to move. The action must be legal.
+    pub fn play(&self, action: Action) -> Position {
+        let mut next = *self;
+        let me = self.to_move.index();
+        match action {
+            Action::Pawn(cell) => next.pawns[me] = cell,
+            Action::Wall(wall) => {
+                next.walls = self.walls.with(wall);
+                next.left[me] -= 1;
+            }
+        }
+        next.to_move = self.to_move.other();
+        next
+    }
+
+    /// The left-right mirror image (same value, by symmetry of the rules).
+    pub fn mirror(&self, board: Board) -> Position {
+        Position {
+            walls: self.walls.mirror(board),
+            pawns: self.pawns.map(|c| board.mirror_cell(c)),
+            ..*self
+        }
+    }
+
+    /// Checks that a position given by a user could stand on `board`: pawns on distinct cells,
+    /// walls on valid anchors that do not overlap, both pawns with a path to their goals, not
+    /// both pawns home, and (when `walls_per_player` is given) walls left not above it.
+    pub fn validate(&self, board: Board, walls_per_player: Option<u8>) -> Result<()> {
+        let bad = |m: String| Err(Error::Notation(m));
+        let on_board = board.all_cells();
+        for p in [Player::One, Player::Two] {
+            if on_board >> self.pawn(p) & 1 == 0 {
+                return bad(format!("Player {}'s pawn is off the board", p.number()));
+            }
+        }
+        if self.pawns[0] == self.pawns[1] {
+            return bad("both pawns stand on the same cell".into());
+        }
+        let mut placed = WallSet::EMPTY;
+        for wall in self.walls.iter() {
+            if board.anchors() >> wall.anchor & 1 == 0 {
+                return bad("a wall is off the board".into());
+            }
+            if let Some(clash) = placed.clash(board, wall) {
+                let name = crate::notation::wall_name(board, wall);
+                return bad(format!(
+                    "the wall {name} {}",
+                    crate::notation::clash_text(board, clash)
+                ));
+            }
+            placed = placed.with(wall);
+        }
+        let edges = self.walls.edges(board);
+        for p in [Player::One, Player::Two] {
+            if edges.reach(board.goal(p)) >> self.pawn(p) & 1 == 0 {
+                return bad(format!(
+                    "Player {}'s pawn on {} has no path to its goal row",
+                    p.number(),
+                    crate::notation::cell_name(board, self.pawn(p))
+                ));
+            }
+        }
+        if board.goal(Player::One) >> self.pawns[0] & board.goal(Player::Two) >> self.pawns[1] & 1
+            == 1
+        {
+            return bad("both pawns stand on their goal rows".into());
+        }
+        for p in [Player::One, Player::Two] {
+            check_walls_per_player(self.left[p.index()])?;
+            if let Some(n) = walls_per_player
+                && self.left[p.index()] > n
+            {
+                return bad(format!(
+                    "Player {} has {} walls left, more than the {n} walls per player",
+                    p.number(),
+                    self.left[p.index()]
+                ));
+            }
+        }
+        if let Some(n) = walls_per_player {
+            let placed = self.walls.len() as i32;
+            let used = 2 * n as i32 - self.left[0] as i32 - self.left[1] as i32;
+            if placed != used {
+                return bad(format!(
+                    "{placed} walls are on the board but the players have used {used} of their {n} each"
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Walls per player must fit the search key (5 bits).
+pub fn check_walls_per_player(n: u8) -> Result<()> {
+    if n > MAX_WALLS_PER_PLAYER {
+        return Err(Error::Argument(format!(
+            "{n} walls per player: at most {MAX_WALLS_PER_PLAYER} are supported"
+        )));
+    }
+    Ok(())
+}

@@ -1,0 +1,22 @@
+//! How long work reports progress without printing: the library calls a `Progress`, the CLI
+//! implements it with progress bars, tests pass `Silent`.
+
+pub trait Progress: Sync {
+    /// A new stage of `total` units (0 if unknown) starts.
+    fn begin(&self, stage: &str, total: u64);
+    /// `units` more units of the current stage are done.
+    fn advance(&self, units: u64);
+    /// A one-line message about the work (e.g. a finished search depth).
+    fn message(&self, _text: &str) {}
+    /// The current stage is over.
+    fn finish(&self);
+}
+
+/// Reports nothing.
+pub struct Silent;
+
+impl Progress for Silent {
+    fn begin(&self, _stage: &str, _total: u64) {}
+    fn advance(&self, _units: u64) {}
+    fn finish(&self) {}
+}

@@ -1,0 +1,389 @@
+//! Per-configuration tables: for every wall configuration of a cell (see `configs.rs`), the
+//! cells from which each player can still reach their goal (flood fill from the goal row), the
+//! goal distance of every cell for each player, and the child configuration for every wall
+//! slot. Search then never runs a path search: a wall is legal iff its child exists and both
+//! pawns stand in the child's reach masks.
+//!
+//! Wall *slots* number the walls densely: horizontal walls by ascending anchor cell, then
+//! vertical ones, `2 * (W-1) * (H-1)` slots in all. `children[id * slots + slot]` is the
+//! child id or `NO_CHILD` (the wall does not fit, or the configuration already holds the most
+//! walls the cell allows).
+
+use crate::bitboard::{UNREACHABLE, bits};
+use crate::configs::{ConfigId, Enumeration, candidates, count_by_walls, key};
+use crate::error::Result;
+use crate::geometry::{Board, Cell, Player};
+use crate::movegen::PathOracle;
+use crate::progress::Progress;
+use crate::walls::{Orientation, Wall, WallSet};
+use rayon::prelude::*;
+
+pub const NO_CHILD: ConfigId = ConfigId::MAX;
+
+/// Sizes of a cell's tables, known before anything is built.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TableEstimate {
+    /// Configurations with 0, 1, ... walls.
+    pub by_walls: Vec<u128>,
+    pub configurations: u128,
+    pub slots: usize,
+    /// Bytes of the finished tables plus the build's temporary bookkeeping.
+    pub bytes: u64,
+}
+
+impl TableEstimate {
+    pub fn new(board: Board, walls_per_player: u8) -> TableEstimate {
+        let by_walls = count_by_walls(board, 2 * walls_per_player as usize);
+        let configurations: u128 = by_walls.iter().sum();
+        let slots = 2 * board.anchor_count();
+        let per_config = Tables::bytes_per_config(board, slots) + 8; // + parent, first_child
+        let bytes = configurations.saturating_mul(per_config as u128);
+        TableEstimate {
+            by_walls,
+            configurations,
+            slots,
+            bytes: u64::try_from(bytes).unwrap_or(u64::MAX),
+        }
+    }
+}
+
+pub struct Tables {
+    board: Board,
+    walls_per_player: u8,
+    slots: usize,
+    /// Slot to wall.
+    slot_wall: Vec<Wall>,
+    /// `slot_of[orientation][anchor cell]`.
+    slot_of: [[u8; 64]; 2],
+    /// `layer_start[k]..layer_start[k + 1]`: ids with `k` walls.
+    layer_start: Vec<usize>,
+    walls: Vec<WallSet>,
+    /// Cells that reach the goal, indexed by `Player::index`.
+    reach: Vec<[u64; 2]>,
+    /// `dist[(id * 2 + player) * cells + cell]`, `UNREACHABLE` when cut off.
+    dist: Vec<u8>,
+    children: Vec<ConfigId>,
+    /// The id of each configuration's left-right mirror image.
+    mirror: Vec<ConfigId>,
+}
+
+impl Tables {
+    fn bytes_per_config(board: Board, slots: usize) -> usize {
+        std::mem::size_of::<WallSet>()
+            + std::mem::size_of::<[u64; 2]>()
+            + 2 * board.cells()
+            + slots * std::mem::size_of::<ConfigId>()
+            + std::mem::size_of::<ConfigId>()
+    }
+
+    /// Builds every table of the cell, after checking the estimate against `budget` bytes.
+    pub fn build(
+        board: Board,
+        walls_per_player: u8,
+        budget: u64,
+        progress: &dyn Progress,
+    ) -> Result<Tables> {
+        let estimate = TableEstimate::new(board, walls_per_player);
+        crate::memory::check(
+            &format!(
+                "the wall-configuration tables of {board} with {walls_per_player} walls \
+                 ({} configurations)",
+                estimate.configurations
+            ),
+            estimate.bytes,
+            budget,
+        )?;
+        if estimate.configurations > (NO_CHILD as u128) {
+            return Err(crate::Error::Argument(format!(
+                "{board} with {walls_per_player} walls has {} configurations, more than ids can number",
+                estimate.configurations
+            )));
+        }
+        let max_walls = 2 * walls_per_player as usize;
+        let e = Enumeration::build(board, max_walls, progress);
+        let (slot_wall, slot_of) = slot_maps(board);
+        let slots = slot_wall.len();
+        let (reach, dist) = reach_and_distances(board, &e.walls, progress);
+        let children = child_table(board, &e, slots, &slot_of, progress);
+        let mut tables = Tables {
+            board,
+            walls_per_player,
+            slots,
+            slot_wall,
+            slot_of,
+            layer_start: e.layer_start,
+            walls: e.walls,
+            reach,
+            dist,
+            children,
+            mirror: Vec::new(),
+        };
+        tables.mirror = (0..tables.len())
+            .into_par_iter()
+            .map(|id| {
+                tables
+                    .id_of(tables.walls[id].mirror(board))
+                    .expect("the mirror of a configuration is a configuration")
+            })
+            .collect();
+        Ok(tables)
+    }
+
+    pub fn board(&self) -> Board {
+        self.board
+    }
+
+    pub fn walls_per_player(&self) -> u8 {
+        self.walls_per_player
+    }
+
+    pub fn len(&self) -> usize {
+        self.walls.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.walls.is_empty()
+    }
+
+    pub fn slots(&self) -> usize {
+        self.slots
+    }
+
+    /// Configurations with 0, 1, ... walls.
+    pub fn by_walls(&self) -> Vec<usize> {
+        self.layer_start.windows(2).map(|w| w[1] - w[0]).collect()
+    }
+
+    /// Bytes held by the tables.
+    pub fn bytes(&self) -> u64 {
+        (self.len() * Tables::bytes_per_config(self.board, self.slots)) as u64
+    }
+
+    pub fn slot_wall(&self, slot: usize) -> Wall {
+        self.slot_wall[slot]
+    }
+
+    pub fn slot(&self, wall: Wall) -> usize {
+        self.slot_of[wall.orientation as usize][wall.anchor as usize] as usize
+    }
+
+    #[inline(always)]
+    pub fn walls(&self, id: ConfigId) -> WallSet {
+        self.walls[id as usize]
+    }
+
+    /// Cells from which `player` can reach their goal row.
+    #[inline(always)]
+    pub fn reach(&self, id: ConfigId, player: Player) -> u64 {
+        self.reach[id as usize][player.index()]
+    }
+
+    /// Steps from `cell` to `player`'s goal row (`UNREACHABLE` if cut off).
+    #[inline(always)]
+    pub fn distance(&self, id: ConfigId, player: Player, cell: Cell) -> u8 {
+        let cells = self.board.cells();
+        self.dist[(id as usize * 2 + player.index()) * cells + cell as usize]
+    }
+
+    /// The child id for every slot (`NO_CHILD` where the wall cannot be added).
+    #[inline(always)]
+    pub fn children(&self, id: ConfigId) -> &[ConfigId] {
+        &self.children[id as usize * self.slots..(id as usize + 1) * self.slots]
+    }
+
+    #[inline(always)]
+    pub fn mirror(&self, id: ConfigId) -> ConfigId {
+        self.mirror[id as usize]
+    }
+
+    /// The id of a wall set, if it is one of the cell's configurations.
+    pub fn id_of(&self, walls: WallSet) -> Option<ConfigId> {
+        let mut id = 0;
+        for wall in walls.iter() {
+            id = self.children(id)[self.slot(wall)];
+            if id == NO_CHILD {
+                return None;
+            }
+        }
+        Some(id)
+    }
+}
+
+/// Legal-wall decisions from the tables, for the generic move generator.
+impl PathOracle for Tables {
+    fn keeps_paths(&self, _board: Board, walls: WallSet, pawns: [u8; 2]) -> bool {
+        let id = self
+            .id_of(walls)
+            .expect("walls beyond the tables' wall count");
+        self.reach(id, Player::One) >> pawns[0] & 1 == 1
+            && self.reach(id, Player::Two) >> pawns[1] & 1 == 1
+    }
+}
+
+fn slot_maps(board: Board) -> (Vec<Wall>, [[u8; 64]; 2]) {
+    let mut slot_wall = Vec::new();
+    let mut slot_of = [[u8::MAX; 64]; 2];
+    for orientation in [Orientation::Horizontal, Orientation::Vertical] {
+        for anchor in bits(board.anchors()) {
+            slot_of[orientation as usize][anchor as usize] = slot_wall.len() as u8;
+            slot_wall.push(Wall {
+                anchor,
+                orientation,
+            });
+        }
+    }
+    (slot_wall, slot_of)
+}
+
+fn reach_and_distances(
+    board: Board,
+    walls: &[WallSet],
+    progress: &dyn Progress,
+) -> (Vec<[u64; 2]>, Vec<u8>) {
+    let cells = board.cells();
+    progress.begin("flood fills and distances", walls.len() as u64);
+    let mut dist = vec![UNREACHABLE; walls.len() * 2 * cells];
+    let reach = walls
+        .par_iter()
+        .zip(dist.par_chunks_mut(2 * cells))
+        .with_min_len(4096)
+        .map(|(&w, out)| {
+            let edges = w.edges(board);
+            let mut reach = [0u64; 2];
+            for p in [Player::One, Player::Two] {
+                let d = edges.distances(board.goal(p));
+                out[p.index() * cells..(p.index() + 1) * cells].copy_from_slice(&d[..cells]);
+                reach[p.index()] = (0..cells)
+                    .filter(|&c| d[c] != UNREACHABLE)
+                    .fold(0, |m, c| m | 1 << c);
+            }
+            reach
+        })
+        .collect();
+    progress.advance(walls.len() as u64);
+    progress.finish();
+    (reach, dist)
+}
+
+/// Fills the child table layer by layer. For configuration `S` and a wall `w` that fits:
+/// if `w` lies above `S`'s highest wall, the child is one of `S`'s own children in the
+/// enumeration; otherwise `S + w = (parent(S) + w) + top(S)`, and `parent(S) + w`, one layer
+/// down, already has its row filled.
+fn child_table(
+    board: Board,
+    e: &Enumeration,
+    slots: usize,
+    slot_of: &[[u8; 64]; 2],
+    progress: &dyn Progress,
+) -> Vec<ConfigId> {
+    let layers = e.layer_start.len() - 1;
+    let mut children = vec![NO_CHILD; e.len() * slots];
+    // The child of `x` adding key bit `bit`, which lies above every wall of `x`.
+    let own_child = |x: usize, bit: u32| -> ConfigId {
+        let below = (1u128 << bit) - 1;
+        e.first_child[x] + (candidates(board, e.walls[x]) & below).count_ones()
+    };
+    progress.begin("child configurations", e.len() as u64);
+    for k in 0..layers.saturating_sub(1) {
+        let (lo, hi) = (e.layer_start[k], e.layer_start[k + 1]);
+        let (done, rest) = children.split_at_mut(lo * slots);
+        let done: &[ConfigId] = done;
+        rest[..(hi - lo) * slots]
+            .par_chunks_mut(slots)
+            .enumerate()
+            .with_min_len(1024)
+            .for_each(|(i, row)| {
+                let s = lo + i;
+                let walls = e.walls[s];
+                let free = crate::configs::free_key(board, walls);
+                let top = if s == 0 {
+                    None
+                } else {
+                    Some(127 - key(walls).leading_zeros())
+                };
+                for bit in crate::bitboard::bits128(free) {
+                    let o = (bit / 64) as usize;
+                    let slot = slot_of[o][(bit % 64) as usize] as usize;
+                    row[slot] = match top {
+                        Some(t) if bit < t => {
+                            let p = e.parent[s] as usize;
+                            let x = done[p * slots + slot] as usize;
+                            own_child(x, t)
+                        }
+                        _ => own_child(s, bit),
+                    };
+                }
+            });
+        progress.advance((hi - lo) as u64);
+    }
+    progress.finish();
+    children
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::progress::Silent;
+    use std::collections::{HashMap, VecDeque};
+
+    /// Steps to the goal row by a plain BFS over coordinates (the slow twin of `distances`).
+    fn distance_slow(board: Board, walls: WallSet, from: Cell, player: Player) -> u8 {
+        let edges = walls.edges(board);
+        let goal = board.goal(player);
+        let mut seen = HashMap::from([(from, 0u8)]);
+        let mut queue = VecDeque::from([from]);
+        while let Some(c) = queue.pop_front() {
+            if goal >> c & 1 == 1 {
+                return seen[&c];
+            }
+            for n in bits(edges.expand(1 << c)) {
+                if !seen.contains_key(&n) {
+                    seen.insert(n, seen[&c] + 1);
+                    queue.push_back(n);
+                }
+            }
+        }
+        UNREACHABLE
+    }
+
+    pub(crate) fn check_exhaustively(w: usize, h: usize, n: u8) {
+        let board = Board::new(w, h).unwrap();
+        let t = Tables::build(board, n, u64::MAX, &Silent).unwrap();
+        let mut index = HashMap::new();
+        for id in 0..t.len() as ConfigId {
+            index.insert(key(t.walls(id)), id);
+        }
+        assert_eq!(index.len(), t.len(), "ids are distinct configurations");
+        for id in 0..t.len() as ConfigId {
+            let walls = t.walls(id);
+            assert_eq!(t.id_of(walls), Some(id));
+            assert_eq!(t.mirror(t.mirror(id)), id);
+            assert_eq!(t.walls(t.mirror(id)), walls.mirror(board));
+            for p in [Player::One, Player::Two] {
+                for cell in 0..board.cells() as Cell {
+                    let d = distance_slow(board, walls, cell, p);
+                    assert_eq!(t.distance(id, p, cell), d, "{w}x{h} id {id}");
+                    assert_eq!(t.reach(id, p) >> cell & 1 == 1, d != UNREACHABLE);
+                }
+            }
+            for slot in 0..t.slots() {
+                let wall = t.slot_wall(slot);
+                let child = t.children(id)[slot];
+                let fits = walls.clash(board, wall).is_none() && walls.len() < 2 * n as u32;
+                if fits {
+                    assert_eq!(child, index[&key(walls.with(wall))]);
+                } else {
+                    assert_eq!(child, NO_CHILD);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn tables_equal_slow_computation_small_boards() {
+        for (w, h) in [(3, 3), (4, 3), (3, 4), (2, 5)] {
+            check_exhaustively(w, h, 20);
+        }
+        check_exhaustively(4, 4, 2);
+    }
+}
