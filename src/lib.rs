@@ -6,6 +6,7 @@
 
 pub mod bitboard;
 pub mod configs;
+pub mod diagram;
 pub mod error;
 pub mod geometry;
 pub mod memory;
@@ -14,6 +15,8 @@ pub mod notation;
 pub mod perft;
 pub mod position;
 pub mod progress;
+pub mod search;
+pub mod solver;
 pub mod tables;
 pub mod walls;
 

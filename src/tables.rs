@@ -86,7 +86,7 @@ impl Tables {
         let estimate = TableEstimate::new(board, walls_per_player);
         crate::memory::check(
             &format!(
-                "the wall-configuration tables of {board} with {walls_per_player} walls \
+                "building the wall-configuration tables of {board} with {walls_per_player} walls \
                  ({} configurations)",
                 estimate.configurations
             ),

@@ -1,0 +1,98 @@
+//! The command line: clap definitions, validation of raw flags into checked values, and
+//! writing each command's output. `clap` types stay here; the library never prints.
+//!
+//! Each command lives in its own file with three parts: `...Args` (the clap struct, raw
+//! flags), a checked config built by `...Args::validate` (the only place input is checked),
+//! and `run(config, out)`. Adding a command is one file, one `mod` line and one variant of
+//! `Command`.
+//!
+//! Exit codes (set by `main`): 0 success, 1 a check failed, 2 bad usage or input.
+
+mod configs;
+mod perft;
+mod progress;
+mod resources;
+mod show;
+mod solve;
+
+use std::io::Write;
+use std::process::ExitCode;
+
+use clap::{Args, Parser, Subcommand};
+use quoridor_solver::geometry::Board;
+use quoridor_solver::notation::{parse_moves, parse_record};
+use quoridor_solver::position::{Position, check_walls_per_player};
+use quoridor_solver::{Error, Result};
+
+/// Exhaustive solver for Quoridor on small boards (rules: docs/RULES.md).
+#[derive(Parser, Debug)]
+#[command(name = "quoridor-solver", version)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    Solve(solve::SolveArgs),
+    Configs(configs::ConfigsArgs),
+    Perft(perft::PerftArgs),
+    Show(show::ShowArgs),
+}
+
+impl Cli {
+    /// Checks the flags of the chosen command, runs it and writes its output to `out`.
+    /// `Ok` carries the exit code: success, or (for commands that check results) a failure.
+    pub fn run(self, out: &mut dyn Write) -> Result<ExitCode> {
+        match self.command {
+            Command::Solve(args) => solve::run(args.validate()?, out),
+            Command::Configs(args) => configs::run(args.validate()?, out),
+            Command::Perft(args) => perft::run(args.validate()?, out),
+            Command::Show(args) => show::run(args.validate()?, out),
+        }
+    }
+}
+
+/// The position a command starts from: the start of the game, a record, or the start
+/// followed by moves. Shared by the commands that take a position.
+#[derive(Args, Debug)]
+pub struct PositionArgs {
+    /// Start from this position record instead of the start of the game, e.g.
+    /// "b2 / a1c3 / c2 c4 / 2 3 / 1" (horizontal walls / vertical walls / pawns /
+    /// walls left / player to move; see docs/RULES.md). Not with --moves
+    #[arg(long, value_name = "RECORD", allow_hyphen_values = true)]
+    position: Option<String>,
+
+    /// Play these moves from the start of the game first, e.g. "1. c2 c4 2. b2h c3"
+    /// (move numbers optional). Not with --position
+    #[arg(long, value_name = "MOVES")]
+    moves: Option<String>,
+}
+
+impl PositionArgs {
+    /// The checked position on `board`. `walls`, when given, is the walls per player: a
+    /// record must agree with it, a start (with or without moves) uses it, or else
+    /// `default_walls`.
+    fn validate(&self, board: Board, walls: Option<u8>, default_walls: u8) -> Result<Position> {
+        if let Some(n) = walls {
+            check_walls_per_player(n)?;
+        }
+        match (&self.position, &self.moves) {
+            (Some(_), Some(_)) => Err(Error::Argument(
+                "--position and --moves cannot be used together: give one or the other".into(),
+            )),
+            (Some(record), None) => parse_record(board, record, walls),
+            (None, moves) => {
+                let start = Position::start(board, walls.unwrap_or(default_walls))?;
+                match moves {
+                    Some(text) => Ok(parse_moves(board, start, text)?.1),
+                    None => Ok(start),
+                }
+            }
+        }
+    }
+}
+
+/// Help text shared by the board arguments.
+const BOARD_HELP: &str = "Board size WIDTHxHEIGHT, e.g. 5x5 or 8x3 (8 columns, 3 rows): \
+                          width 2 to 26, height at least 2, at most 64 cells";

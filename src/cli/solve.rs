@@ -1,0 +1,133 @@
+//! `solve`: decide one cell (board, walls per player) and the exact length of the win.
+
+use std::io::Write;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use clap::Args;
+use quoridor_solver::error::format_bytes;
+use quoridor_solver::geometry::{Board, Player};
+use quoridor_solver::notation::{format_moves, parse_action};
+use quoridor_solver::position::{Action, check_walls_per_player};
+use quoridor_solver::solver::{CellResult, DEFAULT_TT_BYTES, Outcome, SolveOptions, solve};
+use quoridor_solver::{Error, Result};
+
+use super::BOARD_HELP;
+use super::progress::Bars;
+use super::resources::{ResourceArgs, Resources};
+
+/// Solve a board and wall count: who wins, in how many plies, and a line of best play
+#[derive(Args, Debug)]
+pub struct SolveArgs {
+    #[arg(value_name = "WxH", help = BOARD_HELP)]
+    board: String,
+
+    /// Walls per player
+    #[arg(long, value_name = "N")]
+    walls: u8,
+
+    /// Print one JSON object (width, height, walls, outcome, plies, method, nodes, seconds,
+    /// peak_bytes, pv, ...) instead of text
+    #[arg(long)]
+    json: bool,
+
+    /// Deepest search iteration in plies; if neither player wins by then the outcome is
+    /// "unknown" (never a guess)
+    #[arg(long, value_name = "D", default_value_t = 120)]
+    max_depth: u8,
+
+    /// Give up after this many seconds with outcome "unknown" and the depth reached
+    #[arg(long, value_name = "S")]
+    max_seconds: Option<f64>,
+
+    #[command(flatten)]
+    resources: ResourceArgs,
+}
+
+pub struct Solve {
+    board: Board,
+    walls: u8,
+    json: bool,
+    options: SolveOptions,
+}
+
+impl SolveArgs {
+    pub fn validate(&self) -> Result<Solve> {
+        check_walls_per_player(self.walls)?;
+        let board = Board::parse(&self.board)?;
+        if self.max_depth == 0 {
+            return Err(Error::Argument("--max-depth must be at least 1".into()));
+        }
+        let time_limit = match self.max_seconds {
+            Some(s) if !(s > 0.0 && s.is_finite()) => {
+                return Err(Error::Argument(format!(
+                    "--max-seconds {s}: must be positive"
+                )));
+            }
+            s => s.map(Duration::from_secs_f64),
+        };
+        let Resources {
+            threads,
+            memory_budget,
+        } = self.resources.validate()?;
+        Ok(Solve {
+            board,
+            walls: self.walls,
+            json: self.json,
+            options: SolveOptions {
+                max_depth: self.max_depth,
+                time_limit,
+                threads,
+                memory_budget,
+                tt_bytes: DEFAULT_TT_BYTES,
+            },
+        })
+    }
+}
+
+pub fn run(s: Solve, out: &mut dyn Write) -> Result<ExitCode> {
+    let result = solve(s.board, s.walls, &s.options, &Bars::new())?;
+    if s.json {
+        writeln!(
+            out,
+            "{}",
+            serde_json::to_string(&result).expect("serializable")
+        )?;
+    } else {
+        write_text(s.board, &result, out)?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn write_text(board: Board, r: &CellResult, out: &mut dyn Write) -> Result<()> {
+    let cell = format!("{board} with {} walls per player", r.walls);
+    match (r.outcome, r.plies) {
+        (Outcome::Player1 | Outcome::Player2, Some(plies)) => writeln!(
+            out,
+            "{cell}: Player {} wins in {plies} plies",
+            r.outcome.code()
+        )?,
+        (Outcome::Draw, _) => writeln!(out, "{cell}: draw")?,
+        _ => writeln!(
+            out,
+            "{cell}: unknown (neither player wins within {} plies)",
+            r.depth_reached
+        )?,
+    }
+    writeln!(out, "method       {}", r.method)?;
+    if !r.pv.is_empty() {
+        let actions: Vec<Action> =
+            r.pv.iter()
+                .map(|m| parse_action(board, m).expect("the solver prints valid moves"))
+                .collect();
+        writeln!(
+            out,
+            "line         {}",
+            format_moves(board, Player::One, &actions)
+        )?;
+    }
+    writeln!(out, "nodes        {}", r.nodes)?;
+    writeln!(out, "seconds      {:.2}", r.seconds)?;
+    writeln!(out, "peak memory  {}", format_bytes(r.peak_bytes))?;
+    Ok(())
+}

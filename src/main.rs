@@ -1,0 +1,19 @@
+//! The `quoridor-solver` binary, kept thin: parse the arguments (clap exits 2 on bad
+//! usage), run the command, print a library error as one line and exit 2.
+
+mod cli;
+
+use std::process::ExitCode;
+
+use clap::Parser;
+
+fn main() -> ExitCode {
+    let cli = cli::Cli::parse();
+    match cli.run(&mut std::io::stdout().lock()) {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(2)
+        }
+    }
+}

@@ -1,0 +1,155 @@
+//! The search's view of a position: a configuration id instead of a wall set, so wall
+//! legality is a lookup (`tables.rs`), and an exact packed key.
+//!
+//! Key layout (55 bits, no loss):
+//!
+//! ```text
+//!  bit 54..23       22..18    17..13    12..7     6..1      0
+//!  configuration    P2 left   P1 left   P2 cell   P1 cell   player to move
+//! ```
+//!
+//! Moves are bytes: a pawn destination cell (0..64), or `64 + slot` for a wall.
+
+use crate::configs::ConfigId;
+use crate::geometry::{Board, Cell, Player};
+use crate::position::{Action, Position};
+use crate::tables::{NO_CHILD, Tables};
+
+pub type Move = u8;
+pub const WALL_BASE: Move = 64;
+
+/// Most moves a node can have: 4 pawn destinations plus one per wall slot (at most 98).
+pub const MAX_MOVES: usize = 4 + 98;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Node {
+    pub config: ConfigId,
+    pub pawns: [Cell; 2],
+    pub left: [u8; 2],
+    pub to_move: Player,
+}
+
+/// Where the configuration id starts in the key: below it 1 + 2 * 6 + 2 * 5 bits.
+const CONFIG_SHIFT: u32 = 23;
+#[allow(clippy::assertions_on_constants)]
+const _: () = {
+    assert!(1 + 2 * 6 + 2 * 5 == CONFIG_SHIFT, "side, two cells, two walls-left counts");
+    assert!(CONFIG_SHIFT + ConfigId::BITS <= u64::BITS, "the key fits a u64");
+    assert!(crate::geometry::MAX_CELLS <= 1 << 6, "a cell fits 6 bits");
+    assert!(crate::position::MAX_WALLS_PER_PLAYER < 1 << 5, "walls left fit 5 bits");
+};
+
+impl Node {
+    pub fn from_position(tables: &Tables, pos: &Position) -> Option<Node> {
+        Some(Node {
+            config: tables.id_of(pos.walls)?,
+            pawns: pos.pawns,
+            left: pos.left,
+            to_move: pos.to_move,
+        })
+    }
+
+    pub fn to_position(&self, tables: &Tables) -> Position {
+        Position {
+            walls: tables.walls(self.config),
+            pawns: self.pawns,
+            left: self.left,
+            to_move: self.to_move,
+        }
+    }
+
+    #[inline(always)]
+    fn pack(config: ConfigId, pawns: [Cell; 2], left: [u8; 2], to_move: Player) -> u64 {
+        (config as u64) << CONFIG_SHIFT
+            | (left[1] as u64) << 18
+            | (left[0] as u64) << 13
+            | (pawns[1] as u64) << 7
+            | (pawns[0] as u64) << 1
+            | to_move.index() as u64
+    }
+
+    /// The exact key of this node itself, without folding the mirror image.
+    #[inline(always)]
+    pub fn own_key(&self) -> u64 {
+        Self::pack(self.config, self.pawns, self.left, self.to_move)
+    }
+
+    /// The exact key of this node or of its mirror image, whichever is smaller: both have
+    /// the same value, so they share one table entry.
+    #[inline]
+    pub fn key(&self, tables: &Tables) -> u64 {
+        let board = tables.board();
+        let own = self.own_key();
+        let mirror = Self::pack(
+            tables.mirror(self.config),
+            self.pawns.map(|c| board.mirror_cell(c)),
+            self.left,
+            self.to_move,
+        );
+        own.min(mirror)
+    }
+
+    #[inline(always)]
+    pub fn pawn(&self, p: Player) -> Cell {
+        self.pawns[p.index()]
+    }
+
+    /// The node after `mv` by the player to move (the move must be legal).
+    #[inline]
+    pub fn play(&self, tables: &Tables, mv: Move) -> Node {
+        let mut next = *self;
+        let me = self.to_move.index();
+        if mv < WALL_BASE {
+            next.pawns[me] = mv;
+        } else {
+            next.config = tables.children(self.config)[(mv - WALL_BASE) as usize];
+            next.left[me] -= 1;
+        }
+        next.to_move = self.to_move.other();
+        next
+    }
+
+    /// The cells the player to move can move their pawn to.
+    #[inline]
+    pub fn pawn_destinations(&self, tables: &Tables) -> u64 {
+        let me = self.to_move;
+        let edges = tables.walls(self.config).edges(tables.board());
+        edges.pawn_destinations(self.pawn(me), self.pawn(me.other()))
+    }
+
+    /// Calls `f(move, child configuration)` for every legal wall of the player to move.
+    #[inline]
+    pub fn for_each_wall(&self, tables: &Tables, mut f: impl FnMut(Move, ConfigId)) {
+        if self.left[self.to_move.index()] == 0 {
+            return;
+        }
+        let [p1, p2] = self.pawns;
+        for (slot, &child) in tables.children(self.config).iter().enumerate() {
+            if child != NO_CHILD
+                && tables.reach(child, Player::One) >> p1 & 1 == 1
+                && tables.reach(child, Player::Two) >> p2 & 1 == 1
+            {
+                f(WALL_BASE + slot as Move, child);
+            }
+        }
+    }
+
+    pub fn action(tables: &Tables, mv: Move) -> Action {
+        if mv < WALL_BASE {
+            Action::Pawn(mv)
+        } else {
+            Action::Wall(tables.slot_wall((mv - WALL_BASE) as usize))
+        }
+    }
+
+    pub fn encode(tables: &Tables, action: Action) -> Move {
+        match action {
+            Action::Pawn(c) => c,
+            Action::Wall(w) => WALL_BASE + tables.slot(w) as Move,
+        }
+    }
+
+    pub fn board(tables: &Tables) -> Board {
+        tables.board()
+    }
+}

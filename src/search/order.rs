@@ -1,0 +1,119 @@
+//! Move generation and ordering for the search. Moves are tried best first:
+//! the transposition table's move, then by how much they improve the mover's race — the
+//! opponent's goal distance gained minus the mover's own distance lost, read from the
+//! configuration tables (seeds/003: "moves that help yourself or hurt your opponent first").
+
+use super::node::{MAX_MOVES, Move, Node, WALL_BASE};
+use super::tt::NO_MOVE;
+use crate::bitboard::bits;
+use crate::tables::Tables;
+
+/// A node's legal moves with their ordering scores, best first after `generate`.
+pub struct Moves {
+    len: usize,
+    moves: [Move; MAX_MOVES],
+    scores: [i16; MAX_MOVES],
+}
+
+impl Default for Moves {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Moves {
+    pub fn new() -> Moves {
+        Moves {
+            len: 0,
+            moves: [0; MAX_MOVES],
+            scores: [0; MAX_MOVES],
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    pub fn as_slice(&self) -> &[Move] {
+        &self.moves[..self.len]
+    }
+
+    fn push(&mut self, mv: Move, score: i16) {
+        self.moves[self.len] = mv;
+        self.scores[self.len] = score;
+        self.len += 1;
+    }
+
+    /// Every legal move of `node` (pawn destinations `dests` already computed), ordered.
+    pub fn generate(&mut self, tables: &Tables, node: &Node, dests: u64, best: Move) {
+        self.len = 0;
+        let me = node.to_move;
+        let op = me.other();
+        let (my_cell, op_cell) = (node.pawn(me), node.pawn(op));
+        let my_dist = tables.distance(node.config, me, my_cell) as i16;
+        let op_dist = tables.distance(node.config, op, op_cell) as i16;
+        for cell in bits(dests) {
+            let gain = my_dist - tables.distance(node.config, me, cell) as i16;
+            self.push(cell, 4 * gain);
+        }
+        node.for_each_wall(tables, |mv, child| {
+            let hurt = tables.distance(child, op, op_cell) as i16 - op_dist;
+            let cost = tables.distance(child, me, my_cell) as i16 - my_dist;
+            self.push(mv, 4 * (hurt - cost) - 1);
+        });
+        if best != NO_MOVE
+            && let Some(i) = self.as_slice().iter().position(|&m| m == best)
+        {
+            self.scores[i] = i16::MAX;
+        }
+        self.sort();
+    }
+
+    /// Insertion sort, best score first, stable: lists are short and nearly sorted.
+    fn sort(&mut self) {
+        for i in 1..self.len {
+            let (m, s) = (self.moves[i], self.scores[i]);
+            let mut j = i;
+            while j > 0 && self.scores[j - 1] < s {
+                self.moves[j] = self.moves[j - 1];
+                self.scores[j] = self.scores[j - 1];
+                j -= 1;
+            }
+            self.moves[j] = m;
+            self.scores[j] = s;
+        }
+    }
+}
+
+/// The left-right mirror image of a move.
+fn mirror(tables: &Tables, mv: Move) -> Move {
+    let board = tables.board();
+    if mv < WALL_BASE {
+        board.mirror_cell(mv)
+    } else {
+        let wall = tables.slot_wall((mv - WALL_BASE) as usize);
+        let (c, r) = (board.col(wall.anchor), board.row(wall.anchor));
+        let anchor = board.cell(board.width() - 2 - c, r);
+        let mirrored = crate::walls::Wall { anchor, ..wall };
+        WALL_BASE + tables.slot(mirrored) as Move
+    }
+}
+
+/// Whether `key` (the canonical key) is the node's mirror image's key rather than its own.
+fn mirrored(node: &Node, key: u64) -> bool {
+    node.own_key() != key
+}
+
+/// A move stored under the canonical key, translated to this node's orientation.
+pub fn mirror_move(tables: &Tables, node: &Node, key: u64, stored: Move) -> Move {
+    if stored == NO_MOVE || !mirrored(node, key) {
+        stored
+    } else {
+        mirror(tables, stored)
+    }
+}
+
+/// A move of this node, translated to the canonical key's orientation for storing.
+pub fn key_move(tables: &Tables, node: &Node, key: u64, mv: Move) -> Move {
+    mirror_move(tables, node, key, mv)
+}

@@ -1,0 +1,57 @@
+//! The principal line of a proven win: the winner's moves win in exactly the proven number of
+//! plies, and the loser's moves hold out that long.
+//!
+//! Invariant (from the minimality of the proven length `L`): at an attacker node with `d`
+//! plies left, the attacker wins within `d` but not within `d - 2`. The attacker plays a move
+//! that wins within `d - 1`. At the defender's node, with `e = d - 1` plies left, the attacker
+//! cannot win within `e - 2`, so the defender has a move after which the attacker cannot win
+//! within `e - 3` (else the attacker would win within `e - 2`), and plays it; the invariant
+//! holds again one ply on. So the line ends on the goal after exactly `L` plies.
+
+use super::node::{Move, Node, WALL_BASE};
+use super::order::Moves;
+use super::tt::NO_MOVE;
+use super::{Search, Shared};
+use crate::geometry::Player;
+
+/// The line of `length` plies from `start` in which `attacker` wins (the win must be proven).
+pub fn principal_line(shared: &Shared, attacker: Player, start: &Node, length: u8) -> Vec<Move> {
+    let tables = shared.tables;
+    let goal = tables.board().goal(attacker);
+    let mut search = Search::new(shared, attacker);
+    let mut node = *start;
+    let mut line = Vec::new();
+    let mut left = length;
+    while left > 0 {
+        let dests = node.pawn_destinations(tables);
+        let mut moves = Moves::new();
+        moves.generate(tables, &node, dests, NO_MOVE);
+        let attacking = node.to_move == attacker;
+        let chosen = if attacking {
+            moves.as_slice().iter().copied().find(|&m| {
+                (m < WALL_BASE && goal >> m & 1 == 1)
+                    || search.attack(&node.play(tables, m), left - 1)
+            })
+        } else {
+            // Hold out: a move after which the attacker needs every remaining ply.
+            moves
+                .as_slice()
+                .iter()
+                .copied()
+                .find(|&m| left < 3 || !search.attack(&node.play(tables, m), left - 3))
+        };
+        let Some(mv) = chosen else {
+            break; // cannot happen for a proven, minimal win; the caller checks the length
+        };
+        line.push(mv);
+        node = node.play(tables, mv);
+        left -= 1;
+        if goal >> node.pawn(attacker) & 1 == 1 {
+            break;
+        }
+    }
+    shared
+        .nodes
+        .fetch_add(search.nodes, std::sync::atomic::Ordering::Relaxed);
+    line
+}

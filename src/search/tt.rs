@@ -1,0 +1,192 @@
+//! The transposition table of the proof search, shared by all threads without locks.
+//!
+//! For a bounded question ("can X reach the goal within d plies?") the answer depends only on
+//! the position and d, never on the path that led there, so storing it is sound even though
+//! pawn moves can repeat positions. Per position and per attacker the table keeps:
+//! - `win`: the smallest d at which a forced win was proven (so every d' >= win is a win);
+//! - `refuted`: the largest d at which it was refuted (so every d' <= refuted fails);
+//! - the move that proved the win or refuted it, tried first next time.
+//!
+//! Entries are two `AtomicU64`: `key ^ data` and `data`. A torn write by another thread makes
+//! the XOR check fail and the probe misses, so a probe never returns another position's data.
+//! Keys are exact (see `node.rs`), so a hit can never prove something false.
+//!
+//! Buckets of four entries fill one 64-byte cache line. A store replaces the same key, else an
+//! empty entry, else the entry whose deepest stored fact is shallowest.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+
+pub const NO_MOVE: u8 = u8::MAX;
+const NO_WIN: u8 = u8::MAX;
+
+/// What the table knows about one position for one attacker.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Fact {
+    /// Smallest depth proven a win (`u8::MAX`: none).
+    pub win: u8,
+    /// Largest depth refuted (0: none; depth 0 is never a win anyway).
+    pub refuted: u8,
+    pub best: u8,
+}
+
+impl Fact {
+    pub const UNKNOWN: Fact = Fact {
+        win: NO_WIN,
+        refuted: 0,
+        best: NO_MOVE,
+    };
+}
+
+/// `data` layout: bits 0-23 the fact for attacker Player 1 (win, refuted, best),
+/// bits 24-47 the fact for Player 2.
+fn unpack(data: u64, attacker: usize) -> Fact {
+    let f = data >> (24 * attacker);
+    Fact {
+        win: f as u8,
+        refuted: (f >> 8) as u8,
+        best: (f >> 16) as u8,
+    }
+}
+
+fn pack(data: u64, attacker: usize, fact: Fact) -> u64 {
+    let shift = 24 * attacker;
+    let bits = fact.win as u64 | (fact.refuted as u64) << 8 | (fact.best as u64) << 16;
+    (data & !(0xFF_FFFF << shift)) | bits << shift
+}
+
+/// The data of an entry that knows nothing.
+const EMPTY_DATA: u64 = (NO_WIN as u64 | (NO_MOVE as u64) << 16) * (1 | 1 << 24);
+
+const WAYS: usize = 4;
+
+pub struct Table {
+    /// `2 * WAYS` words per bucket: (key ^ data, data) pairs.
+    words: Vec<AtomicU64>,
+    mask: usize,
+}
+
+impl Table {
+    /// Bytes per entry.
+    pub const ENTRY_BYTES: u64 = 16;
+
+    /// A table of at most `bytes` bytes (rounded down to a power of two of buckets, at least one).
+    pub fn new(bytes: u64) -> Table {
+        let buckets = (bytes / (Self::ENTRY_BYTES * WAYS as u64)).max(1);
+        let buckets = 1usize << (63 - buckets.leading_zeros());
+        let words = (0..buckets * WAYS * 2)
+            .map(|_| AtomicU64::new(EMPTY_DATA))
+            .collect();
+        Table {
+            words,
+            mask: buckets - 1,
+        }
+    }
+
+    pub fn bytes(&self) -> u64 {
+        self.words.len() as u64 * 8
+    }
+
+    #[inline(always)]
+    fn bucket(&self, key: u64) -> usize {
+        // A multiplicative hash spreads the structured key over the buckets.
+        let h = key.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        ((h >> 20) as usize & self.mask) * WAYS * 2
+    }
+
+    /// The data stored for `key`, if any.
+    #[inline]
+    fn find(&self, key: u64) -> Option<(usize, u64)> {
+        let base = self.bucket(key);
+        (0..WAYS).find_map(|w| {
+            let i = base + 2 * w;
+            let data = self.words[i + 1].load(Ordering::Relaxed);
+            let check = self.words[i].load(Ordering::Relaxed);
+            (check ^ data == key).then_some((i, data))
+        })
+    }
+
+    pub fn probe(&self, key: u64, attacker: usize) -> Fact {
+        self.find(key)
+            .map_or(Fact::UNKNOWN, |(_, data)| unpack(data, attacker))
+    }
+
+    /// Records that `attacker` wins within `depth` (`won`) or not, with the move that showed it.
+    pub fn store(&self, key: u64, attacker: usize, depth: u8, won: bool, best: u8) {
+        let (slot, old) = match self.find(key) {
+            Some((i, data)) => (i, data),
+            None => (self.victim(key), EMPTY_DATA),
+        };
+        let mut fact = unpack(old, attacker);
+        if won {
+            fact.win = fact.win.min(depth);
+        } else {
+            fact.refuted = fact.refuted.max(depth);
+        }
+        if best != NO_MOVE {
+            fact.best = best;
+        }
+        let data = pack(old, attacker, fact);
+        self.words[slot + 1].store(data, Ordering::Relaxed);
+        self.words[slot].store(key ^ data, Ordering::Relaxed);
+    }
+
+    /// The entry to overwrite: an empty one, else the one with the shallowest facts.
+    fn victim(&self, key: u64) -> usize {
+        let base = self.bucket(key);
+        let worth = |data: u64| -> u8 {
+            [0, 1]
+                .map(|a| {
+                    let f = unpack(data, a);
+                    f.refuted.max(if f.win == NO_WIN { 0 } else { f.win })
+                })
+                .into_iter()
+                .max()
+                .unwrap()
+        };
+        (0..WAYS)
+            .map(|w| base + 2 * w)
+            .min_by_key(|&i| worth(self.words[i + 1].load(Ordering::Relaxed)))
+            .unwrap()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn facts_accumulate_per_attacker() {
+        let t = Table::new(1 << 12);
+        assert_eq!(t.probe(42, 0), Fact::UNKNOWN);
+        t.store(42, 0, 7, false, 3);
+        t.store(42, 0, 5, false, NO_MOVE);
+        t.store(42, 1, 9, true, 4);
+        t.store(42, 1, 11, true, NO_MOVE);
+        assert_eq!(
+            t.probe(42, 0),
+            Fact {
+                win: NO_WIN,
+                refuted: 7,
+                best: 3
+            }
+        );
+        assert_eq!(
+            t.probe(42, 1),
+            Fact {
+                win: 9,
+                refuted: 0,
+                best: 4
+            }
+        );
+        assert_eq!(t.probe(43, 1), Fact::UNKNOWN);
+    }
+
+    #[test]
+    fn a_full_bucket_keeps_working() {
+        let t = Table::new(64);
+        for k in 0..100u64 {
+            t.store(k, 0, (k % 50) as u8 + 1, false, NO_MOVE);
+            assert_eq!(t.probe(k, 0).refuted, (k % 50) as u8 + 1);
+        }
+    }
+}

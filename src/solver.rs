@@ -1,0 +1,179 @@
+//! One cell (W, H, N) from start to result: build the configuration tables, run the
+//! iterative-deepening proof search, and extract the principal line.
+
+use crate::error::{Error, Result};
+use crate::geometry::{Board, Player};
+use crate::memory;
+use crate::notation::action_name;
+use crate::position::Position;
+use crate::progress::Progress;
+use crate::search::node::Node;
+use crate::search::pv::principal_line;
+use crate::search::tt::Table;
+use crate::search::{Search, Shared};
+use crate::tables::{TableEstimate, Tables};
+use serde::Serialize;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+/// The default transposition table size, when the budget allows it.
+pub const DEFAULT_TT_BYTES: u64 = 1 << 30;
+
+#[derive(Clone, Debug)]
+pub struct SolveOptions {
+    /// The deepest iteration (plies) to try before answering "unknown".
+    pub max_depth: u8,
+    /// Stop and answer "unknown" after this long.
+    pub time_limit: Option<Duration>,
+    /// Threads for table building and search (results do not depend on it).
+    pub threads: usize,
+    /// Bytes the tables and the transposition table may take together.
+    pub memory_budget: u64,
+    /// Transposition table bytes (capped by what the budget leaves after the tables).
+    pub tt_bytes: u64,
+}
+
+/// The value of a cell, as reported.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum Outcome {
+    #[serde(rename = "1")]
+    Player1,
+    #[serde(rename = "2")]
+    Player2,
+    #[serde(rename = "D")]
+    Draw,
+    #[serde(rename = "unknown")]
+    Unknown,
+}
+
+impl Outcome {
+    pub fn code(self) -> &'static str {
+        match self {
+            Outcome::Player1 => "1",
+            Outcome::Player2 => "2",
+            Outcome::Draw => "D",
+            Outcome::Unknown => "unknown",
+        }
+    }
+
+    pub fn winner(player: Player) -> Outcome {
+        match player {
+            Player::One => Outcome::Player1,
+            Player::Two => Outcome::Player2,
+        }
+    }
+}
+
+/// The result of solving one cell.
+#[derive(Clone, Debug, Serialize)]
+pub struct CellResult {
+    pub width: usize,
+    pub height: usize,
+    pub walls: u8,
+    pub outcome: Outcome,
+    /// Plies of the win under best play (the winner hurries, the loser holds out).
+    pub plies: Option<u32>,
+    /// The deepest search iteration completed.
+    pub depth_reached: u32,
+    pub method: String,
+    pub nodes: u64,
+    pub seconds: f64,
+    pub peak_bytes: u64,
+    /// The principal line in notation.
+    pub pv: Vec<String>,
+}
+
+/// Solves the cell by proof search.
+pub fn solve(
+    board: Board,
+    walls: u8,
+    options: &SolveOptions,
+    progress: &dyn Progress,
+) -> Result<CellResult> {
+    let started = Instant::now();
+    let estimate = TableEstimate::new(board, walls);
+    // No more entries than the cell has positions: configurations x splits of walls left
+    // x pawn placements x sides to move (an upper bound).
+    let cells = board.cells() as u128;
+    let positions = estimate.configurations * (walls as u128 + 1) * cells * (cells - 1) * 2;
+    let tt_bytes = options
+        .tt_bytes
+        .min(options.memory_budget.saturating_sub(estimate.bytes))
+        .min(u64::try_from(positions * Table::ENTRY_BYTES as u128).unwrap_or(u64::MAX))
+        .max(1 << 16);
+    memory::check(
+        &format!(
+            "solving {board} with {walls} walls (tables and a transposition table of at least 16 MiB)"
+        ),
+        estimate.bytes + (16 << 20),
+        options.memory_budget,
+    )?;
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(options.threads)
+        .build()
+        .map_err(|e| Error::Argument(format!("cannot start {} threads: {e}", options.threads)))?;
+    pool.install(|| {
+        let tables = Tables::build(board, walls, options.memory_budget, progress)?;
+        let tt = Table::new(tt_bytes);
+        let abort = AtomicBool::new(false);
+        let shared = Shared {
+            tables: &tables,
+            tt: &tt,
+            abort: &abort,
+            deadline: options.time_limit.map(|t| started + t),
+            nodes: AtomicU64::new(0),
+        };
+        let start = Node::from_position(&tables, &Position::start(board, walls)?)
+            .expect("the empty configuration exists");
+        let mut result = CellResult {
+            width: board.width(),
+            height: board.height(),
+            walls,
+            outcome: Outcome::Unknown,
+            plies: None,
+            depth_reached: 0,
+            method: "proof-search".into(),
+            nodes: 0,
+            seconds: 0.0,
+            peak_bytes: 0,
+            pv: Vec::new(),
+        };
+        progress.begin("proof search (plies)", options.max_depth as u64);
+        for depth in 1..=options.max_depth {
+            let attacker = if depth % 2 == 1 {
+                Player::One
+            } else {
+                Player::Two
+            };
+            let won = Search::attack_root(&shared, attacker, &start, depth);
+            if abort.load(Ordering::Relaxed) {
+                break;
+            }
+            result.depth_reached = depth as u32;
+            progress.advance(1);
+            progress.message(&format!(
+                "depth {depth}: Player {} {} within {depth} {} ({} nodes, {:.2} s)",
+                attacker.number(),
+                if won { "wins" } else { "cannot win" },
+                if depth == 1 { "ply" } else { "plies" },
+                shared.nodes.load(Ordering::Relaxed),
+                started.elapsed().as_secs_f64()
+            ));
+            if won {
+                result.outcome = Outcome::winner(attacker);
+                result.plies = Some(depth as u32);
+                let line = principal_line(&shared, attacker, &start, depth);
+                result.pv = line
+                    .iter()
+                    .map(|&m| action_name(board, Node::action(&tables, m)))
+                    .collect();
+                break;
+            }
+        }
+        progress.finish();
+        result.nodes = shared.nodes.load(Ordering::Relaxed);
+        result.seconds = started.elapsed().as_secs_f64();
+        result.peak_bytes = memory::peak_bytes();
+        Ok(result)
+    })
+}

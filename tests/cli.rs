@@ -1,0 +1,216 @@
+//! The binary end to end: output shape, exit codes (0 success, 2 bad usage or input) and
+//! one-line error messages, never a panic.
+
+use std::process::{Command, Output};
+
+use quoridor_solver::geometry::Board;
+use quoridor_solver::position::Position;
+
+fn run(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_quoridor-solver"))
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+fn stdout(out: &Output) -> String {
+    String::from_utf8(out.stdout.clone()).expect("stdout is UTF-8")
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8(out.stderr.clone()).expect("stderr is UTF-8")
+}
+
+/// Runs a command that must succeed and returns its stdout.
+fn ok(args: &[&str]) -> String {
+    let out = run(args);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{args:?}\nstdout:\n{}\nstderr:\n{}",
+        stdout(&out),
+        stderr(&out)
+    );
+    stdout(&out)
+}
+
+/// Runs a command that must be refused: exit code 2, exactly one line on stderr starting
+/// `error: `, no panic. Returns that line.
+fn refused(args: &[&str]) -> String {
+    let out = run(args);
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(2), "{args:?}\nstderr:\n{err}");
+    assert!(!err.contains("panicked"), "{args:?}\nstderr:\n{err}");
+    assert_eq!(err.lines().count(), 1, "{args:?}\nstderr:\n{err}");
+    assert!(err.starts_with("error: "), "{args:?}\nstderr:\n{err}");
+    err
+}
+
+fn last_line(text: &str) -> &str {
+    text.lines().last().expect("some output")
+}
+
+#[test]
+fn perft_prints_the_count_last() {
+    let out = ok(&["perft", "3x3", "--walls", "1", "--depth", "2"]);
+    let count = last_line(&out);
+    assert!(count.parse::<u64>().is_ok(), "last line {count:?}\n{out}");
+}
+
+#[test]
+fn perft_depth_1_counts_the_legal_actions() {
+    let board = Board::parse("5x5").unwrap();
+    let start = Position::start(board, 3).unwrap();
+    let want = start.legal_actions(board).len().to_string();
+    let out = ok(&["perft", "5x5", "--walls", "3", "--depth", "1"]);
+    assert_eq!(last_line(&out), want, "{out}");
+}
+
+#[test]
+fn perft_from_moves_and_from_the_same_record_agree() {
+    let from_moves = ok(&[
+        "perft",
+        "5x5",
+        "--walls",
+        "3",
+        "--depth",
+        "2",
+        "--moves",
+        "1. c2 c4 2. b2h",
+    ]);
+    let record = "b2 / - / c2 c4 / 2 3 / 2";
+    assert!(from_moves.contains(record), "{from_moves}");
+    let from_record = ok(&[
+        "perft",
+        "5x5",
+        "--walls",
+        "3",
+        "--depth",
+        "2",
+        "--position",
+        record,
+    ]);
+    assert_eq!(last_line(&from_moves), last_line(&from_record));
+}
+
+#[test]
+fn bad_boards_are_refused() {
+    for board in ["9x9", "1x5", "5x", "27x2"] {
+        let err = refused(&["perft", board, "--walls", "1", "--depth", "1"]);
+        assert!(err.contains(board), "{err}");
+        refused(&["show", board]);
+    }
+}
+
+#[test]
+fn bad_records_are_refused() {
+    let perft = ["perft", "5x5", "--walls", "3", "--depth", "1", "--position"];
+    refused(&[&perft[..], &["garbage"]].concat());
+    refused(&[&perft[..], &["- / - / c1 c1 / 3 3 / 1"]].concat());
+    refused(&["show", "5x5", "--position", "b2 / b2 / c2 c4 / 2 3 / 1"]);
+}
+
+#[test]
+fn an_off_board_wall_is_named() {
+    let err = refused(&[
+        "perft", "5x5", "--walls", "3", "--depth", "1", "--moves", "c2 j2h",
+    ]);
+    assert!(err.contains("wall j2h is off a 5x5 board"), "{err}");
+}
+
+#[test]
+fn an_illegal_move_says_why() {
+    let moves = "1. c2 c4 2. c2h b4 3. c3";
+    let err = refused(&[
+        "perft", "5x5", "--walls", "3", "--depth", "1", "--moves", moves,
+    ]);
+    assert!(err.contains("c3 is not a legal move"), "{err}");
+    assert!(err.contains("the wall c2h blocks it"), "{err}");
+    refused(&["show", "5x5", "--walls", "3", "--moves", moves]);
+}
+
+#[test]
+fn walls_left_above_n_are_refused() {
+    let record = "b2 / a1c3 / c2 c4 / 2 3 / 1";
+    let err = refused(&[
+        "perft",
+        "5x5",
+        "--walls",
+        "2",
+        "--depth",
+        "1",
+        "--position",
+        record,
+    ]);
+    assert!(err.contains("more than the 2 walls per player"), "{err}");
+    refused(&["show", "5x5", "--walls", "2", "--position", record]);
+}
+
+#[test]
+fn position_and_moves_together_are_refused() {
+    let record = "- / - / c1 c5 / 3 3 / 1";
+    let err = refused(&[
+        "perft",
+        "5x5",
+        "--walls",
+        "3",
+        "--depth",
+        "1",
+        "--position",
+        record,
+        "--moves",
+        "c2",
+    ]);
+    assert!(
+        err.contains("--position") && err.contains("--moves"),
+        "{err}"
+    );
+    refused(&["show", "5x5", "--position", record, "--moves", "c2"]);
+}
+
+#[test]
+fn too_many_walls_per_player_are_refused() {
+    refused(&["perft", "5x5", "--walls", "40", "--depth", "1"]);
+}
+
+#[test]
+fn show_draws_the_start() {
+    let out = ok(&["show", "5x5", "--walls", "3"]);
+    for label in ["5 |", "4 |", "3 |", "2 |", "1 |", "a   b   c   d   e"] {
+        assert!(out.contains(label), "{label:?} missing\n{out}");
+    }
+    assert!(
+        out.contains("5 | .   .   2   .   . |"),
+        "Player 2's pawn on c5\n{out}"
+    );
+    assert!(
+        out.contains("1 | .   .   1   .   . |"),
+        "Player 1's pawn on c1\n{out}"
+    );
+    assert!(out.contains("Record: - / - / c1 c5 / 3 3 / 1"), "{out}");
+}
+
+#[test]
+fn show_takes_a_record_without_walls() {
+    let out = ok(&["show", "5x5", "--position", "b2 / a1c3 / c2 c4 / 2 3 / 1"]);
+    assert!(out.contains("+=======+"), "{out}");
+    assert!(out.contains("Record: b2 / a1c3 / c2 c4 / 2 3 / 1"), "{out}");
+}
+
+#[test]
+fn help_works_everywhere() {
+    for args in [&["--help"][..], &["perft", "--help"], &["show", "--help"]] {
+        let out = ok(args);
+        assert!(out.contains("Usage:"), "{args:?}\n{out}");
+    }
+    let top = ok(&["--help"]);
+    assert!(top.contains("perft") && top.contains("show"), "{top}");
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    let out = run(&["perft", "5x5"]);
+    assert_eq!(out.status.code(), Some(2));
+    let out = run(&["no-such-command"]);
+    assert_eq!(out.status.code(), Some(2));
+}
