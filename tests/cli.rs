@@ -199,12 +199,18 @@ fn show_takes_a_record_without_walls() {
 
 #[test]
 fn help_works_everywhere() {
-    for args in [&["--help"][..], &["perft", "--help"], &["show", "--help"]] {
+    let commands = ["solve", "configs", "perft", "show"];
+    for args in [&["--help"][..]]
+        .into_iter()
+        .chain(commands.map(|c| [c, "--help"]).iter().map(|a| &a[..]))
+    {
         let out = ok(args);
         assert!(out.contains("Usage:"), "{args:?}\n{out}");
     }
     let top = ok(&["--help"]);
-    assert!(top.contains("perft") && top.contains("show"), "{top}");
+    for c in commands {
+        assert!(top.contains(c), "{c} missing from --help:\n{top}");
+    }
 }
 
 #[test]
@@ -213,4 +219,67 @@ fn usage_errors_exit_2() {
     assert_eq!(out.status.code(), Some(2));
     let out = run(&["no-such-command"]);
     assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn configs_json_reports_counts_and_memory() {
+    let out = ok(&["configs", "3x3", "--walls", "2", "--json"]);
+    let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(v["width"], 3);
+    assert_eq!(v["height"], 3);
+    assert_eq!(v["walls"], 2);
+    assert_eq!(v["configurations"], 47);
+    assert_eq!(v["by_walls"], serde_json::json!([1, 8, 20, 16, 2]));
+    assert!(v["table_bytes"].as_u64().unwrap() > 0);
+    let text = ok(&["configs", "5x5", "--walls", "1"]);
+    assert!(text.contains("total"), "{text}");
+}
+
+#[test]
+fn configs_over_the_memory_budget_are_refused_before_building() {
+    let err = refused(&["configs", "5x5", "--walls", "10", "--memory", "10M"]);
+    assert!(err.contains("memory budget is 10.00 MiB"), "{err}");
+    assert!(err.contains("2532560 configurations"), "{err}");
+    let err = refused(&["solve", "5x5", "--walls", "10", "--memory", "10M"]);
+    assert!(err.contains("memory budget"), "{err}");
+    refused(&["configs", "5x5", "--walls", "1", "--memory", "lots"]);
+    refused(&["configs", "5x5", "--walls", "1", "--threads", "0"]);
+}
+
+#[test]
+fn solve_json_has_the_documented_fields() {
+    let out = ok(&["solve", "3x5", "--walls", "3", "--json"]);
+    let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(v["outcome"], "1");
+    assert_eq!(v["plies"], 19);
+    assert_eq!(v["pv"].as_array().unwrap().len(), 19);
+    for field in [
+        "width",
+        "height",
+        "walls",
+        "method",
+        "nodes",
+        "seconds",
+        "peak_bytes",
+    ] {
+        assert!(!v[field].is_null(), "{field} missing: {out}");
+    }
+    let text = ok(&["solve", "3x3", "--walls", "1"]);
+    assert!(
+        text.starts_with("3x3 with 1 walls per player: Player 2 wins in 8 plies"),
+        "{text}"
+    );
+    assert!(text.contains("line         1. "), "{text}");
+}
+
+#[test]
+fn solve_reports_unknown_at_the_depth_limit() {
+    let out = ok(&["solve", "3x5", "--walls", "3", "--max-depth", "6", "--json"]);
+    let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(v["outcome"], "unknown");
+    assert!(v["plies"].is_null());
+    assert_eq!(v["depth_reached"], 6);
+    refused(&["solve", "3x5", "--walls", "3", "--max-depth", "0"]);
+    refused(&["solve", "3x5", "--walls", "3", "--max-seconds", "0"]);
+    refused(&["solve", "9x9", "--walls", "3"]);
 }

@@ -33,10 +33,19 @@ pub struct Node {
 const CONFIG_SHIFT: u32 = 23;
 #[allow(clippy::assertions_on_constants)]
 const _: () = {
-    assert!(1 + 2 * 6 + 2 * 5 == CONFIG_SHIFT, "side, two cells, two walls-left counts");
-    assert!(CONFIG_SHIFT + ConfigId::BITS <= u64::BITS, "the key fits a u64");
+    assert!(
+        1 + 2 * 6 + 2 * 5 == CONFIG_SHIFT,
+        "side, two cells, two walls-left counts"
+    );
+    assert!(
+        CONFIG_SHIFT + ConfigId::BITS <= u64::BITS,
+        "the key fits a u64"
+    );
     assert!(crate::geometry::MAX_CELLS <= 1 << 6, "a cell fits 6 bits");
-    assert!(crate::position::MAX_WALLS_PER_PLAYER < 1 << 5, "walls left fit 5 bits");
+    assert!(
+        crate::position::MAX_WALLS_PER_PLAYER < 1 << 5,
+        "walls left fit 5 bits"
+    );
 };
 
 impl Node {

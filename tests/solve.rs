@@ -1,0 +1,120 @@
+//! Proof search against the published table (tests/data/published_table.csv, from
+//! seeds/003), with every principal line replayed by the flood-fill engine.
+
+use quoridor_solver::geometry::{Board, Player};
+use quoridor_solver::notation::parse_action;
+use quoridor_solver::position::Position;
+use quoridor_solver::progress::Silent;
+use quoridor_solver::solver::{CellResult, Outcome, SolveOptions, solve};
+
+/// (width, height, walls, outcome) rows; outcome "1", "2", "D" or "?".
+fn published() -> Vec<(usize, usize, u8, String)> {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/published_table.csv"
+    );
+    std::fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .skip(1)
+        .map(|l| {
+            let f: Vec<&str> = l.split(',').collect();
+            (
+                f[0].parse().unwrap(),
+                f[1].parse().unwrap(),
+                f[2].parse().unwrap(),
+                f[3].to_string(),
+            )
+        })
+        .collect()
+}
+
+fn options(threads: usize) -> SolveOptions {
+    SolveOptions {
+        max_depth: 80,
+        time_limit: None,
+        threads,
+        memory_budget: 8 << 30,
+        tt_bytes: 64 << 20,
+    }
+}
+
+/// The principal line is legal, nobody wins before its end, and it ends with the winner on
+/// their goal row after exactly `plies` plies.
+fn check_line(board: Board, r: &CellResult) {
+    let plies = r.plies.expect("a win has a length") as usize;
+    assert_eq!(r.pv.len(), plies, "line length {:?}", r.pv);
+    let mut pos = Position::start(board, r.walls).unwrap();
+    for (i, text) in r.pv.iter().enumerate() {
+        assert_eq!(pos.winner(board), None, "game over before ply {}", i + 1);
+        let action = parse_action(board, text).unwrap();
+        assert_eq!(pos.why_illegal(board, action), None, "ply {} {text}", i + 1);
+        pos = pos.play(action);
+    }
+    let winner = match r.outcome {
+        Outcome::Player1 => Player::One,
+        Outcome::Player2 => Player::Two,
+        other => panic!("not a win: {other:?}"),
+    };
+    assert_eq!(pos.winner(board), Some(winner));
+}
+
+fn check_published(max_area: usize) {
+    let rows: Vec<_> = published()
+        .into_iter()
+        .filter(|(w, h, _, o)| w * h <= max_area && o != "?")
+        .collect();
+    assert!(rows.len() >= 66);
+    for (w, h, n, want) in rows {
+        let board = Board::new(w, h).unwrap();
+        let r = solve(board, n, &options(2), &Silent).unwrap();
+        assert_eq!(r.outcome.code(), want, "{w}x{h} with {n} walls");
+        check_line(board, &r);
+    }
+}
+
+#[test]
+fn published_cells_up_to_area_15() {
+    check_published(15);
+}
+
+#[test]
+#[ignore = "about 30 s; run by scripts/check_published.sh"]
+fn published_cells_up_to_area_20() {
+    check_published(20);
+}
+
+#[test]
+fn outcome_and_length_do_not_depend_on_threads() {
+    for (w, h, n) in [(3, 5, 3), (5, 3, 4), (4, 3, 2), (2, 7, 2)] {
+        let board = Board::new(w, h).unwrap();
+        let one = solve(board, n, &options(1), &Silent).unwrap();
+        let two = solve(board, n, &options(2), &Silent).unwrap();
+        assert_eq!(
+            (one.outcome, one.plies),
+            (two.outcome, two.plies),
+            "{w}x{h} {n}"
+        );
+    }
+}
+
+#[test]
+fn single_thread_search_is_deterministic() {
+    let board = Board::new(3, 5).unwrap();
+    let a = solve(board, 4, &options(1), &Silent).unwrap();
+    let b = solve(board, 4, &options(1), &Silent).unwrap();
+    assert_eq!((a.nodes, a.pv), (b.nodes, b.pv));
+}
+
+#[test]
+fn a_depth_limit_gives_unknown_never_a_guess() {
+    let board = Board::new(3, 5).unwrap();
+    let opts = SolveOptions {
+        max_depth: 10,
+        ..options(2)
+    };
+    let r = solve(board, 3, &opts, &Silent).unwrap();
+    assert_eq!(r.outcome, Outcome::Unknown);
+    assert_eq!((r.plies, r.depth_reached), (None, 10));
+    assert!(r.pv.is_empty());
+}
