@@ -48,10 +48,10 @@ impl OpenEdges {
     pub fn new(board: Board, blocked_up: u64, blocked_right: u64) -> OpenEdges {
         let w = board.width();
         let all = board.all_cells();
-        let not_top = all & !board.row_mask(board.height() - 1);
+        let not_top = all >> w;
         let not_bottom = all & !board.row_mask(0);
-        let not_right = all & !board.col_mask(w - 1);
-        let not_left = all & !board.col_mask(0);
+        let not_right = board.not_last_col();
+        let not_left = board.not_first_col();
         OpenEdges {
             board,
             open: [

@@ -79,6 +79,9 @@ impl Dir {
 pub struct Board {
     width: u8,
     height: u8,
+    /// Cells of the first and of the last column, kept because moves need them constantly.
+    first_col: u64,
+    last_col: u64,
 }
 
 impl Board {
@@ -97,9 +100,12 @@ impl Board {
         if width * height > MAX_CELLS {
             return limit("the board must have at most 64 cells (width x height <= 64)");
         }
+        let col = |c: usize| (0..height).fold(0u64, |m, r| m | 1u64 << (r * width + c));
         Ok(Board {
             width: width as u8,
             height: height as u8,
+            first_col: col(0),
+            last_col: col(width - 1),
         })
     }
 
@@ -154,7 +160,19 @@ impl Board {
     }
 
     pub fn col_mask(self, col: usize) -> u64 {
-        (0..self.height()).fold(0, |m, r| m | 1u64 << self.cell(col, r))
+        self.first_col << col
+    }
+
+    /// Cells with a cell to their left (all but the first column).
+    #[inline(always)]
+    pub const fn not_first_col(self) -> u64 {
+        self.all_cells() & !self.first_col
+    }
+
+    /// Cells with a cell to their right (all but the last column).
+    #[inline(always)]
+    pub const fn not_last_col(self) -> u64 {
+        self.all_cells() & !self.last_col
     }
 
     /// The wall anchors: cells `(c, r)` with `c < W-1` and `r < H-1` (see `walls.rs`).

@@ -16,6 +16,9 @@ use serde::Serialize;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
+/// Plies left from which a node's moves are searched in parallel (when threads > 1).
+pub const SPLIT_DEPTH: u8 = 11;
+
 /// The default transposition table size, when the budget allows it.
 pub const DEFAULT_TT_BYTES: u64 = 1 << 30;
 
@@ -122,6 +125,8 @@ pub fn solve(
             abort: &abort,
             deadline: options.time_limit.map(|t| started + t),
             nodes: AtomicU64::new(0),
+            history: Default::default(),
+            split_depth: if options.threads > 1 { SPLIT_DEPTH } else { u8::MAX },
         };
         let start = Node::from_position(&tables, &Position::start(board, walls)?)
             .expect("the empty configuration exists");

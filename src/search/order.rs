@@ -7,12 +7,43 @@ use super::node::{MAX_MOVES, Move, Node, WALL_BASE};
 use super::tt::NO_MOVE;
 use crate::bitboard::bits;
 use crate::tables::Tables;
+use std::sync::atomic::{AtomicU32, Ordering};
+
+/// How often each move decided a node (history heuristic), per player to move; shared by
+/// the threads. It only orders moves, so races cannot change an answer.
+pub struct History {
+    counts: Vec<AtomicU32>,
+}
+
+impl Default for History {
+    fn default() -> Self {
+        History {
+            counts: (0..2 * 256).map(|_| AtomicU32::new(0)).collect(),
+        }
+    }
+}
+
+impl History {
+    /// `mv` decided a node at `depth` plies for `side` (0 or 1).
+    pub fn bump(&self, side: usize, mv: Move, depth: u8) {
+        let d = depth as u32;
+        self.counts[side * 256 + mv as usize].fetch_add(d * d, Ordering::Relaxed);
+    }
+
+    fn score(&self, side: usize, mv: Move) -> i32 {
+        self.counts[side * 256 + mv as usize]
+            .load(Ordering::Relaxed)
+            .min(HISTORY_CAP) as i32
+    }
+}
+
+const HISTORY_CAP: u32 = (1 << 16) - 1;
 
 /// A node's legal moves with their ordering scores, best first after `generate`.
 pub struct Moves {
     len: usize,
     moves: [Move; MAX_MOVES],
-    scores: [i16; MAX_MOVES],
+    scores: [i32; MAX_MOVES],
 }
 
 impl Default for Moves {
@@ -38,33 +69,57 @@ impl Moves {
         &self.moves[..self.len]
     }
 
-    fn push(&mut self, mv: Move, score: i16) {
+    fn push(&mut self, mv: Move, score: i32) {
         self.moves[self.len] = mv;
         self.scores[self.len] = score;
         self.len += 1;
     }
 
     /// Every legal move of `node` (pawn destinations `dests` already computed), ordered.
-    pub fn generate(&mut self, tables: &Tables, node: &Node, dests: u64, best: Move) {
+    /// With `pawns_within = Some(d)` only pawn moves to cells at most `d` steps from the
+    /// mover's goal are generated: the caller knows nothing else can succeed.
+    pub fn generate(
+        &mut self,
+        tables: &Tables,
+        node: &Node,
+        dests: u64,
+        best: Move,
+        history: &History,
+        pawns_within: Option<u8>,
+    ) {
         self.len = 0;
         let me = node.to_move;
+        let side = me.index();
         let op = me.other();
         let (my_cell, op_cell) = (node.pawn(me), node.pawn(op));
         let my_dist = tables.distance(node.config, me, my_cell) as i16;
         let op_dist = tables.distance(node.config, op, op_cell) as i16;
         for cell in bits(dests) {
-            let gain = my_dist - tables.distance(node.config, me, cell) as i16;
-            self.push(cell, 4 * gain);
+            let dist = tables.distance(node.config, me, cell);
+            if pawns_within.is_some_and(|d| dist > d) {
+                continue;
+            }
+            let gain = my_dist - dist as i16;
+            self.push(cell, ((4 * gain) as i32) << 16 | history.score(side, cell));
+        }
+        if pawns_within.is_some() {
+            return self.finish(best);
         }
         node.for_each_wall(tables, |mv, child| {
             let hurt = tables.distance(child, op, op_cell) as i16 - op_dist;
             let cost = tables.distance(child, me, my_cell) as i16 - my_dist;
-            self.push(mv, 4 * (hurt - cost) - 1);
+            let primary = (4 * (hurt - cost) - 1) as i32;
+            self.push(mv, primary << 16 | history.score(side, mv));
         });
+        self.finish(best);
+    }
+
+    /// Puts the table's move first and sorts the rest.
+    fn finish(&mut self, best: Move) {
         if best != NO_MOVE
             && let Some(i) = self.as_slice().iter().position(|&m| m == best)
         {
-            self.scores[i] = i16::MAX;
+            self.scores[i] = i32::MAX;
         }
         self.sort();
     }

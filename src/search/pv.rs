@@ -25,7 +25,7 @@ pub fn principal_line(shared: &Shared, attacker: Player, start: &Node, length: u
     while left > 0 {
         let dests = node.pawn_destinations(tables);
         let mut moves = Moves::new();
-        moves.generate(tables, &node, dests, NO_MOVE);
+        moves.generate(tables, &node, dests, NO_MOVE, &shared.history, None);
         let attacking = node.to_move == attacker;
         let chosen = if attacking {
             moves.as_slice().iter().copied().find(|&m| {

@@ -7,13 +7,16 @@
 //! - `refuted`: the largest d at which it was refuted (so every d' <= refuted fails);
 //! - the move that proved the win or refuted it, tried first next time.
 //!
-//! Entries are two `AtomicU64`: `key ^ data` and `data`. A torn write by another thread makes
-//! the XOR check fail and the probe misses, so a probe never returns another position's data.
+//! Entries are two `AtomicU64`: `key ^ word` and `word`, where `word` is the data XOR the
+//! empty entry's data, so an all-zero entry is empty.
+//! A torn write by another thread makes the XOR check fail and the probe misses, so a probe
+//! never returns another position's data.
 //! Keys are exact (see `node.rs`), so a hit can never prove something false.
 //!
 //! Buckets of four entries fill one 64-byte cache line. A store replaces the same key, else an
 //! empty entry, else the entry whose deepest stored fact is shallowest.
 
+use rayon::prelude::*;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 pub const NO_MOVE: u8 = u8::MAX;
@@ -73,11 +76,13 @@ impl Table {
     pub fn new(bytes: u64) -> Table {
         let buckets = (bytes / (Self::ENTRY_BYTES * WAYS as u64)).max(1);
         let buckets = 1usize << (63 - buckets.leading_zeros());
-        let words = (0..buckets * WAYS * 2)
-            .map(|_| AtomicU64::new(EMPTY_DATA))
-            .collect();
         Table {
-            words,
+            // Written by all threads at once: every page is touched by one write, and a
+            // large table is ready in a fraction of the time one thread would take.
+            words: (0..buckets * WAYS * 2)
+                .into_par_iter()
+                .map(|_| AtomicU64::new(0))
+                .collect(),
             mask: buckets - 1,
         }
     }
@@ -99,9 +104,9 @@ impl Table {
         let base = self.bucket(key);
         (0..WAYS).find_map(|w| {
             let i = base + 2 * w;
-            let data = self.words[i + 1].load(Ordering::Relaxed);
+            let word = self.words[i + 1].load(Ordering::Relaxed);
             let check = self.words[i].load(Ordering::Relaxed);
-            (check ^ data == key).then_some((i, data))
+            (check ^ word == key).then_some((i, word ^ EMPTY_DATA))
         })
     }
 
@@ -125,9 +130,9 @@ impl Table {
         if best != NO_MOVE {
             fact.best = best;
         }
-        let data = pack(old, attacker, fact);
-        self.words[slot + 1].store(data, Ordering::Relaxed);
-        self.words[slot].store(key ^ data, Ordering::Relaxed);
+        let word = pack(old, attacker, fact) ^ EMPTY_DATA;
+        self.words[slot + 1].store(word, Ordering::Relaxed);
+        self.words[slot].store(key ^ word, Ordering::Relaxed);
     }
 
     /// The entry to overwrite: an empty one, else the one with the shallowest facts.
@@ -145,7 +150,7 @@ impl Table {
         };
         (0..WAYS)
             .map(|w| base + 2 * w)
-            .min_by_key(|&i| worth(self.words[i + 1].load(Ordering::Relaxed)))
+            .min_by_key(|&i| worth(self.words[i + 1].load(Ordering::Relaxed) ^ EMPTY_DATA))
             .unwrap()
     }
 }
