@@ -149,6 +149,19 @@ impl Tables {
         self.slots
     }
 
+    /// The ids of the configurations with exactly `walls` walls (empty past the last layer).
+    pub fn layer(&self, walls: usize) -> std::ops::Range<ConfigId> {
+        match self.layer_start.get(walls..walls + 2) {
+            Some(&[lo, hi]) => lo as ConfigId..hi as ConfigId,
+            _ => 0..0,
+        }
+    }
+
+    /// Number of layers: the most walls a configuration of the cell holds, plus one.
+    pub fn layers(&self) -> usize {
+        self.layer_start.len() - 1
+    }
+
     /// Configurations with 0, 1, ... walls.
     pub fn by_walls(&self) -> Vec<usize> {
         self.layer_start.windows(2).map(|w| w[1] - w[0]).collect()
@@ -377,6 +390,20 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn layers_partition_the_ids() {
+        let t = Tables::build(Board::new(4, 3).unwrap(), 2, u64::MAX, &Silent).unwrap();
+        let mut next = 0;
+        for k in 0..t.layers() {
+            let r = t.layer(k);
+            assert_eq!(r.start, next);
+            assert!(r.clone().all(|id| t.walls(id).len() as usize == k));
+            next = r.end;
+        }
+        assert_eq!(next as usize, t.len());
+        assert!(t.layer(t.layers()).is_empty());
     }
 
     #[test]
