@@ -15,6 +15,7 @@ pub mod notation;
 pub mod perft;
 pub mod position;
 pub mod progress;
+pub mod report;
 pub mod search;
 pub mod solver;
 pub mod tables;

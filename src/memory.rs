@@ -64,6 +64,12 @@ pub fn peak_bytes() -> u64 {
         .map_or(0, |k| k * 1024)
 }
 
+/// Starts a new peak: after this, `peak_bytes` reports the peak from now on (Linux resets
+/// VmHWM when 5 is written to clear_refs). Without it the figure is the process's peak.
+pub fn reset_peak() {
+    let _ = std::fs::write("/proc/self/clear_refs", "5");
+}
+
 /// Refuses `needed` bytes for `what` when they exceed `budget`.
 pub fn check(what: &str, needed: u64, budget: u64) -> Result<()> {
     if needed > budget {

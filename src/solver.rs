@@ -94,6 +94,7 @@ pub fn solve(
     progress: &dyn Progress,
 ) -> Result<CellResult> {
     let started = Instant::now();
+    memory::reset_peak();
     let estimate = TableEstimate::new(board, walls);
     // No more entries than the cell has positions: configurations x splits of walls left
     // x pawn placements x sides to move (an upper bound).
@@ -126,7 +127,11 @@ pub fn solve(
             deadline: options.time_limit.map(|t| started + t),
             nodes: AtomicU64::new(0),
             history: Default::default(),
-            split_depth: if options.threads > 1 { SPLIT_DEPTH } else { u8::MAX },
+            split_depth: if options.threads > 1 {
+                SPLIT_DEPTH
+            } else {
+                u8::MAX
+            },
         };
         let start = Node::from_position(&tables, &Position::start(board, walls)?)
             .expect("the empty configuration exists");

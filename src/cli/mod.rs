@@ -14,6 +14,7 @@ mod progress;
 mod resources;
 mod show;
 mod solve;
+mod table;
 
 use std::io::Write;
 use std::process::ExitCode;
@@ -34,6 +35,7 @@ pub struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Command {
+    Table(table::TableArgs),
     Solve(solve::SolveArgs),
     Configs(configs::ConfigsArgs),
     Perft(perft::PerftArgs),
@@ -45,6 +47,7 @@ impl Cli {
     /// `Ok` carries the exit code: success, or (for commands that check results) a failure.
     pub fn run(self, out: &mut dyn Write) -> Result<ExitCode> {
         match self.command {
+            Command::Table(args) => table::run(args.validate()?, out),
             Command::Solve(args) => solve::run(args.validate()?, out),
             Command::Configs(args) => configs::run(args.validate()?, out),
             Command::Perft(args) => perft::run(args.validate()?, out),

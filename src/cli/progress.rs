@@ -1,51 +1,72 @@
-//! Progress on stderr: an indicatif bar for each stage (drawn only when stderr is a
-//! terminal) and one line per message (always written).
+//! Progress on stderr: indicatif bars (drawn only when stderr is a terminal): an optional
+//! overall bar and one bar for the current stage; message lines are always written.
 
-use indicatif::{ProgressBar, ProgressStyle};
+use indicatif::{MultiProgress, ProgressBar, ProgressStyle};
 use quoridor_solver::progress::Progress;
 use std::sync::Mutex;
 
 pub struct Bars {
-    bar: Mutex<Option<ProgressBar>>,
+    multi: MultiProgress,
+    stage: Mutex<Option<ProgressBar>>,
 }
 
 impl Bars {
     pub fn new() -> Bars {
         Bars {
-            bar: Mutex::new(None),
+            multi: MultiProgress::new(),
+            stage: Mutex::new(None),
+        }
+    }
+
+    /// An overall bar of `total` units above the stage bars.
+    pub fn overall(&self, what: &str, total: u64) -> ProgressBar {
+        let bar = self.multi.add(ProgressBar::new(total));
+        bar.set_style(style("{msg:32} [{bar:30}] {pos}/{len} cells {elapsed}"));
+        bar.set_message(what.to_string());
+        bar
+    }
+
+    /// A line above the bars (or plain on stderr when no bars are drawn).
+    pub fn line(&self, text: &str) {
+        if self.multi.is_hidden() {
+            eprintln!("{text}");
+        } else {
+            self.multi.suspend(|| eprintln!("{text}"));
         }
     }
 }
 
+fn style(template: &str) -> ProgressStyle {
+    ProgressStyle::with_template(template)
+        .expect("a valid template")
+        .progress_chars("=> ")
+}
+
 impl Progress for Bars {
     fn begin(&self, stage: &str, total: u64) {
-        let bar = ProgressBar::new(total);
-        let style = ProgressStyle::with_template("{msg:32} [{bar:30}] {pos}/{len} {elapsed}")
-            .expect("a valid template")
-            .progress_chars("=> ");
-        bar.set_style(style);
+        let bar = self.multi.add(ProgressBar::new(total));
+        bar.set_style(style("{msg:32} [{bar:30}] {pos}/{len} {elapsed}"));
         bar.set_message(stage.to_string());
-        if let Some(old) = self.bar.lock().expect("progress lock").replace(bar) {
+        if let Some(old) = self.stage.lock().expect("progress lock").replace(bar) {
             old.finish_and_clear();
+            self.multi.remove(&old);
         }
     }
 
     fn advance(&self, units: u64) {
-        if let Some(bar) = &*self.bar.lock().expect("progress lock") {
+        if let Some(bar) = &*self.stage.lock().expect("progress lock") {
             bar.inc(units);
         }
     }
 
     fn message(&self, text: &str) {
-        match &*self.bar.lock().expect("progress lock") {
-            Some(bar) if !bar.is_hidden() => bar.println(text),
-            _ => eprintln!("{text}"),
-        }
+        self.line(text);
     }
 
     fn finish(&self) {
-        if let Some(bar) = self.bar.lock().expect("progress lock").take() {
+        if let Some(bar) = self.stage.lock().expect("progress lock").take() {
             bar.finish_and_clear();
+            self.multi.remove(&bar);
         }
     }
 }

@@ -113,7 +113,14 @@ impl<'s, 'a> Search<'s, 'a> {
         // moves that leave the goal out of reach of the remaining moves cannot win.
         let no_spare = attacking && dist.div_ceil(2) == own_moves;
         let pawns_within = no_spare.then(|| 2 * (own_moves - 1));
-        moves.generate(tables, node, dests, best, &self.shared.history, pawns_within);
+        moves.generate(
+            tables,
+            node,
+            dests,
+            best,
+            &self.shared.history,
+            pawns_within,
+        );
         if moves.is_empty() {
             return false; // the player to move is stuck: a draw, not a win
         }

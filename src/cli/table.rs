@@ -1,0 +1,303 @@
+//! `table`: solve the cells of the published table (cheapest first), write results/ as
+//! CSV, JSON and Markdown after every cell, and check the outcomes against the published
+//! table.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use clap::Args;
+use quoridor_solver::geometry::Board;
+use quoridor_solver::position::check_walls_per_player;
+use quoridor_solver::progress::Progress;
+use quoridor_solver::report::check::{CheckSummary, check};
+use quoridor_solver::report::published::{self, EVEN_BOARDS};
+use quoridor_solver::report::{self, CSV_NAME, CellRecord};
+use quoridor_solver::solver::{DEFAULT_TT_BYTES, SolveOptions, solve};
+use quoridor_solver::{Error, Result};
+
+use super::progress::Bars;
+use super::resources::ResourceArgs;
+
+/// Solve the table of small boards (the published one by default) and check it
+#[derive(Args, Debug)]
+pub struct TableArgs {
+    /// Only these boards, e.g. 5x5,3x7 (any valid board, published or not)
+    #[arg(long, value_name = "WxH,...")]
+    boards: Option<String>,
+
+    /// Only these wall counts: N, A..B, A..=B or a list A,B,C
+    #[arg(long, value_name = "RANGE", default_value = "0..=10")]
+    walls: String,
+
+    /// Also the even-height boards of at most 28 cells (2x4 to 7x4, 2x6 to 4x6, 2x8, 3x8),
+    /// which seeds/003 says are all Player 1 wins
+    #[arg(long)]
+    even: bool,
+
+    /// Give up on a cell after this many seconds: it is recorded as unknown with the depth
+    /// reached, and retried by a later --resume
+    #[arg(long, value_name = "S", default_value_t = 600.0)]
+    max_seconds: f64,
+
+    /// Deepest search iteration in plies for each cell
+    #[arg(long, value_name = "D", default_value_t = 120)]
+    max_depth: u8,
+
+    /// Keep the cells already decided in OUT/table.csv and solve only the others
+    #[arg(long)]
+    resume: bool,
+
+    /// Solve nothing: compare the results in FILE (a table.csv) with the published table
+    #[arg(long, value_name = "FILE")]
+    check: Option<PathBuf>,
+
+    /// Directory for table.csv, table.json and table.md
+    #[arg(long, value_name = "DIR", default_value = "results")]
+    out: PathBuf,
+
+    #[command(flatten)]
+    resources: ResourceArgs,
+}
+
+pub enum Table {
+    Check(PathBuf),
+    Run {
+        cells: Vec<(Board, u8)>,
+        options: SolveOptions,
+        resume: bool,
+        out: PathBuf,
+    },
+}
+
+impl TableArgs {
+    pub fn validate(&self) -> Result<Table> {
+        if let Some(file) = &self.check {
+            return Ok(Table::Check(file.clone()));
+        }
+        let walls = parse_walls(&self.walls)?;
+        let mut boards: Vec<Board> = match &self.boards {
+            Some(list) => list
+                .split(',')
+                .map(|b| Board::parse(b.trim()))
+                .collect::<Result<_>>()?,
+            None => {
+                let mut v: Vec<Board> = Vec::new();
+                for c in published::cells() {
+                    let b = Board::new(c.width, c.height)?;
+                    if !v.contains(&b) {
+                        v.push(b);
+                    }
+                }
+                v
+            }
+        };
+        if self.even {
+            for (w, h) in EVEN_BOARDS {
+                let b = Board::new(w, h)?;
+                if !boards.contains(&b) {
+                    boards.push(b);
+                }
+            }
+        }
+        let mut cells: Vec<(Board, u8)> = boards
+            .iter()
+            .flat_map(|&b| walls.iter().map(move |&n| (b, n)))
+            .collect();
+        // Cheapest first: smaller boards, then fewer walls.
+        cells.sort_by_key(|(b, n)| (b.cells(), *n, b.height(), b.width()));
+        if !(self.max_seconds > 0.0 && self.max_seconds.is_finite()) {
+            return Err(Error::Argument(format!(
+                "--max-seconds {}: must be positive",
+                self.max_seconds
+            )));
+        }
+        if self.max_depth == 0 {
+            return Err(Error::Argument("--max-depth must be at least 1".into()));
+        }
+        let r = self.resources.validate()?;
+        Ok(Table::Run {
+            cells,
+            options: SolveOptions {
+                max_depth: self.max_depth,
+                time_limit: Some(Duration::from_secs_f64(self.max_seconds)),
+                threads: r.threads,
+                memory_budget: r.memory_budget,
+                tt_bytes: DEFAULT_TT_BYTES,
+            },
+            resume: self.resume,
+            out: self.out.clone(),
+        })
+    }
+}
+
+/// `N`, `A..B`, `A..=B` or `A,B,C` into a sorted list of wall counts.
+fn parse_walls(text: &str) -> Result<Vec<u8>> {
+    let bad = || {
+        Error::Argument(format!(
+            "--walls '{text}': write N, A..B, A..=B or A,B,C (e.g. 0..=10)"
+        ))
+    };
+    let num = |s: &str| -> Result<u8> {
+        let n: u8 = s.trim().parse().map_err(|_| bad())?;
+        check_walls_per_player(n)?;
+        Ok(n)
+    };
+    let mut v: Vec<u8> = if let Some((a, b)) = text.split_once("..=") {
+        (num(a)?..=num(b)?).collect()
+    } else if let Some((a, b)) = text.split_once("..") {
+        (num(a)?..num(b)?).collect()
+    } else {
+        text.split(',').map(num).collect::<Result<_>>()?
+    };
+    v.sort_unstable();
+    v.dedup();
+    if v.is_empty() {
+        return Err(bad());
+    }
+    Ok(v)
+}
+
+/// Forwards the solver's stages to the bars but not its per-depth lines: a table run
+/// prints one line per cell instead.
+struct CellProgress<'a>(&'a Bars);
+
+impl Progress for CellProgress<'_> {
+    fn begin(&self, stage: &str, total: u64) {
+        self.0.begin(stage, total);
+    }
+    fn advance(&self, units: u64) {
+        self.0.advance(units);
+    }
+    fn finish(&self) {
+        self.0.finish();
+    }
+}
+
+pub fn run(t: Table, out: &mut dyn Write) -> Result<ExitCode> {
+    let (cells, options, resume, dir) = match t {
+        Table::Check(file) => {
+            let summary = check(&report::read_csv(&file)?, &published::cells());
+            write_summary(&summary, out)?;
+            return Ok(exit_code(&summary));
+        }
+        Table::Run {
+            cells,
+            options,
+            resume,
+            out,
+        } => (cells, options, resume, out),
+    };
+    remove_stale_temporaries(&dir);
+    let csv_path = dir.join(CSV_NAME);
+    let mut records: Vec<CellRecord> = if resume && csv_path.exists() {
+        report::read_csv(&csv_path)?
+    } else {
+        Vec::new()
+    };
+    let done = |records: &[CellRecord], b: &Board, n: u8| {
+        records
+            .iter()
+            .any(|r| r.cell() == (b.width(), b.height(), n) && r.is_decided())
+    };
+    let todo: Vec<(Board, u8)> = cells
+        .into_iter()
+        .filter(|(b, n)| !done(&records, b, *n))
+        .collect();
+    let bars = Bars::new();
+    let overall = bars.overall("table", todo.len() as u64);
+    let started = std::time::Instant::now();
+    for (i, &(board, walls)) in todo.iter().enumerate() {
+        overall.set_message(format!("table: {board} with {walls} walls"));
+        let result = solve(board, walls, &options, &CellProgress(&bars))?;
+        let record = CellRecord::from_result(&result);
+        bars.line(&format!(
+            "[{}/{}] {board} with {walls} walls: {} in {:.2} s ({} nodes)",
+            i + 1,
+            todo.len(),
+            report::markdown::cell_text(&record),
+            record.seconds,
+            record.nodes
+        ));
+        records.retain(|r| r.cell() != record.cell());
+        records.push(record);
+        report::write_all(&dir, &records)?;
+        overall.inc(1);
+    }
+    overall.finish_and_clear();
+    writeln!(
+        out,
+        "{} cells solved in {:.1} s; results in {}",
+        todo.len(),
+        started.elapsed().as_secs_f64(),
+        dir.display()
+    )?;
+    let summary = check(&records, &published::cells());
+    write_summary(&summary, out)?;
+    Ok(exit_code(&summary))
+}
+
+fn write_summary(s: &CheckSummary, out: &mut dyn Write) -> Result<()> {
+    writeln!(out, "{}", s.line())?;
+    for (r, published) in &s.differing {
+        writeln!(
+            out,
+            "DIFFERS {}x{} with {} walls: ours {}, published {published}",
+            r.width, r.height, r.walls, r.outcome
+        )?;
+    }
+    for r in &s.new {
+        writeln!(
+            out,
+            "new result {}x{} with {} walls: {}",
+            r.width,
+            r.height,
+            r.walls,
+            report::markdown::cell_text(r)
+        )?;
+    }
+    for r in &s.unknown {
+        writeln!(
+            out,
+            "undecided {}x{} with {} walls (searched to {} plies)",
+            r.width, r.height, r.walls, r.depth_reached
+        )?;
+    }
+    Ok(())
+}
+
+fn exit_code(s: &CheckSummary) -> ExitCode {
+    if s.passed() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    }
+}
+
+/// A run killed while writing leaves `*.tmp` files; they are never the results.
+fn remove_stale_temporaries(dir: &std::path::Path) {
+    if let Ok(entries) = std::fs::read_dir(dir) {
+        for e in entries.flatten() {
+            if e.path().extension().is_some_and(|x| x == "tmp") {
+                let _ = std::fs::remove_file(e.path());
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_walls;
+
+    #[test]
+    fn wall_ranges() {
+        assert_eq!(parse_walls("0..=3").unwrap(), vec![0, 1, 2, 3]);
+        assert_eq!(parse_walls("2..4").unwrap(), vec![2, 3]);
+        assert_eq!(parse_walls("5,1,5").unwrap(), vec![1, 5]);
+        assert_eq!(parse_walls("7").unwrap(), vec![7]);
+        for bad in ["", "a", "3..1", "1..=x", "40"] {
+            assert!(parse_walls(bad).is_err(), "{bad}");
+        }
+    }
+}

@@ -1,0 +1,52 @@
+//! The results table in the published layout: a row per board, a column per wall count,
+//! each cell `1`, `2` or `D` with the length of the win, e.g. `1 (25)`; `?` where unknown.
+
+use super::CellRecord;
+use std::collections::BTreeMap;
+
+/// One cell's text: `1 (25)`, `D`, or `? (>40)` for unknown (with the depth reached).
+pub fn cell_text(r: &CellRecord) -> String {
+    match (r.outcome.as_str(), r.plies) {
+        ("1" | "2", Some(p)) => format!("{} ({p})", r.outcome),
+        ("D", _) => "D".into(),
+        _ => format!("? (>{})", r.depth_reached),
+    }
+}
+
+/// The whole table: odd heights first as published, then even ones; boards by height, then
+/// width; wall columns from 0 to the largest present.
+pub fn render(records: &[CellRecord]) -> String {
+    // Keyed by (even height?, height, width): the published odd-height rows come first.
+    let mut boards: BTreeMap<(bool, usize, usize), BTreeMap<u8, &CellRecord>> = BTreeMap::new();
+    for r in records {
+        boards
+            .entry((r.height % 2 == 0, r.height, r.width))
+            .or_default()
+            .insert(r.walls, r);
+    }
+    let max_walls = records.iter().map(|r| r.walls).max().unwrap_or(0);
+    let mut out = String::from("# Quoridor on small boards: who wins\n\n");
+    out.push_str(
+        "`1` / `2`: that player forces a win, in the number of plies given (the winner \
+         hurries, the loser holds out); `D`: draw; `?`: not decided (deepest search in \
+         plies). Rows: width x height; columns: walls per player.\n\n",
+    );
+    out.push_str("| W x H |");
+    for n in 0..=max_walls {
+        out.push_str(&format!(" {n} |"));
+    }
+    out.push_str("\n|---|");
+    for _ in 0..=max_walls {
+        out.push_str("---|");
+    }
+    out.push('\n');
+    for ((_, height, width), cells) in &boards {
+        out.push_str(&format!("| {width} x {height} |"));
+        for n in 0..=max_walls {
+            let text = cells.get(&n).map_or(String::new(), |r| cell_text(r));
+            out.push_str(&format!(" {text} |"));
+        }
+        out.push('\n');
+    }
+    out
+}

@@ -1,0 +1,158 @@
+//! The `table` command through the binary: files written, checked against the published
+//! table, and a run killed in the middle finished by `--resume` with nothing lost.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_quoridor-solver"))
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("qs-table-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+/// Data rows of a table.csv, as (cell, whole line).
+fn rows(dir: &Path) -> Vec<((String, String, String), String)> {
+    let text = std::fs::read_to_string(dir.join("table.csv")).unwrap_or_default();
+    text.lines()
+        .skip(1)
+        .map(|l| {
+            let f: Vec<&str> = l.split(',').collect();
+            assert_eq!(f.len(), 11, "a whole row: {l}");
+            ((f[0].into(), f[1].into(), f[2].into()), l.to_string())
+        })
+        .collect()
+}
+
+#[test]
+fn table_writes_all_three_files_and_checks_them() {
+    let dir = temp_dir("files");
+    let out = bin()
+        .args([
+            "table",
+            "--boards",
+            "2x3,3x3,4x3",
+            "--walls",
+            "0..=3",
+            "--out",
+        ])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    assert!(stdout.contains("12 match, 0 differ"), "{stdout}");
+    assert_eq!(rows(&dir).len(), 12);
+    let md = std::fs::read_to_string(dir.join("table.md")).unwrap();
+    assert!(
+        md.contains("| 4 x 3 | 2 (4) | 2 (8) | 2 (10) | 1 (13) |"),
+        "{md}"
+    );
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("table.json")).unwrap()).unwrap();
+    assert_eq!(json.as_array().unwrap().len(), 12);
+    assert_eq!(json[0]["outcome"], "2");
+
+    // --check alone: passes on these results, fails (exit 1) on a contradicting file.
+    let check = bin()
+        .args(["table", "--check"])
+        .arg(dir.join("table.csv"))
+        .output()
+        .unwrap();
+    assert_eq!(check.status.code(), Some(0));
+    let text = std::fs::read_to_string(dir.join("table.csv")).unwrap();
+    let bad = dir.join("bad.csv");
+    std::fs::write(&bad, text.replacen("\n2,3,0,2,", "\n2,3,0,1,", 1)).unwrap();
+    let check = bin().args(["table", "--check"]).arg(&bad).output().unwrap();
+    let stdout = String::from_utf8_lossy(&check.stdout);
+    assert_eq!(check.status.code(), Some(1), "{stdout}");
+    assert!(
+        stdout.contains("DIFFERS 2x3 with 0 walls: ours 1, published 2"),
+        "{stdout}"
+    );
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn a_killed_run_resumes_with_every_earlier_cell_intact() {
+    let dir = temp_dir("kill");
+    let args = [
+        "table",
+        "--boards",
+        "2x3,3x3,4x3,5x3,2x5,3x5,6x3",
+        "--walls",
+        "0..=10",
+    ];
+    let mut child = bin()
+        .args(args)
+        .arg("--out")
+        .arg(&dir)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let started = Instant::now();
+    while rows(&dir).len() < 30 && started.elapsed() < Duration::from_secs(60) {
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    child.kill().unwrap(); // SIGKILL
+    child.wait().unwrap();
+    let before = rows(&dir);
+    assert!(
+        before.len() >= 30 && before.len() < 77,
+        "killed in the middle: {}",
+        before.len()
+    );
+
+    let out = bin()
+        .args(args)
+        .arg("--out")
+        .arg(&dir)
+        .arg("--resume")
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    let after = rows(&dir);
+    assert_eq!(after.len(), 77);
+    for row in &before {
+        assert!(
+            after.contains(row),
+            "earlier cell changed or lost: {}",
+            row.1
+        );
+    }
+    let leftovers: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .flatten()
+        .filter(|e| e.path().extension().is_some_and(|x| x == "tmp"))
+        .collect();
+    assert!(
+        leftovers.is_empty(),
+        "half-written files left: {leftovers:?}"
+    );
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn bad_table_options_are_refused() {
+    for args in [
+        &["table", "--walls", "x"][..],
+        &["table", "--boards", "9x9"],
+        &["table", "--max-seconds", "0"],
+        &["table", "--check", "/nonexistent/table.csv"],
+    ] {
+        let out = bin().args(args).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(err.lines().count(), 1, "{err}");
+    }
+}
