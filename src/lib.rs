@@ -16,6 +16,7 @@ pub mod perft;
 pub mod position;
 pub mod progress;
 pub mod report;
+pub mod retro;
 pub mod search;
 pub mod solver;
 pub mod tables;

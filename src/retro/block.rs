@@ -1,0 +1,309 @@
+//! One block: the positions of one configuration with one split of walls left, every pawn
+//! placement and both sides to move. Pawn moves stay inside the block; wall moves leave it
+//! for the layer with one more wall, which is already solved. The steps, in order:
+//!
+//! 1. `scan_exits`: for every position, the best value its wall moves reach (a `Rank`).
+//! 2. `count_children`: a position that is over gets its value; every other one a counter
+//!    of its pawn moves not yet known to lose for it; exits seed wins (and losses of
+//!    positions without pawn moves).
+//! 3. `propagate`: buckets by remoteness, smallest first, so each value is exact: a win
+//!    is fixed by its quickest winning move, a loss by its last refuted move.
+//! 4. `mark_draws`: whatever is still undecided is a draw (code 0 already); count outcomes.
+
+use super::RetroStats;
+use super::Value;
+use super::code::{self, Code, NO_EXIT, RANK, Rank, UNDECIDED};
+use super::layout::Layout;
+use super::pawn_graph::PawnGraph;
+use crate::bitboard::bits;
+use crate::configs::ConfigId;
+use crate::geometry::{Board, Cell, Player};
+use crate::tables::{NO_CHILD, Tables};
+
+/// A remoteness above `code::MAX_REMOTENESS` turned up: the store cannot hold it.
+#[derive(Debug)]
+pub struct TooDeep;
+
+/// What one block is and what it reads.
+pub struct Block<'a> {
+    pub tables: &'a Tables,
+    pub layout: &'a Layout,
+    /// Walls on the board.
+    pub layer: usize,
+    pub config: ConfigId,
+    /// Walls left, by `Player::index`.
+    pub left: [u8; 2],
+    pub graph: &'a PawnGraph,
+    /// The solved layer `layer + 1` (`None` for the last layer).
+    pub below: Option<&'a [Code]>,
+}
+
+/// Per-thread working memory, reused from block to block.
+pub struct Scratch {
+    /// Pawn moves of each position not yet known to lose for its mover, plus one if a wall
+    /// move draws or wins (so that such a position never becomes a loss).
+    counters: Vec<u8>,
+    /// The best wall move of each position, as a rank.
+    exits: Vec<Rank>,
+    /// `buckets[r]`: slots that get their value with remoteness `r`.
+    buckets: Vec<Vec<u16>>,
+}
+
+impl Scratch {
+    pub fn new(layout: &Layout) -> Scratch {
+        // Slots go in `u16` bucket entries: a block has at most 2 * 64 * 64 slots.
+        debug_assert!(layout.block_len() <= 1 << 16);
+        Scratch {
+            counters: vec![0; layout.block_len()],
+            exits: vec![NO_EXIT; layout.block_len()],
+            buckets: Vec::new(),
+        }
+    }
+
+    fn push(&mut self, r: usize, slot: usize) -> Result<(), TooDeep> {
+        if r > code::MAX_REMOTENESS {
+            return Err(TooDeep);
+        }
+        if self.buckets.len() <= r {
+            self.buckets.resize_with(r + 1, Vec::new);
+        }
+        self.buckets[r].push(slot as u16);
+        Ok(())
+    }
+}
+
+/// Solves the block into `values` (its slots, all `UNDECIDED` on entry) and counts outcomes.
+pub fn solve(
+    block: &Block,
+    scratch: &mut Scratch,
+    values: &mut [Code],
+) -> Result<RetroStats, TooDeep> {
+    scan_exits(block, &mut scratch.exits);
+    count_children(block, scratch, values)?;
+    propagate(block, scratch, values)?;
+    Ok(mark_draws(block, values))
+}
+
+impl Block<'_> {
+    fn board(&self) -> Board {
+        self.tables.board()
+    }
+
+    /// Cells each pawn may stand on: those from which it reaches its goal row.
+    fn live(&self) -> [u64; 2] {
+        [Player::One, Player::Two].map(|p| self.tables.reach(self.config, p))
+    }
+
+    /// Calls `f(side to move, p1, p2)` for every position of the block.
+    fn for_each_position(&self, mut f: impl FnMut(Player, Cell, Cell)) {
+        let [live1, live2] = self.live();
+        for side in [Player::One, Player::Two] {
+            for p1 in bits(live1) {
+                for p2 in bits(live2 & !(1u64 << p1)) {
+                    f(side, p1, p2);
+                }
+            }
+        }
+    }
+
+    /// The player who has won in the position with these pawns, if the game is over
+    /// (Player 1 checked first, as `Position::winner` does).
+    fn winner(&self, p1: Cell, p2: Cell) -> Option<Player> {
+        let board = self.board();
+        if board.goal(Player::One) >> p1 & 1 == 1 {
+            Some(Player::One)
+        } else if board.goal(Player::Two) >> p2 & 1 == 1 {
+            Some(Player::Two)
+        } else {
+            None
+        }
+    }
+
+    /// The mover's and the other pawn's cells.
+    fn pawns_of(side: Player, p1: Cell, p2: Cell) -> (Cell, Cell) {
+        match side {
+            Player::One => (p1, p2),
+            Player::Two => (p2, p1),
+        }
+    }
+}
+
+/// Step 1. `exits[slot]` = the best rank among the wall moves of the position (`NO_EXIT` if
+/// it has none). A wall is legal iff it fits (a child configuration exists), the mover has
+/// a wall left, and both pawns still reach their goals in the child. Loops run per wall and
+/// side so that the child block is read in order.
+fn scan_exits(block: &Block, exits: &mut [Rank]) {
+    exits.fill(NO_EXIT);
+    let Some(below) = block.below else {
+        return; // the last layer: no wall fits any more
+    };
+    let (tables, layout) = (block.tables, block.layout);
+    let board = block.board();
+    // Positions that are over have no moves.
+    let [live1, live2] = block.live();
+    let open1 = live1 & !board.goal(Player::One);
+    let open2 = live2 & !board.goal(Player::Two);
+    for side in [Player::One, Player::Two] {
+        if block.left[side.index()] == 0 {
+            continue;
+        }
+        let left1 = block.left[0] - u8::from(side == Player::One);
+        for &child in tables.children(block.config) {
+            if child == NO_CHILD {
+                continue;
+            }
+            let start = layout.block_start(block.layer + 1, child, left1);
+            let child_values = &below[start..start + layout.block_len()];
+            let m1 = open1 & tables.reach(child, Player::One);
+            let m2 = open2 & tables.reach(child, Player::Two);
+            for p1 in bits(m1) {
+                for p2 in bits(m2 & !(1u64 << p1)) {
+                    let here = layout.index(side, p1, p2);
+                    let there = layout.index(side.other(), p1, p2);
+                    exits[here] = exits[here].max(RANK[child_values[there] as usize]);
+                }
+            }
+        }
+    }
+}
+
+/// Step 2. Positions that are over get their value and go to bucket 0. Every other one
+/// gets a counter of its pawn moves (plus one if a wall move draws or wins, since then it
+/// cannot lose); a winning wall move seeds a win at its remoteness, and a position whose
+/// only moves are losing walls is seeded as a loss at the longest of them.
+fn count_children(block: &Block, s: &mut Scratch, values: &mut [Code]) -> Result<(), TooDeep> {
+    for bucket in &mut s.buckets {
+        bucket.clear();
+    }
+    if s.buckets.is_empty() {
+        s.buckets.push(Vec::new());
+    }
+    let layout = block.layout;
+    let mut result = Ok(());
+    block.for_each_position(|side, p1, p2| {
+        let slot = layout.index(side, p1, p2);
+        if let Some(winner) = block.winner(p1, p2) {
+            values[slot] = if winner == side {
+                code::WIN_NOW
+            } else {
+                code::LOSS_NOW
+            };
+            s.buckets[0].push(slot as u16);
+            return;
+        }
+        let (me, other) = Block::pawns_of(side, p1, p2);
+        let moves = block.graph.dests(me, other).count_ones() as u8;
+        let seeded = match code::exit_value(s.exits[slot]) {
+            Some(Value::Win(r)) => {
+                s.counters[slot] = moves + 1;
+                s.push(r as usize, slot)
+            }
+            Some(Value::Draw) => {
+                s.counters[slot] = moves + 1;
+                Ok(())
+            }
+            Some(Value::Loss(r)) if moves == 0 => {
+                s.counters[slot] = 0;
+                s.push(r as usize, slot)
+            }
+            // Without any move at all (only with H = 2) the position stays undecided: a draw.
+            Some(Value::Loss(_)) | None => {
+                s.counters[slot] = moves;
+                Ok(())
+            }
+        };
+        if seeded.is_err() {
+            result = seeded;
+        }
+    });
+    result
+}
+
+/// The slots of the positions from which a pawn move leads to `slot`.
+#[inline(always)]
+fn parents(block: &Block, slot: usize, mut f: impl FnMut(usize)) {
+    let layout = block.layout;
+    let (side, p1, p2) = layout.unindex(slot);
+    match side {
+        // Player 1 just moved to p1.
+        Player::Two => {
+            for q in bits(block.graph.preds(p1, p2)) {
+                f(layout.index(Player::One, q, p2));
+            }
+        }
+        // Player 2 just moved to p2.
+        Player::One => {
+            for q in bits(block.graph.preds(p2, p1)) {
+                f(layout.index(Player::Two, p1, q));
+            }
+        }
+    }
+}
+
+/// Step 3. Takes the buckets in increasing remoteness. An entry still undecided when its
+/// bucket comes gets that remoteness (bucket 0 holds the finished positions, set in step
+/// 2). A loss makes every undecided parent a win one ply longer; a win refutes one pawn
+/// move of each undecided parent, and the parent whose last move is refuted loses after
+/// the longer of this move and its best wall move. Buckets are taken in order, so the first
+/// value a position gets is its exact one; later entries for it are skipped.
+fn propagate(block: &Block, s: &mut Scratch, values: &mut [Code]) -> Result<(), TooDeep> {
+    let mut r = 0;
+    while r < s.buckets.len() {
+        let entries = std::mem::take(&mut s.buckets[r]);
+        for &slot in &entries {
+            let slot = slot as usize;
+            if r > 0 {
+                if values[slot] != UNDECIDED {
+                    continue;
+                }
+                values[slot] = code::decided(r);
+            }
+            let lost = code::is_loss(values[slot]);
+            let mut result = Ok(());
+            parents(block, slot, |parent| {
+                if values[parent] != UNDECIDED || result.is_err() {
+                    return;
+                }
+                if lost {
+                    result = s.push(r + 1, parent);
+                    return;
+                }
+                s.counters[parent] -= 1;
+                if s.counters[parent] == 0 {
+                    // Every pawn move loses; the wall moves (if any) lose too.
+                    let wall = match code::exit_value(s.exits[parent]) {
+                        Some(Value::Loss(w)) => w as usize,
+                        _ => 0,
+                    };
+                    result = s.push((r + 1).max(wall), parent);
+                }
+            });
+            result?;
+        }
+        // Give the emptied vector back to keep its capacity (pushes go to later buckets).
+        let mut entries = entries;
+        entries.clear();
+        s.buckets[r] = entries;
+        r += 1;
+    }
+    Ok(())
+}
+
+/// Step 4. Positions still undecided are draws: neither player can force a win (their
+/// code is already 0). Counts the block's positions by who wins.
+fn mark_draws(block: &Block, values: &[Code]) -> RetroStats {
+    let layout = block.layout;
+    let mut stats = RetroStats::default();
+    block.for_each_position(|side, p1, p2| {
+        let c = values[layout.index(side, p1, p2)];
+        stats.positions += 1;
+        if c == UNDECIDED {
+            stats.draws += 1;
+        } else if (code::is_win(c)) == (side == Player::One) {
+            stats.p1_wins += 1;
+        } else {
+            stats.p2_wins += 1;
+        }
+    });
+    stats
+}

@@ -1,0 +1,418 @@
+//! Exact retrograde analysis of a cell (W, H, N): the value of every position, with its
+//! remoteness, and so the value of the start, its exact length and a principal line. Unlike
+//! proof search it can prove a draw (8x3 with 3 walls is one), and it gives a second,
+//! independent answer for every cell small enough to enumerate.
+//!
+//! Depends on the configuration tables (`tables.rs`), positions and move generation (for
+//! the line); `solver.rs` and the CLI sit above it.
+//!
+//! # Positions
+//!
+//! The positions of a cell are every configuration `c` of its tables (`k` walls on the
+//! board), every split of walls left `(l1, l2)` with `l1 + l2 = 2N - k` and both at most
+//! `N`, every pair of distinct pawn cells, and both sides to move, **except** those in which
+//! a pawn cannot reach its goal row in `c`: a wall that cuts a pawn off is illegal, so no
+//! legal play reaches them, and they are left out of everything (values and counts).
+//! Positions that are over (Player 1's pawn on row H-1, else Player 2's on row 0) have
+//! remoteness 0 and no moves; a position whose player to move has no legal action (only
+//! possible with H = 2) is a draw.
+//!
+//! # Values
+//!
+//! From the view of the player to move: `Win(r)`, `Loss(r)` or `Draw`, where `r`, the
+//! remoteness, is the number of plies to the end under best play: the winner hurries, the
+//! loser holds out. A draw is a position in which neither player can force a win. The value
+//! of the cell is the value of the start; a win's remoteness there is the smallest `d` such
+//! that the winner can force reaching the goal within `d` plies, the length proof search
+//! reports.
+//!
+//! # Method
+//!
+//! Walls only increase, so the layers by walls placed form a DAG; they are solved from the
+//! most walls down to none. Inside a layer a *block* (configuration, split) is a pawn game
+//! whose wall moves exit to the layer below, already solved; `block.rs` solves it by
+//! backward induction in order of increasing remoteness, and what stays undecided is a draw.
+//! The configurations of a layer run in parallel, each solving its blocks (`layer.rs`); the
+//! answer does not depend on the thread count.
+//!
+//! # Memory
+//!
+//! One byte per block slot (`code.rs`, `layout.rs`): `2 * S * S` slots per block for `S`
+//! cells, i.e. the `S * (S - 1)` pawn pairs per side plus the unused coinciding ones. A code
+//! holds a remoteness up to `MAX_REMOTENESS` (253) plies; a longer one is refused with an
+//! error (the longest seen so far is 42, in 5x5 with 3 walls). This
+//! first version keeps **every** layer (the principal line needs values along the line), so
+//! it refuses, before allocating, a cell whose values and tables together exceed the
+//! budget. Not done yet: streaming only two layers, mirror folding, 2-bit packing.
+
+mod block;
+mod code;
+mod layer;
+mod layout;
+mod line;
+mod pawn_graph;
+
+pub use code::MAX_REMOTENESS;
+
+use crate::error::{Error, Result};
+use crate::geometry::{Board, Player};
+use crate::memory;
+use crate::position::{Action, Position};
+use crate::progress::Progress;
+use crate::tables::Tables;
+use code::{Code, UNDECIDED};
+use layout::Layout;
+use serde::Serialize;
+
+/// The value of a position from the view of the player to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Value {
+    /// The player to move wins in this many plies (the last one theirs).
+    Win(u32),
+    /// The player to move loses in this many plies, holding out as long as possible.
+    Loss(u32),
+    /// Neither player can force a win.
+    Draw,
+}
+
+/// What a retrograde analysis of a cell will take, known before anything is allocated.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RetroEstimate {
+    /// Every (configuration, split, ordered pair of distinct cells, side to move), cut-off
+    /// pawns included: an upper bound on the positions.
+    pub positions: u128,
+    /// Bytes of the value store (the tables not included).
+    pub bytes: u64,
+    /// Layers (walls placed: 0, 1, ...).
+    pub layers: usize,
+}
+
+/// Sizes the store for a cell with `configurations_by_walls[k]` configurations of `k`
+/// walls (`TableEstimate::by_walls`).
+pub fn estimate(
+    board: Board,
+    walls_per_player: u8,
+    configurations_by_walls: &[u128],
+) -> RetroEstimate {
+    let cells = board.cells() as u128;
+    let mut positions = 0u128;
+    let mut slots = 0u128;
+    for (k, &configs) in configurations_by_walls.iter().enumerate() {
+        let blocks = configs.saturating_mul(layout::splits(walls_per_player, k).1 as u128);
+        positions = positions.saturating_add(blocks.saturating_mul(2 * cells * (cells - 1)));
+        slots = slots.saturating_add(blocks.saturating_mul(2 * cells * cells));
+    }
+    let bytes = slots.saturating_mul(std::mem::size_of::<Code>() as u128);
+    RetroEstimate {
+        positions,
+        bytes: u64::try_from(bytes).unwrap_or(u64::MAX),
+        layers: configurations_by_walls.len(),
+    }
+}
+
+/// Positions of the cell by outcome (cut-off positions excluded). `p1_wins` counts the
+/// positions Player 1 wins, whoever is to move.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct RetroStats {
+    pub positions: u64,
+    pub p1_wins: u64,
+    pub p2_wins: u64,
+    pub draws: u64,
+}
+
+impl std::ops::Add for RetroStats {
+    type Output = RetroStats;
+    fn add(self, o: RetroStats) -> RetroStats {
+        RetroStats {
+            positions: self.positions + o.positions,
+            p1_wins: self.p1_wins + o.p1_wins,
+            p2_wins: self.p2_wins + o.p2_wins,
+            draws: self.draws + o.draws,
+        }
+    }
+}
+
+/// The value of a cell by retrograde analysis.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RetroResult {
+    /// `None`: a draw.
+    pub winner: Option<Player>,
+    /// The remoteness of the start, for a win.
+    pub plies: Option<u32>,
+    /// For a win, exactly `plies` actions ending with the winner on the goal (the winner
+    /// hurrying, the loser delaying); for a draw, actions from the start until a position
+    /// repeats, so the line ends with the repeating cycle.
+    pub line: Vec<Action>,
+    /// For a draw: the index in `line` where the cycle starts (the position after the
+    /// whole line is the position after `cycle_start` actions). `None` for a win, or for a
+    /// draw ending with a player stuck.
+    pub cycle_start: Option<usize>,
+    pub stats: RetroStats,
+}
+
+/// The values of every position of a cell.
+pub struct Solved<'t> {
+    tables: &'t Tables,
+    layout: Layout,
+    /// One vector per layer (see `layout.rs`).
+    values: Vec<Vec<Code>>,
+    stats: RetroStats,
+}
+
+/// Solves the cell of `tables` into `RetroResult`. `memory_budget` covers the tables
+/// (already built) and the value store together, as for proof search.
+pub fn solve(tables: &Tables, memory_budget: u64, progress: &dyn Progress) -> Result<RetroResult> {
+    Ok(analyse(tables, memory_budget, progress)?.result())
+}
+
+/// Solves every position of the cell of `tables`: checks the memory, allocates every layer,
+/// then solves the layers from the most walls down.
+pub fn analyse<'t>(
+    tables: &'t Tables,
+    memory_budget: u64,
+    progress: &dyn Progress,
+) -> Result<Solved<'t>> {
+    let board = tables.board();
+    let n = tables.walls_per_player();
+    let by_walls: Vec<u128> = tables.by_walls().iter().map(|&c| c as u128).collect();
+    let estimate = estimate(board, n, &by_walls);
+    memory::check(
+        &format!(
+            "retrograde analysis of {board} with {n} walls ({} positions, one byte each, \
+             plus the configuration tables)",
+            estimate.positions
+        ),
+        estimate.bytes.saturating_add(tables.bytes()),
+        memory_budget,
+    )?;
+    let layout = Layout::new(tables);
+    let mut values: Vec<Vec<Code>> = (0..layout.layers())
+        .map(|k| vec![UNDECIDED; layout.layer_len(k)])
+        .collect();
+    let mut stats = RetroStats::default();
+    progress.begin("retrograde layers", layout.layers() as u64);
+    for k in (0..layout.layers()).rev() {
+        let (upper, lower) = values.split_at_mut(k + 1);
+        let below = lower.first().map(Vec::as_slice);
+        let layer_stats = layer::solve_layer(tables, &layout, k, &mut upper[k], below)
+            .map_err(|block::TooDeep| too_deep(board, n))?;
+        stats = stats + layer_stats;
+        progress.advance(1);
+    }
+    progress.finish();
+    Ok(Solved {
+        tables,
+        layout,
+        values,
+        stats,
+    })
+}
+
+fn too_deep(board: Board, n: u8) -> Error {
+    Error::Argument(format!(
+        "retrograde analysis of {board} with {n} walls: a position's remoteness exceeds {} \
+         plies, more than the one-byte store holds",
+        code::MAX_REMOTENESS
+    ))
+}
+
+impl<'t> Solved<'t> {
+    pub fn tables(&self) -> &'t Tables {
+        self.tables
+    }
+
+    pub fn stats(&self) -> RetroStats {
+        self.stats
+    }
+
+    /// Bytes of the value store.
+    pub fn bytes(&self) -> u64 {
+        self.values.iter().map(|v| v.len() as u64).sum()
+    }
+
+    /// The longest remoteness of any position of the cell: how near the store came to its
+    /// limit of `MAX_REMOTENESS` plies.
+    pub fn longest(&self) -> u32 {
+        let top = self
+            .values
+            .iter()
+            .flatten()
+            .copied()
+            .max()
+            .unwrap_or(UNDECIDED);
+        match code::value(top) {
+            Value::Win(r) | Value::Loss(r) => r,
+            Value::Draw => 0,
+        }
+    }
+
+    /// The value of `pos`, or `None` if it is not a position of the cell (walls that are
+    /// not a configuration, walls left that do not add up or exceed N, pawns off the board,
+    /// on one cell, or cut off from their goal row).
+    pub fn value(&self, pos: &Position) -> Option<Value> {
+        let tables = self.tables;
+        let board = tables.board();
+        let n = tables.walls_per_player();
+        if (pos.walls.horizontal | pos.walls.vertical) & !board.anchors() != 0 {
+            return None;
+        }
+        let config = tables.id_of(pos.walls)?;
+        let k = pos.walls.len() as usize;
+        let [l1, l2] = pos.left;
+        if l1 > n || l2 > n || l1 as usize + l2 as usize + k != 2 * n as usize {
+            return None;
+        }
+        let [p1, p2] = pos.pawns;
+        if p1 == p2 || p1 as usize >= board.cells() || p2 as usize >= board.cells() {
+            return None;
+        }
+        if tables.reach(config, Player::One) >> p1 & 1 == 0
+            || tables.reach(config, Player::Two) >> p2 & 1 == 0
+        {
+            return None;
+        }
+        let slot = self.layout.block_start(k, config, l1) + self.layout.index(pos.to_move, p1, p2);
+        Some(code::value(self.values[k][slot]))
+    }
+
+    /// The value of the cell, its length and a principal line.
+    pub fn result(&self) -> RetroResult {
+        let board = self.tables.board();
+        let start = Position::start(board, self.tables.walls_per_player())
+            .expect("the tables were built for a valid wall count");
+        let value = self
+            .value(&start)
+            .expect("the start is a position of the cell");
+        let (winner, plies) = match value {
+            Value::Win(r) => (Some(Player::One), Some(r)),
+            Value::Loss(r) => (Some(Player::Two), Some(r)),
+            Value::Draw => (None, None),
+        };
+        let (line, cycle_start) = line::principal_line(self, start);
+        RetroResult {
+            winner,
+            plies,
+            line,
+            cycle_start,
+            stats: self.stats,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::progress::Silent;
+    use crate::walls::{Orientation, Wall, WallSet};
+
+    /// 2x2 with the wall a1v, Player 1 on b1 and Player 2 on b2: the mover can neither
+    /// step (the other pawn), jump straight (off the board) nor beside (the wall), and no
+    /// other wall fits, so the position is a draw, whoever is to move.
+    #[test]
+    fn a_stuck_player_draws() {
+        let board = Board::new(2, 2).unwrap();
+        let tables = Tables::build(board, 1, u64::MAX, &Silent).unwrap();
+        let solved = analyse(&tables, u64::MAX, &Silent).unwrap();
+        let wall = Wall {
+            anchor: board.cell(0, 0),
+            orientation: Orientation::Vertical,
+        };
+        for to_move in [Player::One, Player::Two] {
+            let pos = Position {
+                walls: WallSet::EMPTY.with(wall),
+                pawns: [board.cell(1, 0), board.cell(1, 1)],
+                left: [0, 1],
+                to_move,
+            };
+            assert!(pos.legal_actions(board).is_empty(), "{to_move:?}");
+            assert_eq!(solved.value(&pos), Some(Value::Draw), "{to_move:?}");
+        }
+    }
+
+    #[test]
+    fn the_longest_remoteness_is_the_starts_or_more() {
+        let board = Board::new(3, 3).unwrap();
+        let tables = Tables::build(board, 2, u64::MAX, &Silent).unwrap();
+        let solved = analyse(&tables, u64::MAX, &Silent).unwrap();
+        let r = solved.result();
+        assert!(solved.longest() >= r.plies.unwrap());
+        assert!(solved.longest() <= MAX_REMOTENESS as u32);
+    }
+
+    /// Every position of a small cell satisfies the negamax equation with remoteness over
+    /// its legal actions (from the move generator, not the block's pawn graph): over at
+    /// remoteness 0, a win one ply longer than its quickest move to a loss, a loss one ply
+    /// longer than its longest move to a win when every move is one, else a draw. With the
+    /// finished positions fixed, these equations have one solution, so this checks every
+    /// value.
+    #[test]
+    fn every_value_obeys_the_negamax_equation() {
+        for (w, h, n) in [(3, 3, 2), (4, 3, 2), (2, 2, 1), (3, 2, 2)] {
+            let board = Board::new(w, h).unwrap();
+            let tables = Tables::build(board, n, u64::MAX, &Silent).unwrap();
+            let solved = analyse(&tables, u64::MAX, &Silent).unwrap();
+            let mut checked = 0;
+            for id in 0..tables.len() as crate::configs::ConfigId {
+                let walls = tables.walls(id);
+                for l1 in 0..=n {
+                    for p1 in 0..board.cells() as u8 {
+                        for p2 in 0..board.cells() as u8 {
+                            for to_move in [Player::One, Player::Two] {
+                                let left = [l1, (2 * n).wrapping_sub(l1 + walls.len() as u8)];
+                                let pos = Position {
+                                    walls,
+                                    pawns: [p1, p2],
+                                    left,
+                                    to_move,
+                                };
+                                let Some(v) = solved.value(&pos) else {
+                                    continue;
+                                };
+                                assert_eq!(v, negamax(&solved, &pos), "{w}x{h} {pos:?}");
+                                checked += 1;
+                            }
+                        }
+                    }
+                }
+            }
+            assert_eq!(checked, solved.stats().positions, "{w}x{h}");
+        }
+    }
+
+    /// The value `pos` must have given the values of its children.
+    fn negamax(solved: &Solved, pos: &Position) -> Value {
+        let tables = solved.tables();
+        let board = tables.board();
+        if let Some(p) = pos.winner(board) {
+            return if p == pos.to_move {
+                Value::Win(0)
+            } else {
+                Value::Loss(0)
+            };
+        }
+        let children: Vec<Value> = pos
+            .legal_actions_with(board, tables)
+            .into_iter()
+            .map(|a| solved.value(&pos.play(a)).expect("a child is a position"))
+            .collect();
+        let quickest = children
+            .iter()
+            .filter_map(|v| match v {
+                Value::Loss(r) => Some(r + 1),
+                _ => None,
+            })
+            .min();
+        let longest: Option<Vec<u32>> = children
+            .iter()
+            .map(|v| match v {
+                Value::Win(r) => Some(r + 1),
+                _ => None,
+            })
+            .collect();
+        match (quickest, longest) {
+            (Some(r), _) => Value::Win(r),
+            (None, Some(rs)) if !rs.is_empty() => Value::Loss(*rs.iter().max().unwrap()),
+            _ => Value::Draw,
+        }
+    }
+}

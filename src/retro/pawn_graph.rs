@@ -1,0 +1,87 @@
+//! The pawn moves of one configuration, both ways: where a pawn may go from each pair of
+//! cells (`dests`), and from where it may have come (`preds`). Pawn moves never change the
+//! walls, so every split of walls left of the configuration shares this graph, and both
+//! players use it (a move depends only on the mover's cell and the other pawn's cell).
+
+use crate::bitboard::bits;
+use crate::configs::ConfigId;
+use crate::geometry::{Board, Cell, Player};
+use crate::tables::Tables;
+
+pub struct PawnGraph {
+    cells: usize,
+    /// `dests[me * S + other]`: cells the pawn on `me` may move to.
+    dests: Vec<u64>,
+    /// `preds[to * S + other]`: cells from which a pawn may move to `to`.
+    preds: Vec<u64>,
+}
+
+impl PawnGraph {
+    pub fn new(board: Board) -> PawnGraph {
+        let cells = board.cells();
+        PawnGraph {
+            cells,
+            dests: vec![0; cells * cells],
+            preds: vec![0; cells * cells],
+        }
+    }
+
+    /// Fills the graph for `config`. Only cells from which some pawn still reaches its goal
+    /// are filled: a pawn move keeps a pawn in its component, and the other cells hold no
+    /// position.
+    pub fn build(&mut self, tables: &Tables, config: ConfigId) {
+        let board = tables.board();
+        let edges = tables.walls(config).edges(board);
+        let live = tables.reach(config, Player::One) | tables.reach(config, Player::Two);
+        self.dests.fill(0);
+        self.preds.fill(0);
+        for me in bits(live) {
+            for other in bits(live & !(1u64 << me)) {
+                let d = edges.pawn_destinations(me, other);
+                self.dests[me as usize * self.cells + other as usize] = d;
+                for to in bits(d) {
+                    self.preds[to as usize * self.cells + other as usize] |= 1u64 << me;
+                }
+            }
+        }
+    }
+
+    /// Cells the pawn on `me` may move to while the other pawn stands on `other`.
+    #[inline(always)]
+    pub fn dests(&self, me: Cell, other: Cell) -> u64 {
+        self.dests[me as usize * self.cells + other as usize]
+    }
+
+    /// Cells from which a pawn may have moved to `to` while the other pawn stands on `other`.
+    #[inline(always)]
+    pub fn preds(&self, to: Cell, other: Cell) -> u64 {
+        self.preds[to as usize * self.cells + other as usize]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::progress::Silent;
+
+    #[test]
+    fn predecessors_invert_destinations() {
+        let board = Board::new(4, 3).unwrap();
+        let tables = Tables::build(board, 2, u64::MAX, &Silent).unwrap();
+        let mut graph = PawnGraph::new(board);
+        for config in 0..tables.len() as ConfigId {
+            graph.build(&tables, config);
+            let edges = tables.walls(config).edges(board);
+            let live = tables.reach(config, Player::One) | tables.reach(config, Player::Two);
+            for me in bits(live) {
+                for other in bits(live & !(1 << me)) {
+                    assert_eq!(graph.dests(me, other), edges.pawn_destinations(me, other));
+                    for to in 0..board.cells() as Cell {
+                        let moved = graph.dests(me, other) >> to & 1 == 1;
+                        assert_eq!(graph.preds(to, other) >> me & 1 == 1, moved);
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,380 @@
+//! Retrograde analysis (src/retro) against a naive twin (tests/common/naive_retro.rs, on
+//! the reference engine), against proof search and the published table, and on the
+//! published draw (8x3 with 3 walls), with every principal line replayed by the rules
+//! engine.
+
+mod common;
+
+use common::naive_retro::{NaiveValue, solve_naive};
+use common::reference::{RefBoard, RefPos};
+use quoridor_solver::Error;
+use quoridor_solver::geometry::{Board, Cell, Player};
+use quoridor_solver::notation::format_moves;
+use quoridor_solver::position::Position;
+use quoridor_solver::progress::Silent;
+use quoridor_solver::retro::{self, RetroResult, RetroStats, Value};
+use quoridor_solver::solver::{Outcome, SolveOptions};
+use quoridor_solver::tables::{TableEstimate, Tables};
+use quoridor_solver::walls::{Orientation, Wall, WallSet};
+use std::time::Instant;
+
+const BUDGET: u64 = 8 << 30;
+
+fn tables(w: usize, h: usize, n: u8) -> Tables {
+    Tables::build(Board::new(w, h).unwrap(), n, BUDGET, &Silent).unwrap()
+}
+
+fn to_fast(board: Board, r: &RefPos) -> Position {
+    let cell = |(c, row): (usize, usize)| board.cell(c, row);
+    let mut walls = WallSet::EMPTY;
+    for (set, orientation) in [
+        (&r.hwalls, Orientation::Horizontal),
+        (&r.vwalls, Orientation::Vertical),
+    ] {
+        for &a in set {
+            walls = walls.with(Wall {
+                anchor: cell(a),
+                orientation,
+            });
+        }
+    }
+    Position {
+        walls,
+        pawns: [cell(r.pawns[0]), cell(r.pawns[1])],
+        left: [r.left[0] as u8, r.left[1] as u8],
+        to_move: Player::from_index(r.to_move),
+    }
+}
+
+fn naive_to_value(v: NaiveValue) -> Value {
+    match v {
+        NaiveValue::Win(r) => Value::Win(r),
+        NaiveValue::Loss(r) => Value::Loss(r),
+        NaiveValue::Draw => Value::Draw,
+    }
+}
+
+/// Every position reachable from the start has the naive value, remoteness included.
+fn agree_with_naive(w: usize, h: usize, n: u8) -> usize {
+    let naive = solve_naive(RefBoard { w, h }, n as u32);
+    let t = tables(w, h, n);
+    let board = t.board();
+    let solved = retro::analyse(&t, BUDGET, &Silent).unwrap();
+    let mut draws = 0;
+    for (r, &v) in &naive {
+        let pos = to_fast(board, r);
+        assert_eq!(
+            solved.value(&pos),
+            Some(naive_to_value(v)),
+            "{w}x{h} n={n} {r:?}"
+        );
+        draws += usize::from(v == NaiveValue::Draw);
+    }
+    assert!(naive.len() > 1);
+    draws
+}
+
+#[test]
+fn values_equal_naive_retrograde_2x3_and_3x3() {
+    for (w, h, n) in [(2, 3, 1), (2, 3, 2), (3, 3, 1), (3, 3, 2)] {
+        agree_with_naive(w, h, n);
+    }
+}
+
+#[test]
+fn values_equal_naive_retrograde_4x3_1_wall() {
+    agree_with_naive(4, 3, 1);
+}
+
+/// Boards of height 2, where a player can be stuck (a draw), and 3x3 with no walls.
+#[test]
+fn values_equal_naive_retrograde_small_and_stuck() {
+    for (w, h, n) in [
+        (2, 2, 1),
+        (2, 2, 2),
+        (3, 2, 1),
+        (3, 2, 2),
+        (4, 2, 1),
+        (3, 3, 0),
+    ] {
+        agree_with_naive(w, h, n);
+    }
+}
+
+/// (width, height, walls, outcome) rows of tests/data/published_table.csv.
+fn published() -> Vec<(usize, usize, u8, String)> {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/published_table.csv"
+    );
+    std::fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .skip(1)
+        .map(|l| {
+            let f: Vec<&str> = l.split(',').collect();
+            (
+                f[0].parse().unwrap(),
+                f[1].parse().unwrap(),
+                f[2].parse().unwrap(),
+                f[3].to_string(),
+            )
+        })
+        .collect()
+}
+
+fn outcome(r: &RetroResult) -> Outcome {
+    match r.winner {
+        Some(p) => Outcome::winner(p),
+        None => Outcome::Draw,
+    }
+}
+
+/// Replays a line with the rules engine: every action legal, nobody home before the end.
+/// Returns the positions, the start first.
+fn replay(board: Board, n: u8, r: &RetroResult) -> Vec<Position> {
+    let mut pos = Position::start(board, n).unwrap();
+    let mut seen = vec![pos];
+    for (i, &a) in r.line.iter().enumerate() {
+        assert_eq!(pos.winner(board), None, "game over before ply {}", i + 1);
+        assert_eq!(pos.why_illegal(board, a), None, "ply {}", i + 1);
+        pos = pos.play(a);
+        seen.push(pos);
+    }
+    seen
+}
+
+/// A win's line: exactly `plies` plies, ending with the winner on their goal row.
+fn check_win_line(board: Board, n: u8, r: &RetroResult) {
+    let plies = r.plies.expect("a win has a length");
+    let winner = r.winner.expect("a win");
+    assert_eq!(
+        r.line.len(),
+        plies as usize,
+        "{}",
+        format_moves(board, Player::One, &r.line)
+    );
+    assert_eq!(r.cycle_start, None);
+    let seen = replay(board, n, r);
+    assert_eq!(seen.last().unwrap().winner(board), Some(winner));
+    assert_eq!(plies % 2, if winner == Player::One { 1 } else { 0 });
+}
+
+#[test]
+fn retro_equals_proof_search_and_published_up_to_area_12() {
+    let rows: Vec<_> = published()
+        .into_iter()
+        .filter(|(w, h, _, o)| w * h <= 12 && o != "?")
+        .collect();
+    assert!(rows.len() >= 44);
+    let options = SolveOptions {
+        max_depth: 80,
+        time_limit: None,
+        threads: 2,
+        memory_budget: BUDGET,
+        tt_bytes: 64 << 20,
+    };
+    for (w, h, n, want) in rows {
+        let board = Board::new(w, h).unwrap();
+        let t = tables(w, h, n);
+        let r = retro::solve(&t, BUDGET, &Silent).unwrap();
+        let search = quoridor_solver::solver::solve(board, n, &options, &Silent).unwrap();
+        let cell = format!("{w}x{h} with {n} walls");
+        assert_eq!(outcome(&r).code(), want, "{cell}");
+        assert_eq!(
+            (outcome(&r), r.plies),
+            (search.outcome, search.plies),
+            "{cell}"
+        );
+        check_win_line(board, n, &r);
+    }
+}
+
+#[test]
+fn win_lines_replay_to_the_goal() {
+    for (w, h, n) in [(4, 3, 3), (5, 3, 2), (3, 5, 2), (2, 7, 2), (3, 3, 1)] {
+        let board = Board::new(w, h).unwrap();
+        let r = retro::solve(&tables(w, h, n), BUDGET, &Silent).unwrap();
+        check_win_line(board, n, &r);
+    }
+}
+
+/// seeds/003: "8x3 with 3 walls per player is a draw", both players dancing left and
+/// right for ever. About 6 s in release on 2 cores (about 70 s in a debug build).
+#[test]
+fn eight_by_three_with_three_walls_is_a_draw() {
+    let (w, h, n) = (8, 3, 3);
+    let board = Board::new(w, h).unwrap();
+    let t = tables(w, h, n);
+    let started = Instant::now();
+    let r = retro::solve(&t, BUDGET, &Silent).unwrap();
+    let seconds = started.elapsed().as_secs_f64();
+    assert_eq!((r.winner, r.plies), (None, None));
+    let cycle = r.cycle_start.expect("a draw by repetition has a cycle");
+    assert!(cycle < r.line.len());
+    let seen = replay(board, n, &r);
+    assert_eq!(
+        seen.last(),
+        seen.get(cycle),
+        "the line ends where its cycle starts"
+    );
+    assert!(seen.iter().all(|p| p.winner(board).is_none()));
+    assert!(r.stats.draws > 0);
+    eprintln!(
+        "8x3 w3: {} positions in {seconds:.1} s, line {} (cycle from {cycle})",
+        r.stats.positions,
+        format_moves(board, Player::One, &r.line)
+    );
+}
+
+/// Counts the positions of a cell straight from the definition (flood fills, no tables'
+/// reach masks), with the outcome of each from `value`.
+fn count_directly(t: &Tables, solved: &retro::Solved) -> RetroStats {
+    let board = t.board();
+    let n = t.walls_per_player();
+    let mut stats = RetroStats::default();
+    for id in 0..t.len() as u32 {
+        let walls = t.walls(id);
+        let edges = walls.edges(board);
+        let reach = [Player::One, Player::Two].map(|p| edges.reach(board.goal(p)));
+        let k = walls.len() as u8;
+        for l1 in 0..=n {
+            let Some(l2) = (2 * n).checked_sub(k + l1).filter(|&l2| l2 <= n) else {
+                continue;
+            };
+            for p1 in 0..board.cells() as Cell {
+                for p2 in 0..board.cells() as Cell {
+                    if p1 == p2 || reach[0] >> p1 & 1 == 0 || reach[1] >> p2 & 1 == 0 {
+                        continue;
+                    }
+                    for to_move in [Player::One, Player::Two] {
+                        let pos = Position {
+                            walls,
+                            pawns: [p1, p2],
+                            left: [l1, l2],
+                            to_move,
+                        };
+                        stats.positions += 1;
+                        match solved.value(&pos).expect("a position of the cell") {
+                            Value::Draw => stats.draws += 1,
+                            Value::Win(_) if to_move == Player::One => stats.p1_wins += 1,
+                            Value::Loss(_) if to_move == Player::Two => stats.p1_wins += 1,
+                            _ => stats.p2_wins += 1,
+                        }
+                    }
+                }
+            }
+        }
+    }
+    stats
+}
+
+#[test]
+fn stats_add_up_and_equal_a_direct_count() {
+    for (w, h, n) in [(3, 3, 2), (2, 3, 1), (3, 2, 2), (4, 3, 3), (2, 5, 4)] {
+        let t = tables(w, h, n);
+        let solved = retro::analyse(&t, BUDGET, &Silent).unwrap();
+        let s = solved.stats();
+        assert_eq!(s.p1_wins + s.p2_wins + s.draws, s.positions, "{w}x{h} {n}");
+        assert_eq!(count_directly(&t, &solved), s, "{w}x{h} {n}");
+        let by_walls = TableEstimate::new(t.board(), n).by_walls;
+        let e = retro::estimate(t.board(), n, &by_walls);
+        assert!(e.positions >= s.positions as u128);
+        assert_eq!(e.layers, t.layers());
+        assert_eq!(e.bytes, solved.bytes());
+    }
+}
+
+#[test]
+fn positions_outside_the_cell_have_no_value() {
+    let t = tables(3, 3, 1);
+    let board = t.board();
+    let solved = retro::analyse(&t, BUDGET, &Silent).unwrap();
+    let start = Position::start(board, 1).unwrap();
+    assert!(solved.value(&start).is_some());
+    let same_cell = Position {
+        pawns: [4, 4],
+        ..start
+    };
+    assert_eq!(solved.value(&same_cell), None);
+    let too_many_left = Position {
+        left: [2, 0],
+        ..start
+    };
+    assert_eq!(solved.value(&too_many_left), None);
+    // b1h's neighbour a1h and the vertical wall b1v shut a1 and b1 in: the walls form a
+    // configuration, but Player 1 on b1 is cut off, so that is not a position; on c1 it is.
+    let wall = |anchor, orientation| Wall {
+        anchor,
+        orientation,
+    };
+    let shut = WallSet::EMPTY
+        .with(wall(board.cell(0, 0), Orientation::Horizontal))
+        .with(wall(board.cell(1, 0), Orientation::Vertical));
+    assert!(t.id_of(shut).is_some());
+    let cut = Position {
+        walls: shut,
+        left: [0, 0],
+        ..start
+    };
+    assert_eq!(solved.value(&cut), None);
+    let free = Position {
+        pawns: [board.cell(2, 0), start.pawns[1]],
+        ..cut
+    };
+    assert!(solved.value(&free).is_some());
+    let h = |anchor| wall(anchor, Orientation::Horizontal);
+    let off_board = Position {
+        walls: WallSet::EMPTY.with(h(board.cell(2, 0))),
+        left: [0, 1],
+        ..start
+    };
+    assert_eq!(solved.value(&off_board), None);
+}
+
+#[test]
+fn a_budget_too_small_is_refused_before_allocating() {
+    let t = tables(4, 3, 2);
+    let err = retro::solve(&t, t.bytes() + 1000, &Silent).unwrap_err();
+    assert!(matches!(err, Error::Memory { .. }), "{err}");
+}
+
+#[test]
+fn results_do_not_depend_on_threads() {
+    let run = |threads: usize| {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        pool.install(|| retro::solve(&tables(4, 3, 3), BUDGET, &Silent).unwrap())
+    };
+    assert_eq!(run(1), run(2));
+}
+
+/// Figures for the report: `cargo test --release --test retro -- --ignored --nocapture`.
+#[test]
+#[ignore = "measurement only: prints positions per second and peak memory"]
+fn measure_cells() {
+    for (w, h, n) in [(8, 3, 3), (5, 5, 2), (4, 5, 3), (5, 5, 3), (3, 7, 3)] {
+        let board = Board::new(w, h).unwrap();
+        let started = Instant::now();
+        let t = tables(w, h, n);
+        let built = started.elapsed().as_secs_f64();
+        let solved = retro::analyse(&t, BUDGET, &Silent).unwrap();
+        let seconds = started.elapsed().as_secs_f64() - built;
+        let r = solved.result();
+        eprintln!(
+            "{board} w{n}: {:?} plies {:?}, longest {}, {} positions ({} P1, {} P2, {} draws), tables {built:.2} s, \
+             retro {seconds:.2} s, {:.1} M positions/s, peak {} MiB",
+            outcome(&r),
+            r.plies,
+            solved.longest(),
+            r.stats.positions,
+            r.stats.p1_wins,
+            r.stats.p2_wins,
+            r.stats.draws,
+            r.stats.positions as f64 / seconds / 1e6,
+            quoridor_solver::memory::peak_bytes() >> 20
+        );
+    }
+}
