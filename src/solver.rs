@@ -19,8 +19,11 @@ use std::time::{Duration, Instant};
 /// Plies left from which a node's moves are searched in parallel (when threads > 1).
 pub const SPLIT_DEPTH: u8 = 11;
 
-/// The default transposition table size, when the budget allows it.
+/// The default largest transposition table, when the budget allows it.
 pub const DEFAULT_TT_BYTES: u64 = 1 << 30;
+
+/// The transposition table's first size; it doubles between iterations while crowded.
+pub const INITIAL_TT_BYTES: u64 = 64 << 20;
 
 #[derive(Clone, Debug)]
 pub struct SolveOptions {
@@ -118,11 +121,10 @@ pub fn solve(
         .map_err(|e| Error::Argument(format!("cannot start {} threads: {e}", options.threads)))?;
     pool.install(|| {
         let tables = Tables::build(board, walls, options.memory_budget, progress)?;
-        let tt = Table::new(tt_bytes);
         let abort = AtomicBool::new(false);
-        let shared = Shared {
+        let mut shared = Shared {
             tables: &tables,
-            tt: &tt,
+            tt: Table::new(tt_bytes.min(INITIAL_TT_BYTES)),
             abort: &abort,
             deadline: options.time_limit.map(|t| started + t),
             nodes: AtomicU64::new(0),
@@ -150,6 +152,9 @@ pub fn solve(
         };
         progress.begin("proof search (plies)", options.max_depth as u64);
         for depth in 1..=options.max_depth {
+            if shared.tt.crowded() && shared.tt.bytes() * 2 <= tt_bytes {
+                shared.tt = shared.tt.grown();
+            }
             let attacker = if depth % 2 == 1 {
                 Player::One
             } else {

@@ -57,21 +57,29 @@ pub struct Tables {
     slot_of: [[u8; 64]; 2],
     /// `layer_start[k]..layer_start[k + 1]`: ids with `k` walls.
     layer_start: Vec<usize>,
-    walls: Vec<WallSet>,
-    /// Cells that reach the goal, indexed by `Player::index`.
-    reach: Vec<[u64; 2]>,
-    /// `dist[(id * 2 + player) * cells + cell]`, `UNREACHABLE` when cut off.
-    dist: Vec<u8>,
+    /// One record of `stride` words per configuration, so that what a node and each of its
+    /// wall children need shares one or two cache lines:
+    /// ```text
+    /// word 0, 1   horizontal and vertical walls
+    /// word 2, 3   cells that reach Player 1's / Player 2's goal
+    /// word 4..    goal distances, one byte per (player, cell): byte player * cells + cell,
+    ///             little-endian within each word, UNREACHABLE when cut off
+    /// ```
+    records: Vec<u64>,
+    stride: usize,
     children: Vec<ConfigId>,
     /// The id of each configuration's left-right mirror image.
     mirror: Vec<ConfigId>,
 }
 
 impl Tables {
+    /// Words of a configuration record (see `records`).
+    fn stride(board: Board) -> usize {
+        RECORD_HEADER_WORDS + (2 * board.cells()).div_ceil(8)
+    }
+
     fn bytes_per_config(board: Board, slots: usize) -> usize {
-        std::mem::size_of::<WallSet>()
-            + std::mem::size_of::<[u64; 2]>()
-            + 2 * board.cells()
+        8 * Self::stride(board)
             + slots * std::mem::size_of::<ConfigId>()
             + std::mem::size_of::<ConfigId>()
     }
@@ -103,8 +111,10 @@ impl Tables {
         let e = Enumeration::build(board, max_walls, progress);
         let (slot_wall, slot_of) = slot_maps(board);
         let slots = slot_wall.len();
-        let (reach, dist) = reach_and_distances(board, &e.walls, progress);
         let children = child_table(board, &e, slots, &slot_of, progress);
+        let stride = Self::stride(board);
+        let records = build_records(board, &e.walls, stride, progress);
+        drop(e.walls);
         let mut tables = Tables {
             board,
             walls_per_player,
@@ -112,17 +122,16 @@ impl Tables {
             slot_wall,
             slot_of,
             layer_start: e.layer_start,
-            walls: e.walls,
-            reach,
-            dist,
+            records,
+            stride,
             children,
             mirror: Vec::new(),
         };
-        tables.mirror = (0..tables.len())
+        tables.mirror = (0..tables.len() as ConfigId)
             .into_par_iter()
             .map(|id| {
                 tables
-                    .id_of(tables.walls[id].mirror(board))
+                    .id_of(tables.walls(id).mirror(board))
                     .expect("the mirror of a configuration is a configuration")
             })
             .collect();
@@ -138,11 +147,11 @@ impl Tables {
     }
 
     pub fn len(&self) -> usize {
-        self.walls.len()
+        self.records.len() / self.stride
     }
 
     pub fn is_empty(&self) -> bool {
-        self.walls.is_empty()
+        self.records.is_empty()
     }
 
     pub fn slots(&self) -> usize {
@@ -181,21 +190,32 @@ impl Tables {
     }
 
     #[inline(always)]
+    fn record(&self, id: ConfigId) -> &[u64] {
+        let start = id as usize * self.stride;
+        &self.records[start..start + self.stride]
+    }
+
+    #[inline(always)]
     pub fn walls(&self, id: ConfigId) -> WallSet {
-        self.walls[id as usize]
+        let r = self.record(id);
+        WallSet {
+            horizontal: r[0],
+            vertical: r[1],
+        }
     }
 
     /// Cells from which `player` can reach their goal row.
     #[inline(always)]
     pub fn reach(&self, id: ConfigId, player: Player) -> u64 {
-        self.reach[id as usize][player.index()]
+        self.record(id)[2 + player.index()]
     }
 
     /// Steps from `cell` to `player`'s goal row (`UNREACHABLE` if cut off).
     #[inline(always)]
     pub fn distance(&self, id: ConfigId, player: Player, cell: Cell) -> u8 {
-        let cells = self.board.cells();
-        self.dist[(id as usize * 2 + player.index()) * cells + cell as usize]
+        let byte = player.index() * self.board.cells() + cell as usize;
+        let word = self.record(id)[RECORD_HEADER_WORDS + byte / 8];
+        (word >> (8 * (byte % 8))) as u8
     }
 
     /// The child id for every slot (`NO_CHILD` where the wall cannot be added).
@@ -248,34 +268,45 @@ fn slot_maps(board: Board) -> (Vec<Wall>, [[u8; 64]; 2]) {
     (slot_wall, slot_of)
 }
 
-fn reach_and_distances(
+/// Words before the distance bytes in a record: walls (2) and reach masks (2).
+const RECORD_HEADER_WORDS: usize = 4;
+
+/// Every configuration's record: walls, flood fills from both goal rows, goal distances.
+fn build_records(
     board: Board,
     walls: &[WallSet],
+    stride: usize,
     progress: &dyn Progress,
-) -> (Vec<[u64; 2]>, Vec<u8>) {
+) -> Vec<u64> {
     let cells = board.cells();
     progress.begin("flood fills and distances", walls.len() as u64);
-    let mut dist = vec![UNREACHABLE; walls.len() * 2 * cells];
-    let reach = walls
-        .par_iter()
-        .zip(dist.par_chunks_mut(2 * cells))
+    let mut records = vec![0u64; walls.len() * stride];
+    records
+        .par_chunks_mut(stride)
+        .zip(walls.par_iter())
         .with_min_len(4096)
-        .map(|(&w, out)| {
+        .for_each(|(record, &w)| {
             let edges = w.edges(board);
-            let mut reach = [0u64; 2];
+            record[0] = w.horizontal;
+            record[1] = w.vertical;
+            let mut bytes = vec![UNREACHABLE; 8 * (stride - RECORD_HEADER_WORDS)];
             for p in [Player::One, Player::Two] {
                 let d = edges.distances(board.goal(p));
-                out[p.index() * cells..(p.index() + 1) * cells].copy_from_slice(&d[..cells]);
-                reach[p.index()] = (0..cells)
+                bytes[p.index() * cells..(p.index() + 1) * cells].copy_from_slice(&d[..cells]);
+                record[2 + p.index()] = (0..cells)
                     .filter(|&c| d[c] != UNREACHABLE)
                     .fold(0, |m, c| m | 1 << c);
             }
-            reach
-        })
-        .collect();
+            for (word, chunk) in record[RECORD_HEADER_WORDS..]
+                .iter_mut()
+                .zip(bytes.chunks(8))
+            {
+                *word = u64::from_le_bytes(chunk.try_into().expect("8 bytes"));
+            }
+        });
     progress.advance(walls.len() as u64);
     progress.finish();
-    (reach, dist)
+    records
 }
 
 /// Fills the child table layer by layer. For configuration `S` and a wall `w` that fits:

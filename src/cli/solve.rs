@@ -9,7 +9,7 @@ use quoridor_solver::error::format_bytes;
 use quoridor_solver::geometry::{Board, Player};
 use quoridor_solver::notation::{format_moves, parse_action};
 use quoridor_solver::position::{Action, check_walls_per_player};
-use quoridor_solver::solver::{CellResult, DEFAULT_TT_BYTES, Outcome, SolveOptions, solve};
+use quoridor_solver::solver::{CellResult, Outcome, SolveOptions, solve};
 use quoridor_solver::{Error, Result};
 
 use super::BOARD_HELP;
@@ -39,6 +39,11 @@ pub struct SolveArgs {
     /// Give up after this many seconds with outcome "unknown" and the depth reached
     #[arg(long, value_name = "S")]
     max_seconds: Option<f64>,
+
+    /// Transposition table size, e.g. 256M or 2G (capped by the memory budget and by the
+    /// number of positions of the cell)
+    #[arg(long, value_name = "SIZE", default_value = "1G")]
+    tt: String,
 
     #[command(flatten)]
     resources: ResourceArgs,
@@ -79,7 +84,7 @@ impl SolveArgs {
                 time_limit,
                 threads,
                 memory_budget,
-                tt_bytes: DEFAULT_TT_BYTES,
+                tt_bytes: quoridor_solver::memory::parse_size(&self.tt)?,
             },
         })
     }

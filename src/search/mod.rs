@@ -18,10 +18,13 @@ use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use tt::{NO_MOVE, Table};
 
+/// Nodes with fewer plies left neither probe nor fill the transposition table.
+pub const TT_MIN_DEPTH: u8 = 2;
+
 /// Everything a search thread shares with the others.
 pub struct Shared<'a> {
     pub tables: &'a Tables,
-    pub tt: &'a Table,
+    pub tt: Table,
     /// Set when the time limit passes; an aborted search's answers are meaningless.
     pub abort: &'a AtomicBool,
     pub deadline: Option<std::time::Instant>,
@@ -96,8 +99,14 @@ impl<'s, 'a> Search<'s, 'a> {
         if attacking && own_moves <= 1 {
             return false; // with one own move left only a step onto the goal (checked) wins
         }
+        // Near the leaves a search is cheaper than the table probe's cache miss.
+        let use_table = depth >= TT_MIN_DEPTH;
         let key = node.key(tables);
-        let fact = self.shared.tt.probe(key, a.index());
+        let fact = if use_table {
+            self.shared.tt.probe(key, a.index())
+        } else {
+            tt::Fact::UNKNOWN
+        };
         if fact.win <= depth {
             return true;
         }
@@ -163,7 +172,7 @@ impl<'s, 'a> Search<'s, 'a> {
 
     /// Stores the answer (unless aborted) and returns it.
     fn record(&mut self, node: &Node, key: u64, depth: u8, won: bool, mv: Move) -> bool {
-        if !self.shared.abort.load(Ordering::Relaxed) {
+        if depth >= TT_MIN_DEPTH && !self.shared.abort.load(Ordering::Relaxed) {
             let tables = self.shared.tables;
             let stored = order::key_move(tables, node, key, mv);
             self.shared

@@ -66,6 +66,8 @@ pub struct Table {
     /// `2 * WAYS` words per bucket: (key ^ data, data) pairs.
     words: Vec<AtomicU64>,
     mask: usize,
+    /// Stores that took an entry for a new key: how full the table is getting.
+    claimed: AtomicU64,
 }
 
 impl Table {
@@ -84,7 +86,31 @@ impl Table {
                 .map(|_| AtomicU64::new(0))
                 .collect(),
             mask: buckets - 1,
+            claimed: AtomicU64::new(0),
         }
+    }
+
+    /// Whether more than half the entries have been claimed since the table was made.
+    pub fn crowded(&self) -> bool {
+        self.claimed.load(Ordering::Relaxed) * 2 > (self.words.len() / 2) as u64
+    }
+
+    /// A table twice as large holding every entry of this one. A small table is faster
+    /// (fewer cache and TLB misses), so the solver starts small and grows it between
+    /// iterations while it is crowded.
+    pub fn grown(&self) -> Table {
+        let bigger = Table::new(self.bytes() * 2);
+        for pair in self.words.chunks(2) {
+            let word = pair[1].load(Ordering::Relaxed);
+            let key = pair[0].load(Ordering::Relaxed) ^ word;
+            if word != 0 {
+                let slot = bigger.victim(key);
+                bigger.words[slot + 1].store(word, Ordering::Relaxed);
+                bigger.words[slot].store(key ^ word, Ordering::Relaxed);
+                bigger.claimed.fetch_add(1, Ordering::Relaxed);
+            }
+        }
+        bigger
     }
 
     pub fn bytes(&self) -> u64 {
@@ -119,7 +145,10 @@ impl Table {
     pub fn store(&self, key: u64, attacker: usize, depth: u8, won: bool, best: u8) {
         let (slot, old) = match self.find(key) {
             Some((i, data)) => (i, data),
-            None => (self.victim(key), EMPTY_DATA),
+            None => {
+                self.claimed.fetch_add(1, Ordering::Relaxed);
+                (self.victim(key), EMPTY_DATA)
+            }
         };
         let mut fact = unpack(old, attacker);
         if won {
@@ -184,6 +213,29 @@ mod tests {
             }
         );
         assert_eq!(t.probe(43, 1), Fact::UNKNOWN);
+    }
+
+    #[test]
+    fn growing_keeps_every_entry() {
+        let t = Table::new(1 << 12);
+        for k in 1..100u64 {
+            t.store(
+                k * 7919,
+                (k % 2) as usize,
+                (k % 40) as u8 + 1,
+                k % 3 == 0,
+                k as u8,
+            );
+        }
+        let before: Vec<Fact> = (1..100u64)
+            .map(|k| t.probe(k * 7919, (k % 2) as usize))
+            .collect();
+        let g = t.grown();
+        assert_eq!(g.bytes(), 2 * t.bytes());
+        let after: Vec<Fact> = (1..100u64)
+            .map(|k| g.probe(k * 7919, (k % 2) as usize))
+            .collect();
+        assert_eq!(before, after);
     }
 
     #[test]
