@@ -7,6 +7,7 @@ use crate::memory;
 use crate::notation::action_name;
 use crate::position::Position;
 use crate::progress::Progress;
+use crate::retro::{self, RetroStats};
 use crate::search::node::Node;
 use crate::search::pv::principal_line;
 use crate::search::tt::Table;
@@ -25,8 +26,21 @@ pub const DEFAULT_TT_BYTES: u64 = 1 << 30;
 /// The transposition table's first size; it doubles between iterations while crowded.
 pub const INITIAL_TT_BYTES: u64 = 64 << 20;
 
+/// How a cell is decided.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Method {
+    /// Iterative-deepening proof search only: wins and their lengths, never a draw.
+    Search,
+    /// Retrograde analysis of every position of the cell: wins, lengths and draws.
+    Retro,
+    /// Proof search; then, if neither player has won by its limit, retrograde analysis
+    /// when it fits the memory budget.
+    Auto,
+}
+
 #[derive(Clone, Debug)]
 pub struct SolveOptions {
+    pub method: Method,
     /// The deepest iteration (plies) to try before answering "unknown".
     pub max_depth: u8,
     /// Stop and answer "unknown" after this long.
@@ -85,11 +99,17 @@ pub struct CellResult {
     pub nodes: u64,
     pub seconds: f64,
     pub peak_bytes: u64,
-    /// The principal line in notation.
+    /// The principal line in notation: for a win, the winner's exact line; for a draw, moves
+    /// from the start into the cycle both players keep to.
     pub pv: Vec<String>,
+    /// For a draw: the index in `pv` where the repeating cycle starts.
+    pub cycle_start: Option<usize>,
+    /// Counts over every position of the cell, when retrograde analysis ran.
+    #[serde(flatten)]
+    pub stats: Option<RetroStats>,
 }
 
-/// Solves the cell by proof search.
+/// Solves the cell by the chosen method.
 pub fn solve(
     board: Board,
     walls: u8,
@@ -99,20 +119,20 @@ pub fn solve(
     let started = Instant::now();
     memory::reset_peak();
     let estimate = TableEstimate::new(board, walls);
-    // No more entries than the cell has positions: configurations x splits of walls left
-    // x pawn placements x sides to move (an upper bound).
-    let cells = board.cells() as u128;
-    let positions = estimate.configurations * (walls as u128 + 1) * cells * (cells - 1) * 2;
-    let tt_bytes = options
-        .tt_bytes
-        .min(options.memory_budget.saturating_sub(estimate.bytes))
-        .min(u64::try_from(positions * Table::ENTRY_BYTES as u128).unwrap_or(u64::MAX))
-        .max(1 << 16);
+    let retro_estimate = retro::estimate(board, walls, &estimate.by_walls);
+    let (what, needed) = match options.method {
+        Method::Retro => (
+            "retrograde analysis of",
+            estimate.bytes.saturating_add(retro_estimate.bytes),
+        ),
+        _ => ("solving", estimate.bytes + (16 << 20)),
+    };
     memory::check(
         &format!(
-            "solving {board} with {walls} walls (tables and a transposition table of at least 16 MiB)"
+            "{what} {board} with {walls} walls ({} positions)",
+            retro_estimate.positions
         ),
-        estimate.bytes + (16 << 20),
+        needed,
         options.memory_budget,
     )?;
     let pool = rayon::ThreadPoolBuilder::new()
@@ -121,22 +141,6 @@ pub fn solve(
         .map_err(|e| Error::Argument(format!("cannot start {} threads: {e}", options.threads)))?;
     pool.install(|| {
         let tables = Tables::build(board, walls, options.memory_budget, progress)?;
-        let abort = AtomicBool::new(false);
-        let mut shared = Shared {
-            tables: &tables,
-            tt: Table::new(tt_bytes.min(INITIAL_TT_BYTES)),
-            abort: &abort,
-            deadline: options.time_limit.map(|t| started + t),
-            nodes: AtomicU64::new(0),
-            history: Default::default(),
-            split_depth: if options.threads > 1 {
-                SPLIT_DEPTH
-            } else {
-                u8::MAX
-            },
-        };
-        let start = Node::from_position(&tables, &Position::start(board, walls)?)
-            .expect("the empty configuration exists");
         let mut result = CellResult {
             width: board.width(),
             height: board.height(),
@@ -149,46 +153,118 @@ pub fn solve(
             seconds: 0.0,
             peak_bytes: 0,
             pv: Vec::new(),
+            cycle_start: None,
+            stats: None,
         };
-        progress.begin("proof search (plies)", options.max_depth as u64);
-        for depth in 1..=options.max_depth {
-            if shared.tt.crowded() && shared.tt.bytes() * 2 <= tt_bytes {
-                shared.tt = shared.tt.grown();
-            }
-            let attacker = if depth % 2 == 1 {
-                Player::One
-            } else {
-                Player::Two
-            };
-            let won = Search::attack_root(&shared, attacker, &start, depth);
-            if abort.load(Ordering::Relaxed) {
-                break;
-            }
-            result.depth_reached = depth as u32;
-            progress.advance(1);
-            progress.message(&format!(
-                "depth {depth}: Player {} {} within {depth} {} ({} nodes, {:.2} s)",
-                attacker.number(),
-                if won { "wins" } else { "cannot win" },
-                if depth == 1 { "ply" } else { "plies" },
-                shared.nodes.load(Ordering::Relaxed),
-                started.elapsed().as_secs_f64()
-            ));
-            if won {
-                result.outcome = Outcome::winner(attacker);
-                result.plies = Some(depth as u32);
-                let line = principal_line(&shared, attacker, &start, depth);
-                result.pv = line
-                    .iter()
-                    .map(|&m| action_name(board, Node::action(&tables, m)))
-                    .collect();
-                break;
-            }
+        if options.method != Method::Retro {
+            search_cell(&tables, options, started, progress, &mut result)?;
         }
-        progress.finish();
-        result.nodes = shared.nodes.load(Ordering::Relaxed);
+        let retro_fits =
+            estimate.bytes.saturating_add(retro_estimate.bytes) <= options.memory_budget;
+        let undecided = result.outcome == Outcome::Unknown;
+        if options.method == Method::Retro
+            || options.method == Method::Auto && undecided && retro_fits
+        {
+            retro_cell(&tables, options, progress, &mut result)?;
+        }
         result.seconds = started.elapsed().as_secs_f64();
         result.peak_bytes = memory::peak_bytes();
         Ok(result)
     })
+}
+
+/// Iterative-deepening proof search from the start: Player 1 at odd depths, Player 2 at
+/// even ones, until one wins, the depth limit, or the time limit.
+fn search_cell(
+    tables: &Tables,
+    options: &SolveOptions,
+    started: Instant,
+    progress: &dyn Progress,
+    result: &mut CellResult,
+) -> Result<()> {
+    let board = tables.board();
+    let estimate_bytes = tables.bytes();
+    // No more entries than the cell has positions: configurations x splits of walls left
+    // x pawn placements x sides to move (an upper bound).
+    let cells = board.cells() as u128;
+    let positions =
+        tables.len() as u128 * (tables.walls_per_player() as u128 + 1) * cells * (cells - 1) * 2;
+    let tt_bytes = options
+        .tt_bytes
+        .min(options.memory_budget.saturating_sub(estimate_bytes))
+        .min(u64::try_from(positions * Table::ENTRY_BYTES as u128).unwrap_or(u64::MAX))
+        .max(1 << 16);
+    let abort = AtomicBool::new(false);
+    let mut shared = Shared {
+        tables,
+        tt: Table::new(tt_bytes.min(INITIAL_TT_BYTES)),
+        abort: &abort,
+        deadline: options.time_limit.map(|t| started + t),
+        nodes: AtomicU64::new(0),
+        history: Default::default(),
+        split_depth: if options.threads > 1 {
+            SPLIT_DEPTH
+        } else {
+            u8::MAX
+        },
+    };
+    let start = Node::from_position(tables, &Position::start(board, tables.walls_per_player())?)
+        .expect("the empty configuration exists");
+    progress.begin("proof search (plies)", options.max_depth as u64);
+    for depth in 1..=options.max_depth {
+        if shared.tt.crowded() && shared.tt.bytes() * 2 <= tt_bytes {
+            shared.tt = shared.tt.grown();
+        }
+        let attacker = if depth % 2 == 1 {
+            Player::One
+        } else {
+            Player::Two
+        };
+        let won = Search::attack_root(&shared, attacker, &start, depth);
+        if abort.load(Ordering::Relaxed) {
+            break;
+        }
+        result.depth_reached = depth as u32;
+        progress.advance(1);
+        progress.message(&format!(
+            "depth {depth}: Player {} {} within {depth} {} ({} nodes, {:.2} s)",
+            attacker.number(),
+            if won { "wins" } else { "cannot win" },
+            if depth == 1 { "ply" } else { "plies" },
+            shared.nodes.load(Ordering::Relaxed),
+            started.elapsed().as_secs_f64()
+        ));
+        if won {
+            result.outcome = Outcome::winner(attacker);
+            result.plies = Some(depth as u32);
+            let line = principal_line(&shared, attacker, &start, depth);
+            result.pv = line
+                .iter()
+                .map(|&m| action_name(board, Node::action(tables, m)))
+                .collect();
+            break;
+        }
+    }
+    progress.finish();
+    result.nodes += shared.nodes.load(Ordering::Relaxed);
+    Ok(())
+}
+
+/// Retrograde analysis of the whole cell: the start's value, its line, and the counts.
+fn retro_cell(
+    tables: &Tables,
+    options: &SolveOptions,
+    progress: &dyn Progress,
+    result: &mut CellResult,
+) -> Result<()> {
+    let board = tables.board();
+    let r = retro::solve(tables, options.memory_budget, progress)?;
+    result.method = "retrograde".into();
+    result.outcome = r.winner.map_or(Outcome::Draw, Outcome::winner);
+    result.plies = r.plies;
+    result.pv = r.line.iter().map(|&a| action_name(board, a)).collect();
+    result.cycle_start = r.cycle_start;
+    result.nodes += r.stats.positions;
+    result.stats = Some(r.stats);
+    Ok(())
 }

@@ -274,12 +274,67 @@ fn solve_json_has_the_documented_fields() {
 
 #[test]
 fn solve_reports_unknown_at_the_depth_limit() {
-    let out = ok(&["solve", "3x5", "--walls", "3", "--max-depth", "6", "--json"]);
+    let args = ["solve", "3x5", "--walls", "3", "--max-depth", "6", "--json"];
+    let out = ok(&[&args[..], &["--method", "search"]].concat());
     let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
     assert_eq!(v["outcome"], "unknown");
     assert!(v["plies"].is_null());
     assert_eq!(v["depth_reached"], 6);
+    // The default method falls back to retrograde analysis, which decides the cell.
+    let v: serde_json::Value = serde_json::from_str(ok(&args).trim()).unwrap();
+    assert_eq!(
+        (v["outcome"].as_str(), v["method"].as_str()),
+        (Some("1"), Some("retrograde"))
+    );
     refused(&["solve", "3x5", "--walls", "3", "--max-depth", "0"]);
     refused(&["solve", "3x5", "--walls", "3", "--max-seconds", "0"]);
     refused(&["solve", "9x9", "--walls", "3"]);
+}
+
+#[test]
+fn solve_proves_the_8x3_draw_by_retrograde_analysis() {
+    let out = ok(&["solve", "8x3", "--walls", "3", "--json"]);
+    let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(v["outcome"], "D");
+    assert_eq!(v["method"], "retrograde");
+    assert!(v["plies"].is_null());
+    assert_eq!(v["cycle_start"], 0);
+    assert_eq!(v["pv"], serde_json::json!(["d1", "d3", "e1", "e3"]));
+}
+
+#[test]
+fn solve_methods_and_stats() {
+    let out = ok(&[
+        "solve", "3x5", "--walls", "3", "--method", "retro", "--stats", "--json",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(
+        (v["outcome"].as_str(), v["plies"].as_u64()),
+        (Some("1"), Some(19))
+    );
+    assert_eq!(v["method"], "retrograde");
+    let total = ["p1_wins", "p2_wins", "draws"]
+        .iter()
+        .map(|k| v[k].as_u64().unwrap())
+        .sum::<u64>();
+    assert_eq!(v["positions"].as_u64().unwrap(), total);
+    let out = ok(&[
+        "solve", "3x5", "--walls", "3", "--method", "search", "--json",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(
+        (v["outcome"].as_str(), v["plies"].as_u64()),
+        (Some("1"), Some(19))
+    );
+    assert_eq!(v["method"], "proof-search");
+    assert!(v["positions"].is_null(), "no stats without --stats");
+    let err = refused(&["solve", "3x5", "--walls", "3", "--stats"]);
+    assert!(err.contains("--method retro"), "{err}");
+    let err = refused(&[
+        "solve", "5x5", "--walls", "10", "--method", "retro", "--memory", "1G",
+    ]);
+    assert!(
+        err.contains("retrograde analysis of 5x5 with 10 walls"),
+        "{err}"
+    );
 }

@@ -13,7 +13,7 @@ use quoridor_solver::notation::format_moves;
 use quoridor_solver::position::Position;
 use quoridor_solver::progress::Silent;
 use quoridor_solver::retro::{self, RetroResult, RetroStats, Value};
-use quoridor_solver::solver::{Outcome, SolveOptions};
+use quoridor_solver::solver::{Method, Outcome, SolveOptions};
 use quoridor_solver::tables::{TableEstimate, Tables};
 use quoridor_solver::walls::{Orientation, Wall, WallSet};
 use std::time::Instant;
@@ -168,6 +168,7 @@ fn retro_equals_proof_search_and_published_up_to_area_12() {
         .collect();
     assert!(rows.len() >= 44);
     let options = SolveOptions {
+        method: Method::Search,
         max_depth: 80,
         time_limit: None,
         threads: 2,

@@ -5,7 +5,7 @@ use quoridor_solver::geometry::{Board, Player};
 use quoridor_solver::notation::parse_action;
 use quoridor_solver::position::Position;
 use quoridor_solver::progress::Silent;
-use quoridor_solver::solver::{CellResult, Outcome, SolveOptions, solve};
+use quoridor_solver::solver::{CellResult, Method, Outcome, SolveOptions, solve};
 
 /// (width, height, walls, outcome) rows; outcome "1", "2", "D" or "?".
 fn published() -> Vec<(usize, usize, u8, String)> {
@@ -31,6 +31,7 @@ fn published() -> Vec<(usize, usize, u8, String)> {
 
 fn options(threads: usize) -> SolveOptions {
     SolveOptions {
+        method: Method::Search,
         max_depth: 80,
         time_limit: None,
         threads,
@@ -110,6 +111,7 @@ fn single_thread_search_is_deterministic() {
 fn a_depth_limit_gives_unknown_never_a_guess() {
     let board = Board::new(3, 5).unwrap();
     let opts = SolveOptions {
+        method: Method::Search,
         max_depth: 10,
         ..options(2)
     };

@@ -9,7 +9,7 @@ use quoridor_solver::error::format_bytes;
 use quoridor_solver::geometry::{Board, Player};
 use quoridor_solver::notation::{format_moves, parse_action};
 use quoridor_solver::position::{Action, check_walls_per_player};
-use quoridor_solver::solver::{CellResult, Outcome, SolveOptions, solve};
+use quoridor_solver::solver::{CellResult, Method, Outcome, SolveOptions, solve};
 use quoridor_solver::{Error, Result};
 
 use super::BOARD_HELP;
@@ -31,6 +31,18 @@ pub struct SolveArgs {
     #[arg(long)]
     json: bool,
 
+    /// How to decide the cell: `search` (iterative-deepening proof search: wins and exact
+    /// lengths), `retro` (retrograde analysis of every position: also proves draws), or
+    /// `auto` (search, then retrograde if neither player won by the search's limit and it
+    /// fits the memory budget)
+    #[arg(long, value_enum, default_value_t = MethodArg::Auto)]
+    method: MethodArg,
+
+    /// With --method retro: also print the counts over every position of the cell
+    /// (positions, wins for Player 1, wins for Player 2, draws)
+    #[arg(long)]
+    stats: bool,
+
     /// Deepest search iteration in plies; if neither player wins by then the outcome is
     /// "unknown" (never a guess)
     #[arg(long, value_name = "D", default_value_t = 120)]
@@ -49,10 +61,18 @@ pub struct SolveArgs {
     resources: ResourceArgs,
 }
 
+#[derive(Clone, Copy, Debug, clap::ValueEnum)]
+enum MethodArg {
+    Search,
+    Retro,
+    Auto,
+}
+
 pub struct Solve {
     board: Board,
     walls: u8,
     json: bool,
+    stats: bool,
     options: SolveOptions,
 }
 
@@ -71,6 +91,16 @@ impl SolveArgs {
             }
             s => s.map(Duration::from_secs_f64),
         };
+        let method = match self.method {
+            MethodArg::Search => Method::Search,
+            MethodArg::Retro => Method::Retro,
+            MethodArg::Auto => Method::Auto,
+        };
+        if self.stats && method != Method::Retro {
+            return Err(Error::Argument(
+                "--stats counts every position, which only --method retro visits".into(),
+            ));
+        }
         let Resources {
             threads,
             memory_budget,
@@ -79,7 +109,9 @@ impl SolveArgs {
             board,
             walls: self.walls,
             json: self.json,
+            stats: self.stats,
             options: SolveOptions {
+                method,
                 max_depth: self.max_depth,
                 time_limit,
                 threads,
@@ -91,7 +123,10 @@ impl SolveArgs {
 }
 
 pub fn run(s: Solve, out: &mut dyn Write) -> Result<ExitCode> {
-    let result = solve(s.board, s.walls, &s.options, &Bars::new())?;
+    let mut result = solve(s.board, s.walls, &s.options, &Bars::new())?;
+    if !s.stats {
+        result.stats = None;
+    }
     if s.json {
         writeln!(
             out,
@@ -125,10 +160,25 @@ fn write_text(board: Board, r: &CellResult, out: &mut dyn Write) -> Result<()> {
             r.pv.iter()
                 .map(|m| parse_action(board, m).expect("the solver prints valid moves"))
                 .collect();
+        let line = format_moves(board, Player::One, &actions);
+        match r.cycle_start {
+            Some(0) => writeln!(
+                out,
+                "line         {line} (back at the start: both players repeat this for ever)"
+            )?,
+            Some(i) => writeln!(
+                out,
+                "line         {line} (from ply {} on both players repeat for ever)",
+                i + 1
+            )?,
+            None => writeln!(out, "line         {line}")?,
+        }
+    }
+    if let Some(st) = &r.stats {
         writeln!(
             out,
-            "line         {}",
-            format_moves(board, Player::One, &actions)
+            "positions    {} (Player 1 wins {}, Player 2 wins {}, draws {})",
+            st.positions, st.p1_wins, st.p2_wins, st.draws
         )?;
     }
     writeln!(out, "nodes        {}", r.nodes)?;

@@ -14,7 +14,7 @@ use quoridor_solver::progress::Progress;
 use quoridor_solver::report::check::{CheckSummary, check};
 use quoridor_solver::report::published::{self, EVEN_BOARDS};
 use quoridor_solver::report::{self, CSV_NAME, CellRecord};
-use quoridor_solver::solver::{DEFAULT_TT_BYTES, SolveOptions, solve};
+use quoridor_solver::solver::{DEFAULT_TT_BYTES, Method, SolveOptions, solve};
 use quoridor_solver::{Error, Result};
 
 use super::progress::Bars;
@@ -120,6 +120,7 @@ impl TableArgs {
         Ok(Table::Run {
             cells,
             options: SolveOptions {
+                method: Method::Auto,
                 max_depth: self.max_depth,
                 time_limit: Some(Duration::from_secs_f64(self.max_seconds)),
                 threads: r.threads,
