@@ -218,9 +218,15 @@ pub fn parse_record(board: Board, text: &str, walls_per_player: Option<u8>) -> R
     let p2 = parse_cell(board, pawns[1]).map_err(|e| bad(format!("Player 2's pawn: {e}")))?;
     let counts: Vec<&str> = fields[3].split_whitespace().collect();
     let count = |s: &str, who: u8| -> Result<u8> {
-        s.parse::<u8>().map_err(|_| {
+        let n: u32 = s.parse().map_err(|_| {
             bad(format!(
                 "walls left for Player {who}: '{s}' is not a number"
+            ))
+        })?;
+        u8::try_from(n).map_err(|_| {
+            bad(format!(
+                "Player {who} has {n} walls left: at most {} are supported",
+                crate::position::MAX_WALLS_PER_PLAYER
             ))
         })
     };
@@ -327,6 +333,15 @@ mod tests {
         );
         assert!(parse_record(b, "- / - / c2 c2 / 2 3 / 1", None).is_err());
         assert!(parse_record(b, "- / - / c2 c4 / 2 3", None).is_err());
+        for left in ["40", "300"] {
+            let e = parse_record(b, &format!("- / - / c2 c4 / {left} 3 / 1"), None).unwrap_err();
+            let e = e.to_string();
+            assert!(e.starts_with("position record"), "{e}");
+            assert!(
+                e.contains(&format!("Player 1 has {left} walls left: at most 31")),
+                "{e}"
+            );
+        }
         let start = Position::start(b, 3).unwrap();
         assert_eq!(format_record(b, &start), "- / - / c1 c5 / 3 3 / 1");
     }

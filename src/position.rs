@@ -117,7 +117,13 @@ impl Position {
             return bad("both pawns stand on their goal rows".into());
         }
         for p in [Player::One, Player::Two] {
-            check_walls_per_player(self.left[p.index()])?;
+            if self.left[p.index()] > MAX_WALLS_PER_PLAYER {
+                return bad(format!(
+                    "Player {} has {} walls left: at most {MAX_WALLS_PER_PLAYER} are supported",
+                    p.number(),
+                    self.left[p.index()]
+                ));
+            }
             if let Some(n) = walls_per_player
                 && self.left[p.index()] > n
             {
