@@ -108,20 +108,28 @@ impl Tables {
             )));
         }
         let max_walls = 2 * walls_per_player as usize;
-        let e = Enumeration::build(board, max_walls, progress);
+        let mut e = Enumeration::build(board, max_walls, progress);
         let (slot_wall, slot_of) = slot_maps(board);
         let slots = slot_wall.len();
-        let children = child_table(board, &e, slots, &slot_of, progress);
+        // The records hold the walls too: build them first and drop the enumeration's own
+        // copy before the child table, the largest array, is allocated (peak memory).
         let stride = Self::stride(board);
         let records = build_records(board, &e.walls, stride, progress);
-        drop(e.walls);
+        e.walls = Vec::new();
+        let walls_of = |id: usize| WallSet {
+            horizontal: records[id * stride],
+            vertical: records[id * stride + 1],
+        };
+        let children = child_table(board, &e, &walls_of, slots, &slot_of, progress);
+        let layer_start = std::mem::take(&mut e.layer_start);
+        drop(e);
         let mut tables = Tables {
             board,
             walls_per_player,
             slots,
             slot_wall,
             slot_of,
-            layer_start: e.layer_start,
+            layer_start,
             records,
             stride,
             children,
@@ -316,18 +324,19 @@ fn build_records(
 fn child_table(
     board: Board,
     e: &Enumeration,
+    walls_of: &(impl Fn(usize) -> WallSet + Sync),
     slots: usize,
     slot_of: &[[u8; 64]; 2],
     progress: &dyn Progress,
 ) -> Vec<ConfigId> {
     let layers = e.layer_start.len() - 1;
-    let mut children = vec![NO_CHILD; e.len() * slots];
+    let mut children = vec![NO_CHILD; e.parent.len() * slots];
     // The child of `x` adding key bit `bit`, which lies above every wall of `x`.
     let own_child = |x: usize, bit: u32| -> ConfigId {
         let below = (1u128 << bit) - 1;
-        e.first_child[x] + (candidates(board, e.walls[x]) & below).count_ones()
+        e.first_child[x] + (candidates(board, walls_of(x)) & below).count_ones()
     };
-    progress.begin("child configurations", e.len() as u64);
+    progress.begin("child configurations", e.parent.len() as u64);
     for k in 0..layers.saturating_sub(1) {
         let (lo, hi) = (e.layer_start[k], e.layer_start[k + 1]);
         let (done, rest) = children.split_at_mut(lo * slots);
@@ -338,7 +347,7 @@ fn child_table(
             .with_min_len(1024)
             .for_each(|(i, row)| {
                 let s = lo + i;
-                let walls = e.walls[s];
+                let walls = walls_of(s);
                 let free = crate::configs::free_key(board, walls);
                 let top = if s == 0 {
                     None
