@@ -7,24 +7,19 @@ use std::time::Instant;
 use clap::Args;
 use quoridor_solver::error::format_bytes;
 use quoridor_solver::geometry::Board;
-use quoridor_solver::position::check_walls_per_player;
 use quoridor_solver::tables::Tables;
 use quoridor_solver::{Error, Result, memory};
 use serde::Serialize;
 
-use super::BOARD_HELP;
+use super::CellArgs;
 use super::progress::Bars;
 use super::resources::{ResourceArgs, Resources};
 
 /// Build the wall-configuration tables of a board and wall count; print counts and memory
 #[derive(Args, Debug)]
 pub struct ConfigsArgs {
-    #[arg(value_name = "WxH", help = BOARD_HELP)]
-    board: String,
-
-    /// Walls per player (configurations hold up to twice as many walls)
-    #[arg(long, value_name = "N")]
-    walls: u8,
+    #[command(flatten)]
+    cell: CellArgs,
 
     /// Print one JSON object instead of the table
     #[arg(long)]
@@ -43,10 +38,10 @@ pub struct Configs {
 
 impl ConfigsArgs {
     pub fn validate(&self) -> Result<Configs> {
-        check_walls_per_player(self.walls)?;
+        let (board, walls) = self.cell.validate()?;
         Ok(Configs {
-            board: Board::parse(&self.board)?,
-            walls: self.walls,
+            board,
+            walls,
             json: self.json,
             resources: self.resources.validate()?,
         })

@@ -99,3 +99,22 @@ impl PositionArgs {
 /// Help text shared by the board arguments.
 const BOARD_HELP: &str = "Board size WIDTHxHEIGHT, e.g. 5x5 or 8x3 (8 columns, 3 rows): \
                           width 2 to 26, height at least 2, at most 64 cells";
+
+/// The cell a command works on: a board and the walls each player starts with.
+#[derive(Args, Debug)]
+pub struct CellArgs {
+    #[arg(value_name = "WxH", help = BOARD_HELP)]
+    board: String,
+
+    /// Walls per player (the board holds up to twice as many)
+    #[arg(long, value_name = "N")]
+    walls: u8,
+}
+
+impl CellArgs {
+    /// The checked board and walls per player.
+    pub fn validate(&self) -> Result<(Board, u8)> {
+        check_walls_per_player(self.walls)?;
+        Ok((Board::parse(&self.board)?, self.walls))
+    }
+}

@@ -8,23 +8,19 @@ use clap::Args;
 use quoridor_solver::error::format_bytes;
 use quoridor_solver::geometry::{Board, Player};
 use quoridor_solver::notation::{format_moves, parse_action};
-use quoridor_solver::position::{Action, check_walls_per_player};
+use quoridor_solver::position::Action;
 use quoridor_solver::solver::{CellResult, Method, Outcome, SolveOptions, solve};
 use quoridor_solver::{Error, Result};
 
-use super::BOARD_HELP;
+use super::CellArgs;
 use super::progress::Bars;
 use super::resources::{ResourceArgs, Resources};
 
 /// Solve a board and wall count: who wins, in how many plies, and a line of best play
 #[derive(Args, Debug)]
 pub struct SolveArgs {
-    #[arg(value_name = "WxH", help = BOARD_HELP)]
-    board: String,
-
-    /// Walls per player
-    #[arg(long, value_name = "N")]
-    walls: u8,
+    #[command(flatten)]
+    cell: CellArgs,
 
     /// Print one JSON object (width, height, walls, outcome, plies, method, nodes, seconds,
     /// peak_bytes, pv, ...) instead of text
@@ -78,8 +74,7 @@ pub struct Solve {
 
 impl SolveArgs {
     pub fn validate(&self) -> Result<Solve> {
-        check_walls_per_player(self.walls)?;
-        let board = Board::parse(&self.board)?;
+        let (board, walls) = self.cell.validate()?;
         if self.max_depth == 0 {
             return Err(Error::Argument("--max-depth must be at least 1".into()));
         }
@@ -107,7 +102,7 @@ impl SolveArgs {
         } = self.resources.validate()?;
         Ok(Solve {
             board,
-            walls: self.walls,
+            walls,
             json: self.json,
             stats: self.stats,
             options: SolveOptions {
