@@ -2,22 +2,27 @@
 //! placement and both sides to move. Pawn moves stay inside the block; wall moves leave it
 //! for the layer with one more wall, which is already solved. The steps, in order:
 //!
-//! 1. `scan_exits`: for every position, the best value its wall moves reach (a `Rank`).
+//! 1. `scan_exits`: for every position, the best value its wall moves reach (the smallest
+//!    code among them, see `code.rs`).
 //! 2. `count_children`: a position that is over gets its value; every other one a counter
 //!    of its pawn moves not yet known to lose for it; exits seed wins (and losses of
 //!    positions without pawn moves).
 //! 3. `propagate`: buckets by remoteness, smallest first, so each value is exact: a win
 //!    is fixed by its quickest winning move, a loss by its last refuted move.
-//! 4. `mark_draws`: whatever is still undecided is a draw (code 0 already); count outcomes.
+//! 4. `mark_draws`: whatever is still undecided is a draw (`UNDECIDED` is the draw's code
+//!    already); count outcomes.
+//!
+//! The block is solved whole, both sides to move, into the local slots of `Scratch::values`
+//! (see `layout.rs`); `layer.rs` stores what it needs of them.
 
 use super::RetroStats;
 use super::Value;
-use super::code::{self, Code, NO_EXIT, RANK, Rank, UNDECIDED};
-use super::layout::Layout;
+use super::code::{self, Code, NO_EXIT, UNDECIDED};
+use super::layout::{LOCAL_LEN, Layout};
 use super::pawn_graph::PawnGraph;
 use crate::bitboard::bits;
 use crate::configs::ConfigId;
-use crate::geometry::{Board, Cell, Player};
+use crate::geometry::{Board, Cell, MAX_CELLS, Player};
 use crate::tables::{NO_CHILD, Tables};
 
 /// A remoteness above `code::MAX_REMOTENESS` turned up: the store cannot hold it.
@@ -34,28 +39,31 @@ pub struct Block<'a> {
     /// Walls left, by `Player::index`.
     pub left: [u8; 2],
     pub graph: &'a PawnGraph,
-    /// The solved layer `layer + 1` (`None` for the last layer).
+    /// The store of the solved layer `layer + 1` (`None` for the last layer).
     pub below: Option<&'a [Code]>,
 }
 
 /// Per-thread working memory, reused from block to block.
 pub struct Scratch {
+    /// The block's values, by local slot (both sides to move).
+    pub values: Vec<Code>,
     /// Pawn moves of each position not yet known to lose for its mover, plus one if a wall
     /// move draws or wins (so that such a position never becomes a loss).
     counters: Vec<u8>,
-    /// The best wall move of each position, as a rank.
-    exits: Vec<Rank>,
+    /// The best wall move of each position: the smallest code its wall moves reach.
+    exits: Vec<Code>,
     /// `buckets[r]`: slots that get their value with remoteness `r`.
     buckets: Vec<Vec<u16>>,
 }
 
 impl Scratch {
-    pub fn new(layout: &Layout) -> Scratch {
-        // Slots go in `u16` bucket entries: a block has at most 2 * 64 * 64 slots.
-        debug_assert!(layout.block_len() <= 1 << 16);
+    pub fn new() -> Scratch {
+        // Slots go in `u16` bucket entries: a block has 2 * 64 * 64 local slots.
+        const _: () = assert!(LOCAL_LEN <= 1 << 16);
         Scratch {
-            counters: vec![0; layout.block_len()],
-            exits: vec![NO_EXIT; layout.block_len()],
+            values: vec![UNDECIDED; LOCAL_LEN],
+            counters: vec![0; LOCAL_LEN],
+            exits: vec![NO_EXIT; LOCAL_LEN],
             buckets: Vec::new(),
         }
     }
@@ -72,16 +80,16 @@ impl Scratch {
     }
 }
 
-/// Solves the block into `values` (its slots, all `UNDECIDED` on entry) and counts outcomes.
-pub fn solve(
-    block: &Block,
-    scratch: &mut Scratch,
-    values: &mut [Code],
-) -> Result<RetroStats, TooDeep> {
+/// Solves the block into `scratch.values` and counts its outcomes.
+pub fn solve(block: &Block, scratch: &mut Scratch) -> Result<RetroStats, TooDeep> {
+    let mut values = std::mem::take(&mut scratch.values);
+    values.fill(UNDECIDED);
     scan_exits(block, &mut scratch.exits);
-    count_children(block, scratch, values)?;
-    propagate(block, scratch, values)?;
-    Ok(mark_draws(block, values))
+    let solved = count_children(block, scratch, &mut values)
+        .and_then(|()| propagate(block, scratch, &mut values));
+    let stats = mark_draws(block, &values);
+    scratch.values = values;
+    solved.map(|()| stats)
 }
 
 impl Block<'_> {
@@ -90,12 +98,12 @@ impl Block<'_> {
     }
 
     /// Cells each pawn may stand on: those from which it reaches its goal row.
-    fn live(&self) -> [u64; 2] {
+    pub fn live(&self) -> [u64; 2] {
         [Player::One, Player::Two].map(|p| self.tables.reach(self.config, p))
     }
 
     /// Calls `f(side to move, p1, p2)` for every position of the block.
-    fn for_each_position(&self, mut f: impl FnMut(Player, Cell, Cell)) {
+    pub fn for_each_position(&self, mut f: impl FnMut(Player, Cell, Cell)) {
         let [live1, live2] = self.live();
         for side in [Player::One, Player::Two] {
             for p1 in bits(live1) {
@@ -128,21 +136,21 @@ impl Block<'_> {
     }
 }
 
-/// Step 1. `exits[slot]` = the best rank among the wall moves of the position (`NO_EXIT` if
-/// it has none). A wall is legal iff it fits (a child configuration exists), the mover has
-/// a wall left, and both pawns still reach their goals in the child. Loops run per wall and
-/// side so that the child block is read in order.
-fn scan_exits(block: &Block, exits: &mut [Rank]) {
+/// Step 1. `exits[slot]` = the smallest code among the wall moves of the position
+/// (`NO_EXIT` if it has none). A wall is legal iff it fits (a child configuration exists),
+/// the mover has a wall left, and both pawns still reach their goals in the child. Loops run
+/// per wall, side and row of Player 1's cell, so that a row of `exits` is a run of slots
+/// (a `min` the compiler vectorises when the child block is read straight). Slots that are
+/// not positions, or are over, get values nobody reads.
+fn scan_exits(block: &Block, exits: &mut [Code]) {
     exits.fill(NO_EXIT);
     let Some(below) = block.below else {
         return; // the last layer: no wall fits any more
     };
     let (tables, layout) = (block.tables, block.layout);
-    let board = block.board();
+    let cells = layout.cells();
     // Positions that are over have no moves.
-    let [live1, live2] = block.live();
-    let open1 = live1 & !board.goal(Player::One);
-    let open2 = live2 & !board.goal(Player::Two);
+    let open1 = block.live()[0] & !block.board().goal(Player::One);
     for side in [Player::One, Player::Two] {
         if block.left[side.index()] == 0 {
             continue;
@@ -152,15 +160,34 @@ fn scan_exits(block: &Block, exits: &mut [Rank]) {
             if child == NO_CHILD {
                 continue;
             }
-            let start = layout.block_start(block.layer + 1, child, left1);
-            let child_values = &below[start..start + layout.block_len()];
-            let m1 = open1 & tables.reach(child, Player::One);
-            let m2 = open2 & tables.reach(child, Player::Two);
-            for p1 in bits(m1) {
-                for p2 in bits(m2 & !(1u64 << p1)) {
-                    let here = layout.index(side, p1, p2);
-                    let there = layout.index(side.other(), p1, p2);
-                    exits[here] = exits[here].max(RANK[child_values[there] as usize]);
+            let view = layout.view(block.layer + 1, child, left1, side.other());
+            let child_values = &below[view.start..view.start + layout.stored_len()];
+            // Player 2 must still reach the goal: other cells get `NO_EXIT` (no change).
+            let reach2 = tables.reach(child, Player::Two);
+            let mut cut = [NO_EXIT; MAX_CELLS];
+            for (p2, c) in cut.iter_mut().enumerate().take(cells) {
+                if reach2 >> p2 & 1 == 1 {
+                    *c = 0;
+                }
+            }
+            let cut = &cut[..cells];
+            let offsets = layout.offsets(view);
+            for p1 in bits(open1 & tables.reach(child, Player::One)) {
+                let row = &mut exits[layout.index(side, p1, 0)..][..cells];
+                let first = p1 as usize * cells;
+                match offsets {
+                    None => {
+                        let from = &child_values[first..first + cells];
+                        for ((e, &c), &m) in row.iter_mut().zip(from).zip(cut) {
+                            *e = (*e).min(c | m);
+                        }
+                    }
+                    Some(offsets) => {
+                        let from = &offsets[first..first + cells];
+                        for ((e, &o), &m) in row.iter_mut().zip(from).zip(cut) {
+                            *e = (*e).min(child_values[o as usize] | m);
+                        }
+                    }
                 }
             }
         }
@@ -290,7 +317,7 @@ fn propagate(block: &Block, s: &mut Scratch, values: &mut [Code]) -> Result<(), 
 }
 
 /// Step 4. Positions still undecided are draws: neither player can force a win (their
-/// code is already 0). Counts the block's positions by who wins.
+/// code is already the draw's). Counts the block's positions by who wins.
 fn mark_draws(block: &Block, values: &[Code]) -> RetroStats {
     let layout = block.layout;
     let mut stats = RetroStats::default();

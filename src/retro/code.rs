@@ -1,109 +1,80 @@
-//! The one-byte value of a position in the store, from the view of the player to move, and
-//! the rank by which a player compares the values their moves lead to.
+//! The one-byte value of a position in the store, from the view of the player to move,
+//! ordered by that player's preference, so that the best move is a plain `min` over the
+//! codes of the positions it leads to (the worst for the opponent):
 //!
 //! ```text
-//!  code 0        undecided while propagating; a draw once propagation stops
-//!  code 1        Loss(0): the game is over and the other player has won
-//!  code 2        Win(0): the game is over and the mover's own pawn is home (such a
-//!                position is never reached by play, but it is a position of the block)
-//!  code r + 2    remoteness r in 1..=253: a win if r is odd, a loss if r is even
+//!  code 0 ..= 126    Loss(2c): the mover loses in 2c plies (code 0: the game is over, the
+//!                    other player has won)
+//!  code 127          Draw; also "undecided" while propagating (undecided ends as a draw)
+//!  code 128 ..= 254  Win(2(255 - c) - 1): the mover wins in 253, 251, ..., 1 plies
+//!  code 255          Win(0): the mover's own pawn is home (such a position is never
+//!                    reached by play, but it is a position of the block)
 //! ```
 //!
-//! Parity is enough for r >= 1: from a position that is not over the mover plays plies
-//! 1, 3, 5, ..., so the player who makes the last ply of an r-ply finish is the mover iff r
-//! is odd. Depends on nothing but the `Value` type.
+//! Parity is enough: from a position that is not over the mover plays plies 1, 3, 5, ...,
+//! so the player who makes the last ply of an r-ply finish is the mover iff r is odd. The
+//! order is the mover's: losing sooner, later, a draw, winning later, sooner. Depends on
+//! nothing but the `Value` type.
 
 use super::Value;
 
 /// A stored value (see the module doc).
 pub type Code = u8;
 
-pub const UNDECIDED: Code = 0;
-pub const LOSS_NOW: Code = 1;
-pub const WIN_NOW: Code = 2;
+pub const LOSS_NOW: Code = 0;
+pub const UNDECIDED: Code = 127;
+pub const WIN_NOW: Code = 255;
 
-/// The longest remoteness a code holds.
-pub const MAX_REMOTENESS: usize = Code::MAX as usize - 2;
+/// The best wall move of a position that has none. No wall move reaches `WIN_NOW` (a wall
+/// moves no pawn, and positions that are over have no moves), so it cannot be confused.
+pub const NO_EXIT: Code = WIN_NOW;
 
-/// The code of a position decided with remoteness `r` (1..=`MAX_REMOTENESS`).
+/// The longest remoteness a code holds (a loss of 252 plies; wins go to 253).
+pub const MAX_REMOTENESS: usize = 252;
+
+/// The code of a position decided with remoteness `r` (1..=`MAX_REMOTENESS`): a win if `r`
+/// is odd, a loss if even.
 #[inline(always)]
 pub fn decided(r: usize) -> Code {
     debug_assert!((1..=MAX_REMOTENESS).contains(&r));
-    (r + 2) as Code
+    if r % 2 == 1 {
+        (255 - r.div_ceil(2)) as Code
+    } else {
+        (r / 2) as Code
+    }
 }
 
 /// Whether a decided code is a loss for the player to move.
 #[inline(always)]
 pub fn is_loss(code: Code) -> bool {
-    code == LOSS_NOW || (code > WIN_NOW && code.is_multiple_of(2))
+    code < UNDECIDED
 }
 
 /// Whether a decided code is a win for the player to move.
 #[inline(always)]
 pub fn is_win(code: Code) -> bool {
-    code == WIN_NOW || (code > WIN_NOW && !code.is_multiple_of(2))
+    code > UNDECIDED
 }
 
 /// The value a code stands for, once propagation is over.
 pub fn value(code: Code) -> Value {
     match code {
         UNDECIDED => Value::Draw,
-        LOSS_NOW => Value::Loss(0),
         WIN_NOW => Value::Win(0),
-        c if is_win(c) => Value::Win(c as u32 - 2),
-        c => Value::Loss(c as u32 - 2),
+        c if c < UNDECIDED => Value::Loss(2 * c as u32),
+        c => Value::Win(2 * (255 - c as u32) - 1),
     }
 }
 
-/// How much the player to move likes a move, from the code of the position it leads to
-/// (stored from the *opponent's* view). Bigger is better, so the best of several moves is
-/// a plain `max`:
-///
-/// ```text
-///  0                  no move seen (NO_EXIT)
-///  1 ..= 254          Loss(r): rank r (holding out longer is better)
-///  256                Draw
-///  258 ..= 511        Win(r): rank 512 - r (winning sooner is better)
-/// ```
-pub type Rank = u16;
-
-pub const NO_EXIT: Rank = 0;
-const DRAW_RANK: Rank = 256;
-const WIN_BASE: Rank = 512;
-
-/// `RANK[code]`: the mover's rank of a move to a position whose code is `code`.
-pub static RANK: [Rank; 256] = rank_table();
-
-const fn rank_table() -> [Rank; 256] {
-    let mut t = [0; 256];
-    let mut c = 0;
-    while c < 256 {
-        // The child's remoteness, and whether it is a loss for the child's mover.
-        let (r, child_lost) = match c {
-            0 => (0, false),
-            1 => (0, true),
-            2 => (0, false),
-            _ => (c - 2, (c - 2) % 2 == 0),
-        };
-        t[c] = if c == 0 {
-            DRAW_RANK
-        } else if child_lost {
-            WIN_BASE - (r + 1) as Rank
-        } else {
-            (r + 1) as Rank
-        };
-        c += 1;
-    }
-    t
-}
-
-/// The value (mover's view) of the best move a rank stands for; `None` for `NO_EXIT`.
-pub fn exit_value(rank: Rank) -> Option<Value> {
-    match rank {
-        NO_EXIT => None,
-        r if r < DRAW_RANK => Some(Value::Loss(r as u32)),
-        DRAW_RANK => Some(Value::Draw),
-        r => Some(Value::Win((WIN_BASE - r) as u32)),
+/// The value, for the player to move, of the best of their moves (the smallest code among
+/// the positions they lead to, stored from the *opponent's* view); `None` for `NO_EXIT`.
+#[inline(always)]
+pub fn exit_value(best: Code) -> Option<Value> {
+    match value(best) {
+        _ if best == NO_EXIT => None,
+        Value::Loss(r) => Some(Value::Win(r + 1)),
+        Value::Win(r) => Some(Value::Loss(r + 1)),
+        Value::Draw => Some(Value::Draw),
     }
 }
 
@@ -116,6 +87,7 @@ mod tests {
         assert_eq!(value(UNDECIDED), Value::Draw);
         assert_eq!(value(LOSS_NOW), Value::Loss(0));
         assert_eq!(value(WIN_NOW), Value::Win(0));
+        let mut seen = vec![UNDECIDED, LOSS_NOW, WIN_NOW];
         for r in 1..=MAX_REMOTENESS {
             let c = decided(r);
             let want = if r % 2 == 1 {
@@ -126,14 +98,18 @@ mod tests {
             assert_eq!(value(c), want);
             assert_eq!(is_win(c), r % 2 == 1);
             assert_eq!(is_loss(c), r % 2 == 0);
+            seen.push(c);
         }
         assert!(!is_win(UNDECIDED) && !is_loss(UNDECIDED));
+        seen.sort();
+        seen.dedup();
+        assert_eq!(seen.len(), MAX_REMOTENESS + 3, "codes are distinct");
     }
 
-    /// The rank order is the mover's preference: wins sooner, then later, then a draw, then
-    /// losses later, then sooner.
+    /// The code order is the mover's preference, so the smallest code among a player's
+    /// moves is the opponent's worst and the player's best; `exit_value` turns it round.
     #[test]
-    fn ranks_follow_the_movers_preference() {
+    fn codes_follow_the_movers_preference() {
         let preference = |v: Value| -> i64 {
             match v {
                 Value::Win(r) => 1000 - r as i64,
@@ -141,21 +117,17 @@ mod tests {
                 Value::Loss(r) => -1000 + r as i64,
             }
         };
-        let mut seen = Vec::new();
-        for c in 0..=255u8 {
-            let mover = match value(c) {
+        for a in 0..=255u8 {
+            for b in 0..=255u8 {
+                assert_eq!(a.cmp(&b), preference(value(a)).cmp(&preference(value(b))));
+            }
+            let mover = match value(a) {
                 Value::Win(r) => Value::Loss(r + 1),
                 Value::Loss(r) => Value::Win(r + 1),
                 Value::Draw => Value::Draw,
             };
-            assert_eq!(exit_value(RANK[c as usize]), Some(mover), "code {c}");
-            seen.push((RANK[c as usize], preference(mover)));
+            let want = if a == NO_EXIT { None } else { Some(mover) };
+            assert_eq!(exit_value(a), want, "code {a}");
         }
-        for &(ra, pa) in &seen {
-            for &(rb, pb) in &seen {
-                assert_eq!(ra.cmp(&rb), pa.cmp(&pb));
-            }
-        }
-        assert!(seen.iter().all(|&(r, _)| r > NO_EXIT));
     }
 }

@@ -1,54 +1,147 @@
-//! One layer (all configurations with `k` walls), solved in parallel: one task per
-//! configuration, which builds the configuration's pawn graph once and solves its blocks
-//! (one per split of walls left) in split order. Tasks write disjoint slices and only read
-//! the layer below, so the values do not depend on the number of threads.
+//! One layer (all configurations with `k` walls), solved in parallel: one task per group of
+//! stored configurations (`layout.rs`), which builds the first configuration's pawn graph
+//! once and solves its blocks in split order. A solved block holds both sides to move; it
+//! gives its own stored block (Player 1 to move) and, turned half a turn, its partner's
+//! (Player 2 to move), which lies in the same group. So each block of an orbit under the
+//! two symmetries is solved once, tasks write disjoint slices and only read the layer
+//! below, and the values do not depend on the number of threads.
 
 use super::RetroStats;
 use super::block::{self, Block, Scratch, TooDeep};
-use super::code::Code;
+use super::code::{self, Code};
 use super::layout::Layout;
 use super::pawn_graph::PawnGraph;
-use crate::configs::ConfigId;
+use crate::bitboard::bits;
+use crate::geometry::{Cell, Player};
 use crate::tables::Tables;
 use rayon::prelude::*;
 
-/// Solves layer `k` into `values` (all `UNDECIDED` on entry), reading the solved layer
-/// `k + 1` from `below`.
+/// Solves layer `k` into `store` (its stored blocks, all `UNDECIDED` on entry), reading the
+/// solved layer `k + 1` from `below`, and counts the outcomes of every position of the
+/// layer (not only the stored ones).
 pub fn solve_layer(
     tables: &Tables,
     layout: &Layout,
     k: usize,
-    values: &mut [Code],
+    store: &mut [Code],
     below: Option<&[Code]>,
 ) -> Result<RetroStats, TooDeep> {
-    let per_config = layout.splits(k) * layout.block_len();
-    if per_config == 0 {
-        return Ok(RetroStats::default());
-    }
-    let first = layout.first_config(k);
-    values
-        .par_chunks_mut(per_config)
-        .enumerate()
+    let per_config = layout.splits(k) * layout.stored_len();
+    let groups = cut_groups(layout, k, store, per_config);
+    groups
+        .into_par_iter()
         .map_init(
-            || (PawnGraph::new(tables.board()), Scratch::new(layout)),
-            |(graph, scratch), (i, config_values)| {
-                let config = first + i as ConfigId;
+            || (PawnGraph::new(tables.board()), Scratch::new()),
+            |(graph, scratch), (rank, group)| {
+                let config = layout.stored(k)[rank];
                 graph.build(tables, config);
+                let base = rank * per_config;
                 let mut stats = RetroStats::default();
-                for (j, block_values) in config_values.chunks_mut(layout.block_len()).enumerate() {
+                for j in 0..layout.splits(k) {
+                    let left = layout.split_left(k, j);
+                    let own = layout.view(k, config, left[0], Player::One);
+                    let partner = layout.view(k, config, left[0], Player::Two);
+                    if partner.start < own.start {
+                        continue; // solved with its partner, an earlier split
+                    }
                     let block = Block {
                         tables,
                         layout,
                         layer: k,
                         config,
-                        left: layout.split_left(k, j),
+                        left,
                         graph,
                         below,
                     };
-                    stats = stats + block::solve(&block, scratch, block_values)?;
+                    let counts = block::solve(&block, scratch)?;
+                    store_block(&block, &scratch.values, own.start - base, group);
+                    // The block's mirror image counts too, and so do the half turns of both
+                    // unless the block is its own (then its partner is itself).
+                    let copies = if tables.mirror(config) == config {
+                        1
+                    } else {
+                        2
+                    };
+                    stats = stats + counts.times(copies);
+                    if partner.start != own.start {
+                        store_turned(&block, &scratch.values, partner, base, group);
+                        stats = stats + turned(&block, counts).times(copies);
+                    }
                 }
                 Ok(stats)
             },
         )
         .try_reduce(RetroStats::default, |a, b| Ok(a + b))
+}
+
+/// The layer's store cut into groups: (rank of the group's first stored configuration,
+/// its slice).
+fn cut_groups<'s>(
+    layout: &Layout,
+    k: usize,
+    store: &'s mut [Code],
+    per_config: usize,
+) -> Vec<(usize, &'s mut [Code])> {
+    let mut groups = Vec::new();
+    let mut rest = store;
+    let mut rank = 0;
+    while rank < layout.stored(k).len() {
+        let len = layout.group_len(k, rank);
+        let (group, tail) = rest.split_at_mut(len * per_config);
+        groups.push((rank, group));
+        rest = tail;
+        rank += len;
+    }
+    groups
+}
+
+/// The Player 1 half of the solved block is its own stored block, row for row.
+fn store_block(block: &Block, values: &[Code], at: usize, group: &mut [Code]) {
+    let layout = block.layout;
+    let cells = layout.cells();
+    let stored = group[at..at + layout.stored_len()].chunks_exact_mut(cells);
+    for (p1, row) in stored.enumerate() {
+        let local = layout.index(Player::One, p1 as Cell, 0);
+        row.copy_from_slice(&values[local..local + cells]);
+    }
+}
+
+/// The Player 2 half, turned half a turn (and mirrored if need be), is the partner's stored
+/// block. A position with both pawns home is Player 1's whoever moves, so there it is a win
+/// for the partner's mover (Player 1) where it was a loss for this block's (Player 2).
+fn store_turned(
+    block: &Block,
+    values: &[Code],
+    partner: super::layout::View,
+    base: usize,
+    group: &mut [Code],
+) {
+    let layout = block.layout;
+    let goal2 = block.tables.board().goal(Player::Two);
+    let [live1, live2] = block.live();
+    for p1 in bits(live1) {
+        for p2 in bits(live2 & !(1u64 << p1)) {
+            let code = if goal2 >> p2 & 1 == 1 {
+                code::WIN_NOW
+            } else {
+                values[layout.index(Player::Two, p1, p2)]
+            };
+            group[layout.slot(partner, p1, p2) - base] = code;
+        }
+    }
+}
+
+/// The counts of the half-turned block: Player 1's wins become Player 2's and back, except
+/// the positions with both pawns home, Player 1's in both.
+fn turned(block: &Block, counts: RetroStats) -> RetroStats {
+    let board = block.tables.board();
+    let [live1, live2] = block.live();
+    let home = |p: Player, live: u64| (board.goal(p) & live).count_ones() as u64;
+    let both_home = 2 * home(Player::One, live1) * home(Player::Two, live2);
+    RetroStats {
+        positions: counts.positions,
+        p1_wins: counts.p2_wins + both_home,
+        p2_wins: counts.p1_wins - both_home,
+        draws: counts.draws,
+    }
 }

@@ -1,31 +1,54 @@
-//! Where a position's code lives: one `Vec<Code>` per layer (walls on the board), made of
-//! blocks, one per (configuration, split of walls left), configurations in id order and
-//! splits by Player 1's walls left, ascending. A block holds every pawn placement for both
-//! sides to move; slots where the pawns coincide or a pawn is cut off stay unused (they are
-//! not positions, see `mod.rs`).
+//! Where a position's code lives. The store keeps one `Vec<Code>` per layer (walls on the
+//! board) and folds both symmetries of `symmetry.rs`, so it holds about a quarter of the
+//! positions:
+//!
+//! - only **Player 1 to move**: a position with Player 2 to move is read, turned half a
+//!   turn, from the position of the turned configuration with the walls left swapped and
+//!   Player 1 to move;
+//! - only **stored configurations**, those whose id is at most their mirror's: a position
+//!   of any other configuration is read, mirrored, from the mirror configuration.
+//!
+//! A layer is made of stored blocks, one per (stored configuration, split of walls left),
+//! each `S * S` slots indexed by the pawn cells. Stored configurations come in *groups*: a
+//! configuration, then the stored form of its half turn if that is another one, so that the
+//! half-turned partner of every block of a group lies in the same group. Splits go by
+//! Player 1's walls left, ascending.
 //!
 //! ```text
-//!  layer k:  | config c0, split 0 | config c0, split 1 | config c1, split 0 | ...
-//!  block:    index = (side * S + p1) * S + p2      S = W * H cells, side 0 = Player 1 to move
-//!            e.g. 2x3 (S = 6): Player 2 to move, p1 = a1 (0), p2 = b3 (5): (6 + 0) * 6 + 5 = 41
+//!  layer k:  | group: config d, split 0 | d, split 1 | e, split 0 | e, split 1 | next group ...
+//!                                              (e = the stored form of d turned half a turn)
+//!  block:    slot = p1 * S + p2                 S = W * H cells, Player 1 to move
+//!            e.g. 2x3 (S = 6): p1 = a1 (0), p2 = b3 (5): 0 * 6 + 5 = 5
 //! ```
 //!
-//! With `k` walls on the board the players hold `2N - k` walls between them, each at most
-//! `N`: Player 1 holds `max(0, N - k) ..= min(N, 2N - k)`, one split per value.
+//! Slots where the pawns coincide or a pawn is cut off stay unused (they are not positions,
+//! see `mod.rs`). With `k` walls on the board the players hold `2N - k` walls between them,
+//! each at most `N`: Player 1 holds `max(0, N - k) ..= min(N, 2N - k)`, one split per value.
+//!
+//! Solving uses a *local block*, both sides to move, indexed by bit fields so that taking
+//! a slot apart costs no division: `side << 12 | p1 << 6 | p2`, side 0 for Player 1
+//! (`LOCAL_LEN` slots, most unused; a row of `S` slots per side and Player 1 cell).
 
+use super::symmetry::{self, MIRROR, TURN};
 use crate::configs::ConfigId;
 use crate::geometry::{Cell, Player};
 use crate::tables::Tables;
+use rayon::prelude::*;
+
+/// Slots of a local block (see the module doc).
+pub const LOCAL_LEN: usize = 2 << 12;
+
+/// Flag of `dense`: the configuration is stored as its mirror image.
+const MIRRORED: u32 = 1 << 31;
 
 /// The shape of one layer of the store.
 #[derive(Clone, Debug)]
 struct Shape {
-    /// The first configuration id of the layer.
-    first: ConfigId,
-    configs: usize,
     /// Player 1's fewest walls left in this layer.
     min_left: u8,
     splits: usize,
+    /// Stored configurations, in store order (groups one after the other).
+    stored: Vec<ConfigId>,
 }
 
 #[derive(Clone, Debug)]
@@ -33,6 +56,26 @@ pub struct Layout {
     cells: usize,
     walls_per_player: u8,
     shapes: Vec<Shape>,
+    /// For each configuration id: the rank in its layer's `stored` of the configuration that
+    /// holds its positions, with `MIRRORED` set when that is its mirror image.
+    dense: Vec<u32>,
+    /// For each configuration id: the id of its half turn.
+    turned: Vec<ConfigId>,
+    /// `symmetry::cell_maps`.
+    maps: [[Cell; 64]; 4],
+    /// `offsets[map][p1 * S + p2]`: the slot in a stored block of the pawns `p1`, `p2`
+    /// under each map (`slot` less the block's start).
+    offsets: [Vec<u16>; 4],
+}
+
+/// Where the positions of one block (configuration, walls left, side to move) sit in the
+/// store: the stored block and how cells map into it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct View {
+    /// The stored block's first slot in its layer.
+    pub start: usize,
+    /// Index into the cell maps: bit `MIRROR`, bit `TURN`.
+    map: usize,
 }
 
 /// Player 1's walls left in layer `k` of a cell with `n` walls each: the first value and
@@ -47,85 +90,195 @@ pub fn splits(n: u8, k: usize) -> (u8, usize) {
     (lo as u8, hi - lo + 1)
 }
 
+/// Bytes of the layout's own indices for `configurations` configurations of which `stored`
+/// are stored: `dense` and `turned` (4 bytes each per configuration), `stored` (4 each).
+pub fn index_bytes(configurations: u128, stored: u128) -> u128 {
+    configurations
+        .saturating_mul(8)
+        .saturating_add(stored.saturating_mul(4))
+}
+
 impl Layout {
     pub fn new(tables: &Tables) -> Layout {
+        let board = tables.board();
         let n = tables.walls_per_player();
-        let shapes = (0..tables.layers())
-            .map(|k| {
-                let ids = tables.layer(k);
-                let (min_left, splits) = splits(n, k);
-                Shape {
-                    first: ids.start,
-                    configs: (ids.end - ids.start) as usize,
-                    min_left,
-                    splits,
-                }
+        let turned: Vec<ConfigId> = (0..tables.len() as ConfigId)
+            .into_par_iter()
+            .map(|id| {
+                tables
+                    .id_of(symmetry::turn_walls(board, tables.walls(id)))
+                    .expect("the half turn of a configuration is a configuration")
             })
             .collect();
+        let canonical = |id: ConfigId| id.min(tables.mirror(id));
+        let mut dense = vec![u32::MAX; tables.len()];
+        let mut shapes = Vec::with_capacity(tables.layers());
+        for k in 0..tables.layers() {
+            let mut stored = Vec::new();
+            for id in tables.layer(k) {
+                if id != canonical(id) || dense[id as usize] != u32::MAX {
+                    continue;
+                }
+                // A group: `id`, then the stored form of its half turn if that is another.
+                let partner = canonical(turned[id as usize]);
+                for member in [id, partner] {
+                    if dense[member as usize] == u32::MAX {
+                        dense[member as usize] = stored.len() as u32;
+                        stored.push(member);
+                    }
+                }
+            }
+            for id in tables.layer(k) {
+                if id != canonical(id) {
+                    dense[id as usize] = dense[tables.mirror(id) as usize] | MIRRORED;
+                }
+            }
+            let (min_left, splits) = splits(n, k);
+            shapes.push(Shape {
+                min_left,
+                splits,
+                stored,
+            });
+        }
+        let cells = board.cells();
+        let maps = symmetry::cell_maps(board);
+        let offsets = std::array::from_fn(|map| {
+            let mut offsets = Vec::with_capacity(cells * cells);
+            for p1 in 0..cells as Cell {
+                for p2 in 0..cells as Cell {
+                    offsets.push(slot_in(&maps, cells, View { start: 0, map }, p1, p2) as u16);
+                }
+            }
+            offsets
+        });
         Layout {
-            cells: tables.board().cells(),
+            cells,
             walls_per_player: n,
             shapes,
+            dense,
+            turned,
+            maps,
+            offsets,
         }
+    }
+
+    /// Cells of the board.
+    #[inline(always)]
+    pub fn cells(&self) -> usize {
+        self.cells
     }
 
     pub fn layers(&self) -> usize {
         self.shapes.len()
     }
 
-    /// Slots of one block: every ordered pair of cells, both sides to move.
+    /// Slots of one stored block: every ordered pair of cells, Player 1 to move.
     #[inline(always)]
-    pub fn block_len(&self) -> usize {
-        2 * self.cells * self.cells
+    pub fn stored_len(&self) -> usize {
+        self.cells * self.cells
     }
 
     pub fn splits(&self, k: usize) -> usize {
         self.shapes[k].splits
     }
 
-    /// Slots of layer `k`.
-    pub fn layer_len(&self, k: usize) -> usize {
-        self.shapes[k].configs * self.shapes[k].splits * self.block_len()
+    /// The stored configurations of layer `k`, in store order.
+    pub fn stored(&self, k: usize) -> &[ConfigId] {
+        &self.shapes[k].stored
     }
 
-    /// The first configuration id of layer `k`.
-    pub fn first_config(&self, k: usize) -> ConfigId {
-        self.shapes[k].first
+    /// Configurations in the group that starts at rank `i` of layer `k`'s stored ones: 1 or 2.
+    pub fn group_len(&self, k: usize, i: usize) -> usize {
+        let stored = &self.shapes[k].stored;
+        let partner = self.dense[self.turned[stored[i] as usize] as usize] & !MIRRORED;
+        if partner as usize == i { 1 } else { 2 }
+    }
+
+    /// Slots of layer `k`.
+    pub fn layer_len(&self, k: usize) -> usize {
+        self.shapes[k].stored.len() * self.shapes[k].splits * self.stored_len()
+    }
+
+    /// Bytes of the layout's own indices (see `index_bytes`).
+    pub fn bytes(&self) -> u64 {
+        let stored: usize = self.shapes.iter().map(|s| s.stored.len()).sum();
+        index_bytes(self.dense.len() as u128, stored as u128) as u64
     }
 
     /// Walls left of both players in split `j` of layer `k`.
     pub fn split_left(&self, k: usize, j: usize) -> [u8; 2] {
         let left1 = self.shapes[k].min_left + j as u8;
-        let total = 2 * self.walls_per_player - k as u8;
-        [left1, total - left1]
+        [left1, self.walls_in_hand(k) - left1]
     }
 
-    /// Where the block of `config` (in layer `k`) with Player 1 holding `left1` walls
-    /// starts in the layer's vector. The split must exist in the layer.
+    fn walls_in_hand(&self, k: usize) -> u8 {
+        2 * self.walls_per_player - k as u8
+    }
+
+    /// Where the positions of `config` (in layer `k`) with Player 1 holding `left1` walls and
+    /// `to_move` to move are stored. The split must exist in the layer.
     #[inline(always)]
-    pub fn block_start(&self, k: usize, config: ConfigId, left1: u8) -> usize {
+    pub fn view(&self, k: usize, config: ConfigId, left1: u8, to_move: Player) -> View {
+        let (config, left1, turn) = match to_move {
+            Player::One => (config, left1, 0),
+            Player::Two => (
+                self.turned[config as usize],
+                self.walls_in_hand(k) - left1,
+                TURN,
+            ),
+        };
+        let d = self.dense[config as usize];
+        let mirror = if d & MIRRORED != 0 { MIRROR } else { 0 };
         let s = &self.shapes[k];
         debug_assert!(left1 >= s.min_left && ((left1 - s.min_left) as usize) < s.splits);
-        let block = (config - s.first) as usize * s.splits + (left1 - s.min_left) as usize;
-        block * self.block_len()
+        let block = (d & !MIRRORED) as usize * s.splits + (left1 - s.min_left) as usize;
+        View {
+            start: block * self.stored_len(),
+            map: mirror | turn,
+        }
     }
 
-    /// The slot of a position inside its block.
+    /// The slot in the layer of the position of `view` with the pawns on `p1` and `p2`:
+    /// under the half turn the pawns swap roles.
+    #[inline(always)]
+    pub fn slot(&self, view: View, p1: Cell, p2: Cell) -> usize {
+        slot_in(&self.maps, self.cells, view, p1, p2)
+    }
+
+    /// The offsets in the stored block of `view` of the pawn pairs `p1 * S + p2`, or `None`
+    /// when that is the identity (Player 1 to move, not mirrored).
+    #[inline(always)]
+    pub fn offsets(&self, view: View) -> Option<&[u16]> {
+        (view.map != 0).then(|| self.offsets[view.map].as_slice())
+    }
+
+    /// The slot of a position inside a local block.
     #[inline(always)]
     pub fn index(&self, to_move: Player, p1: Cell, p2: Cell) -> usize {
-        (to_move.index() * self.cells + p1 as usize) * self.cells + p2 as usize
+        to_move.index() << 12 | (p1 as usize) << 6 | p2 as usize
     }
 
-    /// The position of a slot: side to move, Player 1's cell, Player 2's cell.
+    /// The position of a local slot: side to move, Player 1's cell, Player 2's cell.
     #[inline(always)]
     pub fn unindex(&self, i: usize) -> (Player, Cell, Cell) {
-        let s = self.cells;
         (
-            Player::from_index(i / (s * s)),
-            (i / s % s) as Cell,
-            (i % s) as Cell,
+            Player::from_index(i >> 12),
+            (i >> 6 & 63) as Cell,
+            (i & 63) as Cell,
         )
     }
+}
+
+/// `Layout::slot` with the maps and cell count given.
+#[inline(always)]
+fn slot_in(maps: &[[Cell; 64]; 4], cells: usize, view: View, p1: Cell, p2: Cell) -> usize {
+    let map = &maps[view.map];
+    let (a, b) = if view.map & TURN != 0 {
+        (p2, p1)
+    } else {
+        (p1, p2)
+    };
+    view.start + map[a as usize] as usize * cells + map[b as usize] as usize
 }
 
 #[cfg(test)]
@@ -145,28 +298,88 @@ mod tests {
         assert_eq!(splits(0, 0), (0, 1));
     }
 
+    /// Every position of every block, both sides to move, has one slot; a position and its
+    /// half turn share it, and so do a position and its mirror image unless the
+    /// configuration is its own mirror (then both are stored); the slots of a layer are
+    /// exactly covered; groups keep half-turn partners together.
     #[test]
-    fn blocks_tile_each_layer_and_indices_round_trip() {
-        let board = Board::new(3, 3).unwrap();
-        let tables = Tables::build(board, 2, u64::MAX, &Silent).unwrap();
-        let layout = Layout::new(&tables);
-        assert_eq!(layout.layers(), tables.layers());
-        for k in 0..layout.layers() {
-            let mut next = 0;
-            for c in tables.layer(k) {
-                for j in 0..layout.splits(k) {
-                    let left = layout.split_left(k, j);
-                    assert_eq!(left[0] as usize + left[1] as usize + k, 4);
-                    assert!(left.iter().all(|&l| l <= 2));
-                    assert_eq!(layout.block_start(k, c, left[0]), next);
-                    next += layout.block_len();
+    fn views_fold_both_symmetries_and_cover_each_layer() {
+        for (w, h, n) in [(3, 3, 2), (4, 3, 2), (2, 4, 3)] {
+            let board = Board::new(w, h).unwrap();
+            let tables = Tables::build(board, n, u64::MAX, &Silent).unwrap();
+            let layout = Layout::new(&tables);
+            let maps = symmetry::cell_maps(board);
+            assert_eq!(layout.layers(), tables.layers());
+            for k in 0..layout.layers() {
+                let mut hit = vec![false; layout.layer_len(k)];
+                for c in tables.layer(k) {
+                    for j in 0..layout.splits(k) {
+                        let left = layout.split_left(k, j);
+                        assert_eq!(left[0] as usize + left[1] as usize + k, 2 * n as usize);
+                        assert!(left.iter().all(|&l| l <= n));
+                        for side in [Player::One, Player::Two] {
+                            let v = layout.view(k, c, left[0], side);
+                            let m = layout.view(k, tables.mirror(c), left[0], side);
+                            let turned = layout.turned[c as usize];
+                            let t = layout.view(k, turned, left[1], side.other());
+                            for p1 in 0..board.cells() as Cell {
+                                for p2 in 0..board.cells() as Cell {
+                                    let slot = layout.slot(v, p1, p2);
+                                    hit[slot] = true;
+                                    let (m1, m2) =
+                                        (maps[MIRROR][p1 as usize], maps[MIRROR][p2 as usize]);
+                                    if tables.mirror(c) != c {
+                                        assert_eq!(layout.slot(m, m1, m2), slot);
+                                    }
+                                    let (t1, t2) =
+                                        (maps[TURN][p2 as usize], maps[TURN][p1 as usize]);
+                                    assert_eq!(layout.slot(t, t1, t2), slot);
+                                }
+                            }
+                        }
+                    }
+                }
+                assert!(hit.iter().all(|&h| h), "{w}x{h} layer {k}");
+                let stored = layout.stored(k);
+                let mut i = 0;
+                while i < stored.len() {
+                    let len = layout.group_len(k, i);
+                    let partner = layout.turned[stored[i] as usize];
+                    let p = layout.dense[partner as usize] & !MIRRORED;
+                    assert!(p as usize >= i && (p as usize) < i + len);
+                    i += len;
                 }
             }
-            assert_eq!(next, layout.layer_len(k));
         }
-        for i in 0..layout.block_len() {
-            let (side, p1, p2) = layout.unindex(i);
-            assert_eq!(layout.index(side, p1, p2), i);
+    }
+
+    #[test]
+    fn local_indices_round_trip() {
+        let board = Board::new(3, 4).unwrap();
+        let tables = Tables::build(board, 1, u64::MAX, &Silent).unwrap();
+        let layout = Layout::new(&tables);
+        for side in [Player::One, Player::Two] {
+            for p1 in 0..board.cells() as Cell {
+                for p2 in 0..board.cells() as Cell {
+                    let i = layout.index(side, p1, p2);
+                    assert!(i < LOCAL_LEN);
+                    assert_eq!(layout.unindex(i), (side, p1, p2));
+                }
+            }
+        }
+        for map in 0..4 {
+            let view = View { start: 0, map };
+            for p1 in 0..board.cells() as Cell {
+                for p2 in 0..board.cells() as Cell {
+                    let slot = layout.slot(view, p1, p2);
+                    match layout.offsets(view) {
+                        Some(o) => {
+                            assert_eq!(o[p1 as usize * board.cells() + p2 as usize] as usize, slot)
+                        }
+                        None => assert_eq!(slot, p1 as usize * board.cells() + p2 as usize),
+                    }
+                }
+            }
         }
     }
 }

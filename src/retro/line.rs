@@ -4,50 +4,64 @@
 //! (hurrying); a loser to a win of remoteness `r - 1` for the opponent (delaying, since
 //! `r - 1` is the longest); a player in a draw to another draw. A win therefore ends on the
 //! goal after exactly the start's remoteness; a draw ends when a position repeats.
+//!
+//! After a streaming analysis only layers 0 and 1 have values: a line that needs a value
+//! from a freed layer is not given at all (empty), never cut short or guessed.
 
 use super::{Solved, Value};
 use crate::position::{Action, Position};
 use std::collections::HashMap;
 
+/// A value the line needs lies in a layer freed while streaming.
+struct Freed;
+
 /// The line from `start` and, for a draw, the index in it where the repeating cycle starts:
 /// the position after the whole line equals the position after `cycle_start` actions.
+/// Empty (and `None`) when the line needs a freed layer.
 pub fn principal_line(solved: &Solved, start: Position) -> (Vec<Action>, Option<usize>) {
+    line_from(solved, start).unwrap_or_default()
+}
+
+fn line_from(solved: &Solved, start: Position) -> Result<(Vec<Action>, Option<usize>), Freed> {
     let board = solved.tables().board();
     let mut seen = HashMap::from([(start, 0usize)]);
     let mut pos = start;
     let mut line = Vec::new();
     loop {
         if pos.winner(board).is_some() {
-            return (line, None);
+            return Ok((line, None));
         }
-        let Some(action) = best_action(solved, &pos) else {
+        let Some(action) = best_action(solved, &pos)? else {
             // The player to move is stuck (only with H = 2): a draw without a cycle.
-            return (line, None);
+            return Ok((line, None));
         };
         line.push(action);
         pos = pos.play(action);
         if let Some(&i) = seen.get(&pos) {
-            return (line, Some(i));
+            return Ok((line, Some(i)));
         }
         seen.insert(pos, line.len());
     }
 }
 
-/// The first legal action of `pos` that keeps its value (see the module doc).
-fn best_action(solved: &Solved, pos: &Position) -> Option<Action> {
+/// The first legal action of `pos` that keeps its value (see the module doc). Every legal
+/// action leads to a position of the cell, so a missing value means a freed layer.
+fn best_action(solved: &Solved, pos: &Position) -> Result<Option<Action>, Freed> {
     let tables = solved.tables();
-    let want = match solved.value(pos)? {
+    let here = solved.value(pos).ok_or(Freed)?;
+    let want = match here {
         Value::Win(r) => Value::Loss(r - 1),
         Value::Loss(r) => Value::Win(r - 1),
         Value::Draw => Value::Draw,
     };
-    let found = pos
-        .legal_actions_with(tables.board(), tables)
-        .into_iter()
-        .find(|&a| solved.value(&pos.play(a)) == Some(want));
+    for action in pos.legal_actions_with(tables.board(), tables) {
+        if solved.value(&pos.play(action)).ok_or(Freed)? == want {
+            return Ok(Some(action));
+        }
+    }
     debug_assert!(
-        found.is_some() || solved.value(pos) == Some(Value::Draw),
+        here == Value::Draw,
         "a decided position has a move that keeps its value"
     );
-    found
+    Ok(None)
 }

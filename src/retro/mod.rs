@@ -32,18 +32,37 @@
 //! most walls down to none. Inside a layer a *block* (configuration, split) is a pawn game
 //! whose wall moves exit to the layer below, already solved; `block.rs` solves it by
 //! backward induction in order of increasing remoteness, and what stays undecided is a draw.
-//! The configurations of a layer run in parallel, each solving its blocks (`layer.rs`); the
-//! answer does not depend on the thread count.
+//! The groups of configurations of a layer run in parallel (`layer.rs`), each block of an
+//! orbit under the symmetries solved once; the answer does not depend on the thread count.
 //!
 //! # Memory
 //!
-//! One byte per block slot (`code.rs`, `layout.rs`): `2 * S * S` slots per block for `S`
-//! cells, i.e. the `S * (S - 1)` pawn pairs per side plus the unused coinciding ones. A code
-//! holds a remoteness up to `MAX_REMOTENESS` (253) plies; a longer one is refused with an
-//! error (the longest seen so far is 42, in 5x5 with 3 walls). This
-//! first version keeps **every** layer (the principal line needs values along the line), so
-//! it refuses, before allocating, a cell whose values and tables together exceed the
-//! budget. Not done yet: streaming only two layers, mirror folding, 2-bit packing.
+//! One byte per stored slot (`code.rs`), remoteness included: codes hold a remoteness up
+//! to `MAX_REMOTENESS` (252) plies and a longer one is refused with an error (the longest
+//! seen so far is 54, in 3x9 with 10 walls). The store folds the mirror and the half turn
+//! that swaps the players (`symmetry.rs`, `layout.rs`): it keeps only positions with Player
+//! 1 to move, of the configurations that are not the mirror of a smaller one, `S * S`
+//! slots per block: about a quarter of the `2 * S * (S - 1)` positions per block. Each
+//! orbit of blocks is solved once, so the work is about a quarter too.
+//!
+//! Solving layer `k` reads only layer `k + 1` (the wall moves), so the analysis keeps either
+//!
+//! - **every layer**, when they fit the budget with the tables: then `value` answers for
+//!   every position and `result` gives the full principal line; or
+//! - **two layers** (*streaming*): layer `k + 1` is freed once layer `k` is solved, except
+//!   that layers 0 and 1 stay to the end. The peak is the two largest adjacent layers. The
+//!   start's value, remoteness and the counts are exact as before, but `value` answers only
+//!   in layers 0 and 1 and the principal line is given only when it stays there (a draw
+//!   that dances in layer 0, such as 8x3 with 3 walls); otherwise it is empty, and the
+//!   caller must take a win's line from proof search.
+//!
+//! `estimate` sizes both before anything is allocated: `bytes` is the streaming peak, the
+//! least the analysis needs, and `all_layers_bytes` what keeping every layer takes; the
+//! layout's indices (at most 12 bytes per configuration) count in both, the tables in
+//! neither. Why a byte and not 2 bits: the two largest adjacent layers of 3x9 with 10 walls
+//! (8 and 9 walls) hold 17.2 GiB of slots at a byte; 2-bit packing would make that 4.3 GiB
+//! but lose the remoteness, and folding both symmetries makes it 4.3 GiB too while keeping
+//! it (5x5 with 10 walls: 12.8 GiB, folded 3.2 GiB; all layers folded: 9.2 and 6.8 GiB).
 
 mod block;
 mod code;
@@ -51,6 +70,7 @@ mod layer;
 mod layout;
 mod line;
 mod pawn_graph;
+mod symmetry;
 
 pub use code::MAX_REMOTENESS;
 
@@ -81,32 +101,53 @@ pub struct RetroEstimate {
     /// Every (configuration, split, ordered pair of distinct cells, side to move), cut-off
     /// pawns included: an upper bound on the positions.
     pub positions: u128,
-    /// Bytes of the value store (the tables not included).
+    /// The peak bytes of the analysis when it streams (two layers kept, see the module
+    /// doc), the least it needs; the tables not included.
     pub bytes: u64,
+    /// The peak bytes when every layer is kept (then the line is always given).
+    pub all_layers_bytes: u64,
     /// Layers (walls placed: 0, 1, ...).
     pub layers: usize,
 }
 
 /// Sizes the store for a cell with `configurations_by_walls[k]` configurations of `k`
-/// walls (`TableEstimate::by_walls`).
+/// walls (`TableEstimate::by_walls`): the stored configurations of a layer are the
+/// mirror-symmetric ones plus half the others.
 pub fn estimate(
     board: Board,
     walls_per_player: u8,
     configurations_by_walls: &[u128],
 ) -> RetroEstimate {
     let cells = board.cells() as u128;
+    let layers = configurations_by_walls.len();
+    let symmetric = symmetry::symmetric_by_walls(board, layers);
     let mut positions = 0u128;
-    let mut slots = 0u128;
+    let mut stored_configs = 0u128;
+    let mut layer_bytes = Vec::with_capacity(layers);
     for (k, &configs) in configurations_by_walls.iter().enumerate() {
-        let blocks = configs.saturating_mul(layout::splits(walls_per_player, k).1 as u128);
+        let splits = layout::splits(walls_per_player, k).1 as u128;
+        let blocks = configs.saturating_mul(splits);
         positions = positions.saturating_add(blocks.saturating_mul(2 * cells * (cells - 1)));
-        slots = slots.saturating_add(blocks.saturating_mul(2 * cells * cells));
+        let stored = configs.saturating_add(symmetric[k]) / 2;
+        stored_configs = stored_configs.saturating_add(stored);
+        let slots = stored.saturating_mul(splits).saturating_mul(cells * cells);
+        layer_bytes.push(slots.saturating_mul(std::mem::size_of::<Code>() as u128));
     }
-    let bytes = slots.saturating_mul(std::mem::size_of::<Code>() as u128);
+    let configurations = configurations_by_walls
+        .iter()
+        .fold(0u128, |a, &c| a.saturating_add(c));
+    let index = layout::index_bytes(configurations, stored_configs);
+    let all: u128 = layer_bytes.iter().fold(0, |a, &b| a.saturating_add(b));
+    let two = (0..layers)
+        .map(|k| layer_bytes[k].saturating_add(layer_bytes.get(k + 1).copied().unwrap_or(0)))
+        .max()
+        .unwrap_or(0);
+    let bytes = |b: u128| u64::try_from(b.saturating_add(index)).unwrap_or(u64::MAX);
     RetroEstimate {
         positions,
-        bytes: u64::try_from(bytes).unwrap_or(u64::MAX),
-        layers: configurations_by_walls.len(),
+        bytes: bytes(two),
+        all_layers_bytes: bytes(all),
+        layers,
     }
 }
 
@@ -118,6 +159,18 @@ pub struct RetroStats {
     pub p1_wins: u64,
     pub p2_wins: u64,
     pub draws: u64,
+}
+
+impl RetroStats {
+    /// The counts of `n` blocks with these counts each.
+    pub fn times(self, n: u64) -> RetroStats {
+        RetroStats {
+            positions: self.positions * n,
+            p1_wins: self.p1_wins * n,
+            p2_wins: self.p2_wins * n,
+            draws: self.draws * n,
+        }
+    }
 }
 
 impl std::ops::Add for RetroStats {
@@ -141,7 +194,9 @@ pub struct RetroResult {
     pub plies: Option<u32>,
     /// For a win, exactly `plies` actions ending with the winner on the goal (the winner
     /// hurrying, the loser delaying); for a draw, actions from the start until a position
-    /// repeats, so the line ends with the repeating cycle.
+    /// repeats, so the line ends with the repeating cycle. **Empty** when the analysis
+    /// streamed (two layers kept, see the module doc) and the line leaves layers 0 and 1:
+    /// usually so for a win, whose line the caller then takes from proof search.
     pub line: Vec<Action>,
     /// For a draw: the index in `line` where the cycle starts (the position after the
     /// whole line is the position after `cycle_start` actions). `None` for a win, or for a
@@ -150,23 +205,28 @@ pub struct RetroResult {
     pub stats: RetroStats,
 }
 
-/// The values of every position of a cell.
+/// The values of every position of a cell (or of its layers 0 and 1, if it streamed).
 pub struct Solved<'t> {
     tables: &'t Tables,
     layout: Layout,
-    /// One vector per layer (see `layout.rs`).
-    values: Vec<Vec<Code>>,
+    /// One store per layer (see `layout.rs`); `None` for a layer freed while streaming.
+    values: Vec<Option<Vec<Code>>>,
+    /// The peak bytes of the stores and the layout's indices.
+    peak_bytes: u64,
     stats: RetroStats,
 }
 
 /// Solves the cell of `tables` into `RetroResult`. `memory_budget` covers the tables
-/// (already built) and the value store together, as for proof search.
+/// (already built) and the value store together, as for proof search. When every layer
+/// does not fit it the analysis streams, and a win's `line` comes back empty (winner, plies
+/// and counts stay exact): the solver then falls back to proof search's line.
 pub fn solve(tables: &Tables, memory_budget: u64, progress: &dyn Progress) -> Result<RetroResult> {
     Ok(analyse(tables, memory_budget, progress)?.result())
 }
 
-/// Solves every position of the cell of `tables`: checks the memory, allocates every layer,
-/// then solves the layers from the most walls down.
+/// Solves every position of the cell of `tables`: checks the memory and chooses to keep
+/// every layer or two (see the module doc), then solves the layers from the most walls
+/// down.
 pub fn analyse<'t>(
     tables: &'t Tables,
     memory_budget: u64,
@@ -176,32 +236,40 @@ pub fn analyse<'t>(
     let n = tables.walls_per_player();
     let by_walls: Vec<u128> = tables.by_walls().iter().map(|&c| c as u128).collect();
     let estimate = estimate(board, n, &by_walls);
+    let keep_all = estimate.all_layers_bytes.saturating_add(tables.bytes()) <= memory_budget;
     memory::check(
         &format!(
-            "retrograde analysis of {board} with {n} walls ({} positions, one byte each, \
-             plus the configuration tables)",
+            "retrograde analysis of {board} with {n} walls ({} positions, two layers at a \
+             byte per position folded by symmetry, plus the configuration tables)",
             estimate.positions
         ),
         estimate.bytes.saturating_add(tables.bytes()),
         memory_budget,
     )?;
     let layout = Layout::new(tables);
-    let mut values: Vec<Vec<Code>> = (0..layout.layers())
-        .map(|k| vec![UNDECIDED; layout.layer_len(k)])
-        .collect();
+    let layers = layout.layers();
+    let mut values: Vec<Option<Vec<Code>>> = vec![None; layers];
     let mut stats = RetroStats::default();
-    progress.begin("retrograde layers", layout.layers() as u64);
-    for k in (0..layout.layers()).rev() {
-        let (upper, lower) = values.split_at_mut(k + 1);
-        let below = lower.first().map(Vec::as_slice);
-        let layer_stats = layer::solve_layer(tables, &layout, k, &mut upper[k], below)
-            .map_err(|block::TooDeep| too_deep(board, n))?;
-        stats = stats + layer_stats;
+    let mut peak = 0u64;
+    progress.begin("retrograde layers", layers as u64);
+    for k in (0..layers).rev() {
+        let mut store = vec![UNDECIDED; layout.layer_len(k)];
+        let below = values.get(k + 1).and_then(Option::as_deref);
+        let live: usize = store.len() + values.iter().flatten().map(Vec::len).sum::<usize>();
+        peak = peak.max(live as u64);
+        stats = stats
+            + layer::solve_layer(tables, &layout, k, &mut store, below)
+                .map_err(|block::TooDeep| too_deep(board, n))?;
+        values[k] = Some(store);
+        if !keep_all && k + 1 < layers && k + 1 > 1 {
+            values[k + 1] = None;
+        }
         progress.advance(1);
     }
     progress.finish();
     Ok(Solved {
         tables,
+        peak_bytes: peak + layout.bytes(),
         layout,
         values,
         stats,
@@ -225,30 +293,38 @@ impl<'t> Solved<'t> {
         self.stats
     }
 
-    /// Bytes of the value store.
+    /// The peak bytes of the value store and the layout's indices: `estimate`'s
+    /// `all_layers_bytes` if every layer was kept, else its `bytes`.
     pub fn bytes(&self) -> u64 {
-        self.values.iter().map(|v| v.len() as u64).sum()
+        self.peak_bytes
     }
 
-    /// The longest remoteness of any position of the cell: how near the store came to its
-    /// limit of `MAX_REMOTENESS` plies.
+    /// Whether every layer was kept (else only layers 0 and 1, see the module doc).
+    pub fn keeps_all_layers(&self) -> bool {
+        self.values.iter().all(Option::is_some)
+    }
+
+    /// The longest remoteness of any position in the layers kept: how near the store came
+    /// to its limit of `MAX_REMOTENESS` plies.
     pub fn longest(&self) -> u32 {
-        let top = self
-            .values
-            .iter()
-            .flatten()
-            .copied()
-            .max()
-            .unwrap_or(UNDECIDED);
-        match code::value(top) {
-            Value::Win(r) | Value::Loss(r) => r,
-            Value::Draw => 0,
+        let mut present = [false; 256];
+        for &c in self.values.iter().flatten().flatten() {
+            present[c as usize] = true;
         }
+        (0..=255u8)
+            .filter(|&c| present[c as usize])
+            .map(|c| match code::value(c) {
+                Value::Win(r) | Value::Loss(r) => r,
+                Value::Draw => 0,
+            })
+            .max()
+            .unwrap_or(0)
     }
 
     /// The value of `pos`, or `None` if it is not a position of the cell (walls that are
     /// not a configuration, walls left that do not add up or exceed N, pawns off the board,
-    /// on one cell, or cut off from their goal row).
+    /// on one cell, or cut off from their goal row), or if its layer was freed while
+    /// streaming.
     pub fn value(&self, pos: &Position) -> Option<Value> {
         let tables = self.tables;
         let board = tables.board();
@@ -271,8 +347,17 @@ impl<'t> Solved<'t> {
         {
             return None;
         }
-        let slot = self.layout.block_start(k, config, l1) + self.layout.index(pos.to_move, p1, p2);
-        Some(code::value(self.values[k][slot]))
+        if let Some(p) = pos.winner(board) {
+            // Not read from the store: with both pawns home the half turn is not a symmetry.
+            return Some(if p == pos.to_move {
+                Value::Win(0)
+            } else {
+                Value::Loss(0)
+            });
+        }
+        let store = self.values[k].as_ref()?;
+        let view = self.layout.view(k, config, l1, pos.to_move);
+        Some(code::value(store[self.layout.slot(view, p1, p2)]))
     }
 
     /// The value of the cell, its length and a principal line.

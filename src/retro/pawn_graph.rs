@@ -36,8 +36,14 @@ impl PawnGraph {
         self.dests.fill(0);
         self.preds.fill(0);
         for me in bits(live) {
+            // Away from the other pawn a pawn just steps; only a neighbour changes that.
+            let steps = edges.expand(1u64 << me);
             for other in bits(live & !(1u64 << me)) {
-                let d = edges.pawn_destinations(me, other);
+                let d = if steps >> other & 1 == 1 {
+                    edges.pawn_destinations(me, other)
+                } else {
+                    steps
+                };
                 self.dests[me as usize * self.cells + other as usize] = d;
                 for to in bits(d) {
                     self.preds[to as usize * self.cells + other as usize] |= 1u64 << me;
