@@ -20,9 +20,13 @@ use std::time::{Duration, Instant};
 /// Plies left from which a node's moves are searched in parallel (when threads > 1).
 pub const SPLIT_DEPTH: u8 = 11;
 
-/// A conservative rate of the retrograde analysis on this kind of machine (27-34 million
-/// measured on 2 cores), for deciding whether it fits a time limit.
-pub const RETRO_POSITIONS_PER_SECOND: f64 = 20e6;
+/// A conservative rate of the retrograde analysis, in positions of its estimate (an upper
+/// bound, 2-3 times the real positions) per second, for deciding whether it fits a time
+/// limit. Measured on 2 loaded cores: about 100 million real positions per second.
+pub const RETRO_POSITIONS_PER_SECOND: f64 = 100e6;
+
+/// The least time `auto` gives the proof search before a retrograde analysis that fits.
+pub const MIN_SEARCH_SECONDS: f64 = 5.0;
 
 /// The default largest transposition table, when the budget allows it.
 pub const DEFAULT_TT_BYTES: u64 = 1 << 30;
@@ -160,9 +164,6 @@ pub fn solve(
             cycle_start: None,
             stats: None,
         };
-        if options.method != Method::Retro {
-            search_cell(&tables, options, started, progress, &mut result)?;
-        }
         // With a time limit, retrograde analysis runs only if its estimated time fits too.
         let retro_seconds = retro_estimate.positions as f64 / RETRO_POSITIONS_PER_SECOND;
         let retro_fits = estimate.bytes.saturating_add(retro_estimate.bytes)
@@ -170,6 +171,18 @@ pub fn solve(
             && options
                 .time_limit
                 .is_none_or(|t| retro_seconds <= t.as_secs_f64());
+        if options.method != Method::Retro {
+            // When the analysis can follow, the search gets no longer than the analysis
+            // would take (at least a few seconds): together at most about twice the cheaper.
+            let search_limit = match options.method {
+                Method::Auto if retro_fits => {
+                    let slice = Duration::from_secs_f64(retro_seconds.max(MIN_SEARCH_SECONDS));
+                    Some(options.time_limit.map_or(slice, |t| t.min(slice)))
+                }
+                _ => options.time_limit,
+            };
+            search_cell(&tables, options, started, search_limit, progress, &mut result)?;
+        }
         let undecided = result.outcome == Outcome::Unknown;
         if options.method == Method::Retro
             || options.method == Method::Auto && undecided && retro_fits
@@ -188,6 +201,7 @@ fn search_cell(
     tables: &Tables,
     options: &SolveOptions,
     started: Instant,
+    time_limit: Option<Duration>,
     progress: &dyn Progress,
     result: &mut CellResult,
 ) -> Result<()> {
@@ -208,7 +222,7 @@ fn search_cell(
         tables,
         tt: Table::new(tt_bytes.min(INITIAL_TT_BYTES)),
         abort: &abort,
-        deadline: options.time_limit.map(|t| started + t),
+        deadline: time_limit.map(|t| started + t),
         nodes: AtomicU64::new(0),
         history: Default::default(),
         split_depth: if options.threads > 1 {

@@ -150,6 +150,13 @@ fn write_text(board: Board, r: &CellResult, out: &mut dyn Write) -> Result<()> {
         )?,
     }
     writeln!(out, "method       {}", r.method)?;
+    if r.pv.is_empty() && r.plies.is_some() {
+        writeln!(
+            out,
+            "line         not kept (the retrograde analysis streamed its layers to fit the \
+             memory budget; --method search finds a line)"
+        )?;
+    }
     if !r.pv.is_empty() {
         let actions: Vec<Action> =
             r.pv.iter()
