@@ -181,7 +181,14 @@ pub fn solve(
                 }
                 _ => options.time_limit,
             };
-            search_cell(&tables, options, started, search_limit, progress, &mut result)?;
+            search_cell(
+                &tables,
+                options,
+                started,
+                search_limit,
+                progress,
+                &mut result,
+            )?;
         }
         let undecided = result.outcome == Outcome::Unknown;
         if options.method == Method::Retro

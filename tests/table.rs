@@ -46,6 +46,7 @@ fn table_writes_all_three_files_and_checks_them() {
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(0), "{stdout}");
     assert!(stdout.contains("12 match, 0 differ"), "{stdout}");
+    assert!(stdout.contains("12 cells solved, 0 skipped"), "{stdout}");
     assert_eq!(rows(&dir).len(), 12);
     let md = std::fs::read_to_string(dir.join("table.md")).unwrap();
     assert!(

@@ -58,10 +58,20 @@ pub struct SolveArgs {
 }
 
 #[derive(Clone, Copy, Debug, clap::ValueEnum)]
-enum MethodArg {
+pub enum MethodArg {
     Search,
     Retro,
     Auto,
+}
+
+impl From<MethodArg> for Method {
+    fn from(m: MethodArg) -> Method {
+        match m {
+            MethodArg::Search => Method::Search,
+            MethodArg::Retro => Method::Retro,
+            MethodArg::Auto => Method::Auto,
+        }
+    }
 }
 
 pub struct Solve {
@@ -86,11 +96,7 @@ impl SolveArgs {
             }
             s => s.map(Duration::from_secs_f64),
         };
-        let method = match self.method {
-            MethodArg::Search => Method::Search,
-            MethodArg::Retro => Method::Retro,
-            MethodArg::Auto => Method::Auto,
-        };
+        let method = Method::from(self.method);
         if self.stats && method != Method::Retro {
             return Err(Error::Argument(
                 "--stats counts every position, which only --method retro visits".into(),

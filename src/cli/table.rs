@@ -14,7 +14,7 @@ use quoridor_solver::progress::Progress;
 use quoridor_solver::report::check::{CheckSummary, check};
 use quoridor_solver::report::published::{self, EVEN_BOARDS};
 use quoridor_solver::report::{self, CSV_NAME, CellRecord};
-use quoridor_solver::solver::{DEFAULT_TT_BYTES, Method, SolveOptions, solve};
+use quoridor_solver::solver::{DEFAULT_TT_BYTES, SolveOptions, solve};
 use quoridor_solver::{Error, Result};
 
 use super::progress::Bars;
@@ -40,6 +40,11 @@ pub struct TableArgs {
     /// reached, and retried by a later --resume
     #[arg(long, value_name = "S", default_value_t = 600.0)]
     max_seconds: f64,
+
+    /// How to decide each cell: `auto` (proof search, then retrograde analysis when neither
+    /// player has won and it fits), `search` or `retro` (see `solve --help`)
+    #[arg(long, value_enum, default_value_t = super::solve::MethodArg::Auto)]
+    method: super::solve::MethodArg,
 
     /// Deepest search iteration in plies for each cell
     #[arg(long, value_name = "D", default_value_t = 120)]
@@ -120,7 +125,7 @@ impl TableArgs {
         Ok(Table::Run {
             cells,
             options: SolveOptions {
-                method: Method::Auto,
+                method: self.method.into(),
                 max_depth: self.max_depth,
                 time_limit: Some(Duration::from_secs_f64(self.max_seconds)),
                 threads: r.threads,
@@ -209,9 +214,20 @@ pub fn run(t: Table, out: &mut dyn Write) -> Result<ExitCode> {
     let bars = Bars::new();
     let overall = bars.overall("table", todo.len() as u64);
     let started = std::time::Instant::now();
+    let mut skipped = 0;
     for (i, &(board, walls)) in todo.iter().enumerate() {
         overall.set_message(format!("table: {board} with {walls} walls"));
-        let result = solve(board, walls, &options, &CellProgress(&bars))?;
+        let result = match solve(board, walls, &options, &CellProgress(&bars)) {
+            Ok(r) => r,
+            // One cell too large for the budget does not stop the others; it stays missing.
+            Err(e @ Error::Memory { .. }) => {
+                bars.line(&format!("[{}/{}] skipped: {e}", i + 1, todo.len()));
+                overall.inc(1);
+                skipped += 1;
+                continue;
+            }
+            Err(e) => return Err(e),
+        };
         let record = CellRecord::from_result(&result);
         bars.line(&format!(
             "[{}/{}] {board} with {walls} walls: {} in {:.2} s ({} nodes)",
@@ -229,8 +245,8 @@ pub fn run(t: Table, out: &mut dyn Write) -> Result<ExitCode> {
     overall.finish_and_clear();
     writeln!(
         out,
-        "{} cells solved in {:.1} s; results in {}",
-        todo.len(),
+        "{} cells solved, {skipped} skipped (over the memory budget) in {:.1} s; results in {}",
+        todo.len() - skipped,
         started.elapsed().as_secs_f64(),
         dir.display()
     )?;
