@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::reference::{RefBoard, RefPos, reachable_slow};
+use common::reference::{RefBoard, reachable_slow};
 use quoridor_solver::geometry::{Board, Player};
 use quoridor_solver::movegen::{FloodFill, PathOracle};
 use quoridor_solver::notation::action_name;
@@ -13,29 +13,6 @@ use quoridor_solver::perft::perft;
 use quoridor_solver::position::Position;
 use quoridor_solver::progress::Silent;
 use quoridor_solver::tables::Tables;
-use quoridor_solver::walls::{Orientation, Wall, WallSet};
-
-fn to_fast(board: Board, r: &RefPos) -> Position {
-    let cell = |(c, row): (usize, usize)| board.cell(c, row);
-    let mut walls = WallSet::EMPTY;
-    for (set, orientation) in [
-        (&r.hwalls, Orientation::Horizontal),
-        (&r.vwalls, Orientation::Vertical),
-    ] {
-        for &a in set {
-            walls = walls.with(Wall {
-                anchor: cell(a),
-                orientation,
-            });
-        }
-    }
-    Position {
-        walls,
-        pawns: [cell(r.pawns[0]), cell(r.pawns[1])],
-        left: [r.left[0] as u8, r.left[1] as u8],
-        to_move: Player::from_index(r.to_move),
-    }
-}
 
 fn names(board: Board, pos: &Position, oracle: &impl PathOracle) -> Vec<String> {
     let mut v: Vec<String> = pos
@@ -54,7 +31,7 @@ fn compare_all_reachable(w: usize, h: usize, n: u32) {
     let positions = reachable_slow(rb, n);
     assert!(positions.len() > 1);
     for r in &positions {
-        let pos = to_fast(board, r);
+        let pos = common::to_position(board, r);
         let mut want: Vec<String> = r.legal_actions(rb).iter().map(|a| a.notation()).collect();
         want.sort();
         assert_eq!(names(board, &pos, &FloodFill), want, "{w}x{h} n={n} {r:?}");
@@ -94,29 +71,15 @@ fn legal_actions_match_reference_2x2_and_2x3() {
     compare_all_reachable(2, 3, 1);
 }
 
-/// Rows of tests/data/perft.csv: (width, height, walls, depth, count).
-fn perft_fixtures() -> Vec<(usize, usize, u8, u32, u64)> {
-    let text =
-        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/perft.csv"))
-            .unwrap();
-    text.lines()
-        .skip(1)
-        .map(|l| {
-            let f: Vec<&str> = l.split(',').collect();
-            (
-                f[0].parse().unwrap(),
-                f[1].parse().unwrap(),
-                f[2].parse().unwrap(),
-                f[3].parse().unwrap(),
-                f[4].parse().unwrap(),
-            )
-        })
-        .collect()
-}
-
 #[test]
 fn perft_matches_fixtures_with_flood_fill_and_tables() {
-    let rows = perft_fixtures();
+    let rows: Vec<(usize, usize, u8, u32, u64)> = common::data_rows("perft.csv")
+        .iter()
+        .map(|f| {
+            let n = |i: usize| f[i].parse::<u64>().unwrap();
+            (n(0) as usize, n(1) as usize, n(2) as u8, n(3) as u32, n(4))
+        })
+        .collect();
     assert!(rows.iter().any(|r| (r.0, r.1, r.2, r.3) == (5, 5, 3, 4)));
     assert!(rows.iter().any(|r| (r.0, r.1, r.2, r.3) == (3, 9, 2, 4)));
     for (w, h, n, depth, count) in rows {

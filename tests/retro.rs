@@ -6,7 +6,7 @@
 mod common;
 
 use common::naive_retro::{NaiveValue, solve_naive};
-use common::reference::{RefBoard, RefPos};
+use common::reference::RefBoard;
 use quoridor_solver::Error;
 use quoridor_solver::geometry::{Board, Cell, Player};
 use quoridor_solver::notation::format_moves;
@@ -22,28 +22,6 @@ const BUDGET: u64 = 8 << 30;
 
 fn tables(w: usize, h: usize, n: u8) -> Tables {
     Tables::build(Board::new(w, h).unwrap(), n, BUDGET, &Silent).unwrap()
-}
-
-fn to_fast(board: Board, r: &RefPos) -> Position {
-    let cell = |(c, row): (usize, usize)| board.cell(c, row);
-    let mut walls = WallSet::EMPTY;
-    for (set, orientation) in [
-        (&r.hwalls, Orientation::Horizontal),
-        (&r.vwalls, Orientation::Vertical),
-    ] {
-        for &a in set {
-            walls = walls.with(Wall {
-                anchor: cell(a),
-                orientation,
-            });
-        }
-    }
-    Position {
-        walls,
-        pawns: [cell(r.pawns[0]), cell(r.pawns[1])],
-        left: [r.left[0] as u8, r.left[1] as u8],
-        to_move: Player::from_index(r.to_move),
-    }
 }
 
 fn naive_to_value(v: NaiveValue) -> Value {
@@ -62,7 +40,7 @@ fn agree_with_naive(w: usize, h: usize, n: u8) -> usize {
     let solved = retro::analyse(&t, BUDGET, &Silent).unwrap();
     let mut draws = 0;
     for (r, &v) in &naive {
-        let pos = to_fast(board, r);
+        let pos = common::to_position(board, r);
         assert_eq!(
             solved.value(&pos),
             Some(naive_to_value(v)),
@@ -99,28 +77,6 @@ fn values_equal_naive_retrograde_small_and_stuck() {
     ] {
         agree_with_naive(w, h, n);
     }
-}
-
-/// (width, height, walls, outcome) rows of tests/data/published_table.csv.
-fn published() -> Vec<(usize, usize, u8, String)> {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/data/published_table.csv"
-    );
-    std::fs::read_to_string(path)
-        .unwrap()
-        .lines()
-        .skip(1)
-        .map(|l| {
-            let f: Vec<&str> = l.split(',').collect();
-            (
-                f[0].parse().unwrap(),
-                f[1].parse().unwrap(),
-                f[2].parse().unwrap(),
-                f[3].to_string(),
-            )
-        })
-        .collect()
 }
 
 fn outcome(r: &RetroResult) -> Outcome {
@@ -162,7 +118,7 @@ fn check_win_line(board: Board, n: u8, r: &RetroResult) {
 
 #[test]
 fn retro_equals_proof_search_and_published_up_to_area_12() {
-    let rows: Vec<_> = published()
+    let rows: Vec<_> = common::published()
         .into_iter()
         .filter(|(w, h, _, o)| w * h <= 12 && o != "?")
         .collect();

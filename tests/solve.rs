@@ -1,33 +1,13 @@
 //! Proof search against the published table (tests/data/published_table.csv, from
 //! seeds/003), with every principal line replayed by the flood-fill engine.
 
+mod common;
+
 use quoridor_solver::geometry::{Board, Player};
 use quoridor_solver::notation::parse_action;
 use quoridor_solver::position::Position;
 use quoridor_solver::progress::Silent;
 use quoridor_solver::solver::{CellResult, Method, Outcome, SolveOptions, solve};
-
-/// (width, height, walls, outcome) rows; outcome "1", "2", "D" or "?".
-fn published() -> Vec<(usize, usize, u8, String)> {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/data/published_table.csv"
-    );
-    std::fs::read_to_string(path)
-        .unwrap()
-        .lines()
-        .skip(1)
-        .map(|l| {
-            let f: Vec<&str> = l.split(',').collect();
-            (
-                f[0].parse().unwrap(),
-                f[1].parse().unwrap(),
-                f[2].parse().unwrap(),
-                f[3].to_string(),
-            )
-        })
-        .collect()
-}
 
 fn options(threads: usize) -> SolveOptions {
     SolveOptions {
@@ -61,7 +41,7 @@ fn check_line(board: Board, r: &CellResult) {
 }
 
 fn check_published(max_area: usize) {
-    let rows: Vec<_> = published()
+    let rows: Vec<_> = common::published()
         .into_iter()
         .filter(|(w, h, _, o)| w * h <= max_area && o != "?")
         .collect();

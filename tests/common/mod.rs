@@ -3,3 +3,57 @@
 
 pub mod naive_retro;
 pub mod reference;
+
+use quoridor_solver::geometry::{Board, Player};
+use quoridor_solver::position::Position;
+use quoridor_solver::walls::{Orientation, Wall, WallSet};
+use reference::RefPos;
+
+/// The fast engine's position for a reference engine's position.
+pub fn to_position(board: Board, r: &RefPos) -> Position {
+    let cell = |(c, row): (usize, usize)| board.cell(c, row);
+    let mut walls = WallSet::EMPTY;
+    for (set, orientation) in [
+        (&r.hwalls, Orientation::Horizontal),
+        (&r.vwalls, Orientation::Vertical),
+    ] {
+        for &a in set {
+            walls = walls.with(Wall {
+                anchor: cell(a),
+                orientation,
+            });
+        }
+    }
+    Position {
+        walls,
+        pawns: [cell(r.pawns[0]), cell(r.pawns[1])],
+        left: [r.left[0] as u8, r.left[1] as u8],
+        to_move: Player::from_index(r.to_move),
+    }
+}
+
+/// The data rows of tests/data/`name` (header skipped), split at commas.
+pub fn data_rows(name: &str) -> Vec<Vec<String>> {
+    let path = format!("{}/tests/data/{name}", env!("CARGO_MANIFEST_DIR"));
+    std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("{path}: {e}"))
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').map(str::to_string).collect())
+        .collect()
+}
+
+/// (width, height, walls, outcome) rows of the published table; outcome 1, 2, D or ?.
+pub fn published() -> Vec<(usize, usize, u8, String)> {
+    data_rows("published_table.csv")
+        .into_iter()
+        .map(|f| {
+            (
+                f[0].parse().unwrap(),
+                f[1].parse().unwrap(),
+                f[2].parse().unwrap(),
+                f[3].clone(),
+            )
+        })
+        .collect()
+}
