@@ -38,7 +38,7 @@ pub struct TableArgs {
 
     /// Give up on a cell after this many seconds: it is recorded as unknown with the depth
     /// reached, and retried by a later --resume
-    #[arg(long, value_name = "S", default_value_t = 600.0)]
+    #[arg(long, value_name = "S", default_value_t = 900.0)]
     max_seconds: f64,
 
     /// How to decide each cell: `auto` (proof search, then retrograde analysis when neither
