@@ -22,6 +22,8 @@ pub enum Error {
     Argument(String),
     /// Reading or writing a file failed.
     Io(String),
+    /// The reader of our output went away (e.g. `| head`): not a failure of the work.
+    BrokenPipe,
 }
 
 impl fmt::Display for Error {
@@ -31,6 +33,7 @@ impl fmt::Display for Error {
                 f.write_str(m)
             }
             Error::IllegalAction(m) => f.write_str(m),
+            Error::BrokenPipe => f.write_str("the output was closed"),
             Error::Memory {
                 what,
                 needed,
@@ -49,7 +52,10 @@ impl std::error::Error for Error {}
 
 impl From<std::io::Error> for Error {
     fn from(e: std::io::Error) -> Self {
-        Error::Io(e.to_string())
+        match e.kind() {
+            std::io::ErrorKind::BrokenPipe => Error::BrokenPipe,
+            _ => Error::Io(e.to_string()),
+        }
     }
 }
 

@@ -11,6 +11,8 @@ fn main() -> ExitCode {
     let cli = cli::Cli::parse();
     match cli.run(&mut std::io::stdout().lock()) {
         Ok(code) => code,
+        // Whoever read the output stopped reading (e.g. `| head`): end quietly.
+        Err(quoridor_solver::Error::BrokenPipe) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("error: {e}");
             ExitCode::from(2)

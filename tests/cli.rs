@@ -338,3 +338,44 @@ fn solve_methods_and_stats() {
         "{err}"
     );
 }
+
+#[test]
+fn a_closed_output_ends_quietly() {
+    use std::io::{BufRead, BufReader};
+    // More output than a pipe holds (64 KiB): one "new result" line per record.
+    let file = std::env::temp_dir().join(format!("qs-pipe-{}.csv", std::process::id()));
+    let mut csv = String::from(
+        "width,height,walls,outcome,plies,method,nodes,seconds,peak_bytes,version,depth_reached\n",
+    );
+    for i in 0..4000 {
+        csv.push_str(&format!(
+            "7,5,{},1,25,proof-search,1,0.1,1,0.1.0,25\n",
+            i % 200
+        ));
+    }
+    std::fs::write(&file, csv).unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_quoridor-solver"))
+        .arg("table")
+        .arg("--check")
+        .arg(&file)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut first)
+        .unwrap(); // then the pipe is closed, like `| head -1`
+    let out = child.wait_with_output().unwrap();
+    std::fs::remove_file(&file).unwrap();
+    assert!(
+        first.starts_with("check against the published table"),
+        "{first}"
+    );
+    assert_eq!(out.status.code(), Some(0));
+    assert!(
+        out.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
