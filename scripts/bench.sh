@@ -26,7 +26,7 @@ printf '%-8s %-7s %5s %6s %12s %9s %12s %10s\n' cell threads out plies nodes sec
 for cell in $cells; do
   board=${cell%%:*}; walls=${cell##*:}
   for threads in 1 2; do
-    json=$($bin solve "$board" --walls "$walls" --threads $threads --json 2>/dev/null)
+    json=$($bin solve "$board" --walls "$walls" --method search --threads $threads --json 2>/dev/null)
     line=$(python3 - "$json" "$threads" "$expected" "$record" <<'PY'
 import json, sys, csv
 r = json.loads(sys.argv[1]); threads = int(sys.argv[2]); path = sys.argv[3]; record = sys.argv[4] == "1"
