@@ -86,6 +86,11 @@ impl<'s, 'a> Search<'s, 'a> {
         if dist.div_ceil(2) > own_moves {
             return false;
         }
+        // Start loading the table's bucket now, so that its cache miss overlaps the pawn
+        // moves (measured: 8% less time on 3x7 with 5 walls; not doing it on the nodes that
+        // answer before probing saved nothing measurable).
+        let key = node.key(tables);
+        self.shared.tt.prefetch(key);
         let dests = node.pawn_destinations(tables);
         if attacking && dests & board.goal(a) != 0 {
             return true;
@@ -98,7 +103,6 @@ impl<'s, 'a> Search<'s, 'a> {
         }
         // (Skipping the table near the leaves, where its probe is a cache miss, was measured:
         // no gain at 3, 4 or 5 plies left.)
-        let key = node.key(tables);
         let fact = self.shared.tt.probe(key, a.index());
         if fact.win <= depth {
             return true;
