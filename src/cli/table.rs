@@ -195,7 +195,7 @@ pub fn run(t: Table, out: &mut dyn Write) -> Result<ExitCode> {
             out,
         } => (cells, options, resume, out),
     };
-    remove_stale_temporaries(&dir);
+    report::remove_stale_temporaries(&dir);
     let csv_path = dir.join(CSV_NAME);
     let mut records: Vec<CellRecord> = if resume && csv_path.exists() {
         report::read_csv(&csv_path)?
@@ -289,17 +289,6 @@ fn exit_code(s: &CheckSummary) -> ExitCode {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(1)
-    }
-}
-
-/// A run killed while writing leaves `*.tmp` files; they are never the results.
-fn remove_stale_temporaries(dir: &std::path::Path) {
-    if let Ok(entries) = std::fs::read_dir(dir) {
-        for e in entries.flatten() {
-            if e.path().extension().is_some_and(|x| x == "tmp") {
-                let _ = std::fs::remove_file(e.path());
-            }
-        }
     }
 }
 

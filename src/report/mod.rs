@@ -98,12 +98,15 @@ pub fn write_all(dir: &Path, records: &[CellRecord]) -> Result<()> {
     Ok(())
 }
 
+/// The extension of the temporary files `write_atomically` renames into place.
+const TEMPORARY: &str = "tmp";
+
 /// Writes `bytes` to a temporary file beside `path`, syncs it, and renames it over `path`:
 /// readers see the old file or the new one, never a part.
 pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
     use std::io::Write;
     let tmp: PathBuf = path.with_extension(format!(
-        "{}.tmp",
+        "{}.{TEMPORARY}",
         path.extension().and_then(|e| e.to_str()).unwrap_or("")
     ));
     let io = |e: std::io::Error| Error::Io(format!("cannot write {}: {e}", path.display()));
@@ -112,6 +115,18 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
     f.sync_all().map_err(io)?;
     drop(f);
     std::fs::rename(&tmp, path).map_err(io)
+}
+
+/// Removes the temporary files a run killed while writing left in `dir`; they are never
+/// the results.
+pub fn remove_stale_temporaries(dir: &Path) {
+    if let Ok(entries) = std::fs::read_dir(dir) {
+        for e in entries.flatten() {
+            if e.path().extension().is_some_and(|x| x == TEMPORARY) {
+                let _ = std::fs::remove_file(e.path());
+            }
+        }
+    }
 }
 
 #[cfg(test)]
