@@ -31,6 +31,17 @@ pub struct Node {
 
 /// Where the configuration id starts in the key: below it 1 + 2 * 6 + 2 * 5 bits.
 const CONFIG_SHIFT: u32 = 23;
+/// Where each player's walls-left count starts in the key (5 bits each).
+const LEFT_SHIFT: [u32; 2] = [13, 18];
+/// The bits of a key that hold the walls-left counts ("stocks").
+pub const STOCK_MASK: u64 = 0x3FF << LEFT_SHIFT[0];
+
+/// The walls left in a key: `[attacker's, defender's]` for `attacker` (0 or 1).
+#[inline(always)]
+pub fn stocks(key: u64, attacker: usize) -> [u8; 2] {
+    let left = |p: usize| (key >> LEFT_SHIFT[p] & 0x1F) as u8;
+    [left(attacker), left(1 - attacker)]
+}
 #[allow(clippy::assertions_on_constants)]
 const _: () = {
     assert!(
@@ -70,8 +81,8 @@ impl Node {
     #[inline(always)]
     fn pack(config: ConfigId, pawns: [Cell; 2], left: [u8; 2], to_move: Player) -> u64 {
         (config as u64) << CONFIG_SHIFT
-            | (left[1] as u64) << 18
-            | (left[0] as u64) << 13
+            | (left[1] as u64) << LEFT_SHIFT[1]
+            | (left[0] as u64) << LEFT_SHIFT[0]
             | (pawns[1] as u64) << 7
             | (pawns[0] as u64) << 1
             | to_move.index() as u64
