@@ -153,12 +153,17 @@ impl<'s, 'a> Search<'s, 'a> {
         let decides = |search: &mut Search, mv: Move| {
             search.attack(&node.play(tables, mv), depth - 1) == attacking
         };
-        if depth < self.shared.split_depth {
-            return moves.iter().copied().find(|&mv| decides(self, mv));
-        }
         let (&first, rest) = moves.split_first()?;
         if decides(self, first) {
             return Some(first);
+        }
+        // The first move usually decides; when it did not, every other child will likely be
+        // searched: start loading all their table buckets at once.
+        for &mv in rest {
+            self.shared.tt.prefetch(node.play(tables, mv).key(tables));
+        }
+        if depth < self.shared.split_depth {
+            return rest.iter().copied().find(|&mv| decides(self, mv));
         }
         let (shared, attacker) = (self.shared, self.attacker);
         rest.par_iter().copied().find_any(|&mv| {
