@@ -143,15 +143,29 @@ impl Node {
         if self.left[self.to_move.index()] == 0 {
             return;
         }
-        let [p1, p2] = self.pawns;
         for (slot, &child) in tables.children(self.config).iter().enumerate() {
-            if child != NO_CHILD
-                && tables.reach(child, Player::One) >> p1 & 1 == 1
-                && tables.reach(child, Player::Two) >> p2 & 1 == 1
-            {
+            if self.leaves_paths(tables, child) {
                 f(WALL_BASE + slot as Move, child);
             }
         }
+    }
+
+    /// The configuration after the wall move `mv`, if the player to move may place it.
+    pub fn wall_child(&self, tables: &Tables, mv: Move) -> Option<ConfigId> {
+        let child = *tables
+            .children(self.config)
+            .get(mv.checked_sub(WALL_BASE)? as usize)?;
+        (self.left[self.to_move.index()] > 0 && self.leaves_paths(tables, child)).then_some(child)
+    }
+
+    /// Whether `child` is a configuration (not `NO_CHILD`) in which both pawns still reach
+    /// their goals.
+    #[inline(always)]
+    fn leaves_paths(&self, tables: &Tables, child: ConfigId) -> bool {
+        let [p1, p2] = self.pawns;
+        child != NO_CHILD
+            && tables.reach(child, Player::One) >> p1 & 1 == 1
+            && tables.reach(child, Player::Two) >> p2 & 1 == 1
     }
 
     pub fn action(tables: &Tables, mv: Move) -> Action {

@@ -75,15 +75,15 @@ impl Moves {
         self.len += 1;
     }
 
-    /// Every legal move of `node` (pawn destinations `dests` already computed), ordered.
-    /// With `pawns_within = Some(d)` only pawn moves to cells at most `d` steps from the
-    /// mover's goal are generated: the caller knows nothing else can succeed.
+    /// Every legal move of `node` (pawn destinations `dests` already computed) but `skip`,
+    /// ordered. With `pawns_within = Some(d)` only pawn moves to cells at most `d` steps
+    /// from the mover's goal are generated: the caller knows nothing else can succeed.
     pub fn generate(
         &mut self,
         tables: &Tables,
         node: &Node,
         dests: u64,
-        best: Move,
+        skip: Move,
         history: &History,
         pawns_within: Option<u8>,
     ) {
@@ -94,7 +94,8 @@ impl Moves {
         let (my_cell, op_cell) = (node.pawn(me), node.pawn(op));
         let my_dist = tables.distance(node.config, me, my_cell) as i16;
         let op_dist = tables.distance(node.config, op, op_cell) as i16;
-        for cell in bits(dests) {
+        let skipped_cell = if skip < WALL_BASE { 1u64 << skip } else { 0 };
+        for cell in bits(dests & !skipped_cell) {
             let dist = tables.distance(node.config, me, cell);
             if pawns_within.is_some_and(|d| dist > d) {
                 continue;
@@ -102,24 +103,16 @@ impl Moves {
             let gain = my_dist - dist as i16;
             self.push(cell, ((4 * gain) as i32) << 16 | history.score(side, cell));
         }
-        if pawns_within.is_some() {
-            return self.finish(best);
-        }
-        node.for_each_wall(tables, |mv, child| {
-            let hurt = tables.distance(child, op, op_cell) as i16 - op_dist;
-            let cost = tables.distance(child, me, my_cell) as i16 - my_dist;
-            let primary = (4 * (hurt - cost) - 1) as i32;
-            self.push(mv, primary << 16 | history.score(side, mv));
-        });
-        self.finish(best);
-    }
-
-    /// Puts the table's move first and sorts the rest.
-    fn finish(&mut self, best: Move) {
-        if best != NO_MOVE
-            && let Some(i) = self.as_slice().iter().position(|&m| m == best)
-        {
-            self.scores[i] = i32::MAX;
+        if pawns_within.is_none() {
+            node.for_each_wall(tables, |mv, child| {
+                if mv == skip {
+                    return;
+                }
+                let hurt = tables.distance(child, op, op_cell) as i16 - op_dist;
+                let cost = tables.distance(child, me, my_cell) as i16 - my_dist;
+                let primary = (4 * (hurt - cost) - 1) as i32;
+                self.push(mv, primary << 16 | history.score(side, mv));
+            });
         }
         self.sort();
     }
@@ -137,6 +130,22 @@ impl Moves {
             self.moves[j] = m;
             self.scores[j] = s;
         }
+    }
+}
+
+/// Whether `mv` is a legal move of `node` that `generate` with `pawns_within` would list.
+pub fn admissible(
+    tables: &Tables,
+    node: &Node,
+    dests: u64,
+    mv: Move,
+    pawns_within: Option<u8>,
+) -> bool {
+    if mv < WALL_BASE {
+        dests >> mv & 1 == 1
+            && pawns_within.is_none_or(|d| tables.distance(node.config, node.to_move, mv) <= d)
+    } else {
+        pawns_within.is_none() && node.wall_child(tables, mv).is_some()
     }
 }
 
