@@ -63,9 +63,15 @@ const EMPTY_DATA: u64 = (NO_WIN as u64 | (NO_MOVE as u64) << 16) * (1 | 1 << 24)
 
 const WAYS: usize = 4;
 
+/// `2 * WAYS` words: (key ^ data, data) pairs, aligned to a cache line so that a probe
+/// touches one line (a plain `Vec<AtomicU64>` from the allocator is only 16-byte aligned,
+/// which split most buckets over two lines).
+#[repr(C, align(64))]
+struct Bucket([AtomicU64; 2 * WAYS]);
+const _: () = assert!(size_of::<Bucket>() == 64, "a bucket is one cache line");
+
 pub struct Table {
-    /// `2 * WAYS` words per bucket: (key ^ data, data) pairs.
-    words: Vec<AtomicU64>,
+    buckets: Vec<Bucket>,
     mask: usize,
     /// Stores that took an entry for a new key: how full the table is getting.
     claimed: AtomicU64,
@@ -82,9 +88,9 @@ impl Table {
         Table {
             // Written by all threads at once: every page is touched by one write, and a
             // large table is ready in a fraction of the time one thread would take.
-            words: (0..buckets * WAYS * 2)
+            buckets: (0..buckets)
                 .into_par_iter()
-                .map(|_| AtomicU64::new(0))
+                .map(|_| Bucket(Default::default()))
                 .collect(),
             mask: buckets - 1,
             claimed: AtomicU64::new(0),
@@ -93,7 +99,7 @@ impl Table {
 
     /// Whether more than half the entries have been claimed since the table was made.
     pub fn crowded(&self) -> bool {
-        self.claimed.load(Ordering::Relaxed) * 2 > (self.words.len() / 2) as u64
+        self.claimed.load(Ordering::Relaxed) * 2 > (self.buckets.len() * WAYS) as u64
     }
 
     /// A table twice as large holding every entry of this one. A small table is faster
@@ -101,13 +107,13 @@ impl Table {
     /// iterations while it is crowded.
     pub fn grown(&self) -> Table {
         let bigger = Table::new(self.bytes() * 2);
-        for pair in self.words.chunks(2) {
+        for pair in self.buckets.iter().flat_map(|b| b.0.chunks(2)) {
             let word = pair[1].load(Ordering::Relaxed);
             let key = pair[0].load(Ordering::Relaxed) ^ word;
             if word != 0 {
                 let slot = bigger.victim(key);
-                bigger.words[slot + 1].store(word, Ordering::Relaxed);
-                bigger.words[slot].store(key ^ word, Ordering::Relaxed);
+                bigger.word(slot + 1).store(word, Ordering::Relaxed);
+                bigger.word(slot).store(key ^ word, Ordering::Relaxed);
                 bigger.claimed.fetch_add(1, Ordering::Relaxed);
             }
         }
@@ -115,11 +121,17 @@ impl Table {
     }
 
     pub fn bytes(&self) -> u64 {
-        self.words.len() as u64 * 8
+        (self.buckets.len() * size_of::<Bucket>()) as u64
     }
 
     /// The bucket of `key`: the same for every split of the walls left, so that a probe
     /// sees the other splits of its position at no extra cache miss (see `probe`).
+    /// Word `i` of the table, counting from the first bucket's first word.
+    #[inline(always)]
+    fn word(&self, i: usize) -> &AtomicU64 {
+        &self.buckets[i / (2 * WAYS)].0[i % (2 * WAYS)]
+    }
+
     #[inline(always)]
     fn bucket(&self, key: u64) -> usize {
         // A multiplicative hash spreads the structured key over the buckets.
@@ -133,8 +145,8 @@ impl Table {
         let base = self.bucket(key);
         (0..WAYS).find_map(|w| {
             let i = base + 2 * w;
-            let word = self.words[i + 1].load(Ordering::Relaxed);
-            let check = self.words[i].load(Ordering::Relaxed);
+            let word = self.word(i + 1).load(Ordering::Relaxed);
+            let check = self.word(i).load(Ordering::Relaxed);
             (check ^ word == key).then_some((i, word ^ EMPTY_DATA))
         })
     }
@@ -146,7 +158,7 @@ impl Table {
         #[cfg(target_arch = "x86_64")]
         {
             use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
-            let ptr = self.words[self.bucket(key)].as_ptr() as *const i8;
+            let ptr = self.word(self.bucket(key)).as_ptr() as *const i8;
             // SAFETY: a prefetch is only a hint; it never faults and changes no memory.
             unsafe { _mm_prefetch::<_MM_HINT_T0>(ptr) };
         }
@@ -167,8 +179,8 @@ impl Table {
         let mut fact = Fact::UNKNOWN;
         for w in 0..WAYS {
             let i = base + 2 * w;
-            let word = self.words[i + 1].load(Ordering::Relaxed);
-            let stored = self.words[i].load(Ordering::Relaxed) ^ word;
+            let word = self.word(i + 1).load(Ordering::Relaxed);
+            let stored = self.word(i).load(Ordering::Relaxed) ^ word;
             if word == 0 || stored & !STOCK_MASK != position {
                 continue;
             }
@@ -206,8 +218,8 @@ impl Table {
             fact.best = best;
         }
         let word = pack(old, attacker, fact) ^ EMPTY_DATA;
-        self.words[slot + 1].store(word, Ordering::Relaxed);
-        self.words[slot].store(key ^ word, Ordering::Relaxed);
+        self.word(slot + 1).store(word, Ordering::Relaxed);
+        self.word(slot).store(key ^ word, Ordering::Relaxed);
     }
 
     /// The entry to overwrite: an empty one, else the one with the shallowest facts.
@@ -225,7 +237,7 @@ impl Table {
         };
         (0..WAYS)
             .map(|w| base + 2 * w)
-            .min_by_key(|&i| worth(self.words[i + 1].load(Ordering::Relaxed) ^ EMPTY_DATA))
+            .min_by_key(|&i| worth(self.word(i + 1).load(Ordering::Relaxed) ^ EMPTY_DATA))
             .unwrap()
     }
 }
