@@ -171,7 +171,8 @@ impl Table {
     /// its owner: a pawn always has a legal move, so a wall is an extra option, never an
     /// obligation. Hence a win proven with at most the attacker's walls and at least the
     /// defender's holds here too, and a refutation with at least the attacker's walls and at
-    /// most the defender's.
+    /// most the defender's. And a position the defender is known to win is refuted for the
+    /// attacker at every depth.
     pub fn probe(&self, key: u64, attacker: usize) -> Fact {
         let base = self.bucket(key);
         let position = key & !STOCK_MASK;
@@ -194,6 +195,12 @@ impl Table {
             }
             if o >= own && t <= theirs {
                 fact.refuted = fact.refuted.max(f.refuted);
+                // The same condition, seen from the defender: with at most their walls
+                // here and at least ours, a forced win of theirs holds here too, and then
+                // the attacker can never reach the goal first, at any depth.
+                if unpack(word ^ EMPTY_DATA, 1 - attacker).win != NO_WIN {
+                    fact.refuted = u8::MAX;
+                }
             }
         }
         fact
@@ -254,11 +261,12 @@ mod tests {
         t.store(42, 0, 5, false, NO_MOVE);
         t.store(42, 1, 9, true, 4);
         t.store(42, 1, 11, true, NO_MOVE);
+        // Player 2's win refutes Player 1 at every depth.
         assert_eq!(
             t.probe(42, 0),
             Fact {
                 win: NO_WIN,
-                refuted: 7,
+                refuted: u8::MAX,
                 best: 3
             }
         );
@@ -290,10 +298,8 @@ mod tests {
             Node::from_position(&tables, &pos).unwrap().own_key()
         };
         let t = Table::new(1 << 12);
-        // Player 1 (attacker 0) wins within 5 holding 1 wall against 1; refuted at 6 holding
-        // 1 against 1 for Player 2 (attacker 1).
+        // Player 1 (attacker 0) wins within 5 holding 1 wall against 1.
         t.store(key(1, 1), 0, 5, true, NO_MOVE);
-        t.store(key(1, 1), 1, 6, false, NO_MOVE);
         // More walls for the attacker or fewer for the defender: the win holds.
         assert_eq!(t.probe(key(2, 0), 0).win, 5);
         assert_eq!(t.probe(key(2, 1), 0).win, 5);
@@ -301,10 +307,18 @@ mod tests {
         // Fewer for the attacker or more for the defender: nothing is known.
         assert_eq!(t.probe(key(0, 2), 0).win, NO_WIN);
         assert_eq!(t.probe(key(1, 2), 0).win, NO_WIN);
-        // Refutations transfer the other way (Player 2 is the attacker).
-        assert_eq!(t.probe(key(2, 0), 1).refuted, 6);
-        assert_eq!(t.probe(key(1, 0), 1).refuted, 6);
+        // Player 2 (attacker 1) is refuted at every depth wherever the win holds.
+        for k in [key(1, 1), key(2, 0), key(2, 1), key(1, 0)] {
+            assert_eq!(t.probe(k, 1).refuted, u8::MAX);
+        }
         assert_eq!(t.probe(key(0, 2), 1).refuted, 0);
+        // Refutations transfer the other way: Player 2 refuted at 6 holding 1 against 1.
+        let u = Table::new(1 << 12);
+        u.store(key(1, 1), 1, 6, false, NO_MOVE);
+        assert_eq!(u.probe(key(2, 0), 1).refuted, 6);
+        assert_eq!(u.probe(key(1, 0), 1).refuted, 6);
+        assert_eq!(u.probe(key(0, 2), 1).refuted, 0);
+        assert_eq!(u.probe(key(1, 1), 0), Fact::UNKNOWN);
         // The best move is only taken from the position's own entry.
         t.store(key(1, 1), 0, 5, true, 7);
         assert_eq!(t.probe(key(2, 0), 0).best, NO_MOVE);
