@@ -60,7 +60,7 @@ fn published_cells_up_to_area_15() {
 }
 
 #[test]
-#[ignore = "about 30 s; run by scripts/check_published.sh"]
+#[ignore = "about 30 s: cargo test --release --test solve -- --ignored"]
 fn published_cells_up_to_area_20() {
     check_published(20);
 }
