@@ -64,6 +64,64 @@ pub fn candidates(board: Board, walls: WallSet) -> u128 {
     free_key(board, walls) & above_highest(key(walls))
 }
 
+/// The profile dynamic programme shared by `count_by_walls` and the count of symmetric
+/// configurations (`retro/symmetry.rs`): walls on a grid of `cols` x `rows` anchors, counted
+/// by weight (a wall at anchor column `c` weighs `weight(c)`, in `0..len`); a horizontal wall
+/// may stand at column `c` only if `horizontal_fits(c)`. The state is the set of columns
+/// whose last anchor holds a vertical wall plus "the anchor to the left holds a horizontal
+/// wall".
+pub(crate) fn profile_count(
+    cols: usize,
+    rows: usize,
+    len: usize,
+    weight: impl Fn(usize) -> usize,
+    horizontal_fits: impl Fn(usize) -> bool,
+) -> Vec<u128> {
+    let add = |dst: &mut Vec<u128>, src: &Vec<u128>, extra: usize| {
+        for k in 0..len.saturating_sub(extra) {
+            dst[k + extra] = dst[k + extra].saturating_add(src[k]);
+        }
+    };
+    // states[(vertical mask << 1) | horizontal wall just left] = counts by weight
+    let mut states: Vec<Vec<u128>> = vec![vec![0; len]; 1 << (cols + 1)];
+    if len > 0 {
+        states[0][0] = 1;
+    }
+    for _row in 0..rows {
+        for c in 0..cols {
+            let mut next: Vec<Vec<u128>> = vec![vec![0; len]; 1 << (cols + 1)];
+            for (state, counts) in states.iter().enumerate() {
+                if counts.iter().all(|&n| n == 0) {
+                    continue;
+                }
+                let vmask = state >> 1;
+                let left_h = c > 0 && state & 1 == 1;
+                let v_below = vmask >> c & 1 == 1;
+                let clear = vmask & !(1 << c);
+                add(&mut next[clear << 1], counts, 0);
+                if !left_h && horizontal_fits(c) {
+                    add(&mut next[clear << 1 | 1], counts, weight(c));
+                }
+                if !v_below {
+                    add(&mut next[(clear | 1 << c) << 1], counts, weight(c));
+                }
+            }
+            states = next;
+        }
+        // A new row starts with no horizontal wall to the left.
+        let mut next: Vec<Vec<u128>> = vec![vec![0; len]; 1 << (cols + 1)];
+        for (state, counts) in states.iter().enumerate() {
+            add(&mut next[state & !1], counts, 0);
+        }
+        states = next;
+    }
+    let mut total = vec![0u128; len];
+    for counts in &states {
+        add(&mut total, counts, 0);
+    }
+    total
+}
+
 /// The exact number of configurations with 0, 1, ..., `max_walls` walls, by a profile
 /// dynamic programme over the anchors (no enumeration, no large allocation). Counts saturate
 /// at `u128::MAX`.
@@ -77,52 +135,7 @@ pub fn candidates(board: Board, walls: WallSet) -> u128 {
 pub fn count_by_walls(board: Board, max_walls: usize) -> Vec<u128> {
     let (a, b) = (board.width() - 1, board.height() - 1);
     let (cols, rows) = (a.min(b), a.max(b));
-    let len = max_walls + 1;
-    // states[(vmask << 1) | prev_h] = counts by number of walls
-    let mut states: Vec<Vec<u128>> = vec![vec![0; len]; 1 << (cols + 1)];
-    states[0][0] = 1;
-    let shift_add = |dst: &mut Vec<u128>, src: &Vec<u128>, extra: usize| {
-        for k in 0..len - extra {
-            dst[k + extra] = dst[k + extra].saturating_add(src[k]);
-        }
-    };
-    for _row in 0..rows {
-        for c in 0..cols {
-            let mut next: Vec<Vec<u128>> = vec![vec![0; len]; 1 << (cols + 1)];
-            for (state, counts) in states.iter().enumerate() {
-                if counts.iter().all(|&n| n == 0) {
-                    continue;
-                }
-                let vmask = state >> 1;
-                let prev_h = c > 0 && state & 1 == 1;
-                let v_below = vmask >> c & 1 == 1;
-                let clear = vmask & !(1 << c);
-                shift_add(&mut next[clear << 1], counts, 0);
-                if !prev_h && len > 1 {
-                    shift_add(&mut next[clear << 1 | 1], counts, 1);
-                }
-                if !v_below && len > 1 {
-                    shift_add(&mut next[(clear | 1 << c) << 1], counts, 1);
-                }
-            }
-            states = next;
-        }
-        // A new row starts with no horizontal wall to the left.
-        let mut next: Vec<Vec<u128>> = vec![vec![0; len]; 1 << (cols + 1)];
-        for (state, counts) in states.iter().enumerate() {
-            let target = state & !1;
-            for k in 0..len {
-                next[target][k] = next[target][k].saturating_add(counts[k]);
-            }
-        }
-        states = next;
-    }
-    let mut total = vec![0u128; len];
-    for counts in &states {
-        for k in 0..len {
-            total[k] = total[k].saturating_add(counts[k]);
-        }
-    }
+    let mut total = profile_count(cols, rows, max_walls + 1, |_| 1, |_| true);
     // Drop the empty tail: no configuration holds that many walls.
     while total.len() > 1 && *total.last().unwrap() == 0 {
         total.pop();

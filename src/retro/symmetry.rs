@@ -77,50 +77,7 @@ pub fn symmetric_by_walls(board: Board, layers: usize) -> Vec<u128> {
     let middle = anchor_cols % 2 == 1;
     let weight = |c: usize| if middle && c == half - 1 { 1 } else { 2 };
     let horizontal_fits = |c: usize| middle || c + 1 < half;
-    let len = layers;
-    let add = |dst: &mut Vec<u128>, src: &Vec<u128>, extra: usize| {
-        for k in 0..len.saturating_sub(extra) {
-            dst[k + extra] = dst[k + extra].saturating_add(src[k]);
-        }
-    };
-    // states[(vertical mask << 1) | horizontal wall just left] = counts by walls
-    let mut states: Vec<Vec<u128>> = vec![vec![0; len]; 1 << (half + 1)];
-    if len > 0 {
-        states[0][0] = 1;
-    }
-    for _row in 0..rows {
-        for c in 0..half {
-            let mut next: Vec<Vec<u128>> = vec![vec![0; len]; 1 << (half + 1)];
-            for (state, counts) in states.iter().enumerate() {
-                if counts.iter().all(|&n| n == 0) {
-                    continue;
-                }
-                let vmask = state >> 1;
-                let left_h = c > 0 && state & 1 == 1;
-                let v_below = vmask >> c & 1 == 1;
-                let clear = vmask & !(1 << c);
-                add(&mut next[clear << 1], counts, 0);
-                if !left_h && horizontal_fits(c) {
-                    add(&mut next[clear << 1 | 1], counts, weight(c));
-                }
-                if !v_below {
-                    add(&mut next[(clear | 1 << c) << 1], counts, weight(c));
-                }
-            }
-            states = next;
-        }
-        // A new row starts with no horizontal wall to the left.
-        let mut next: Vec<Vec<u128>> = vec![vec![0; len]; 1 << (half + 1)];
-        for (state, counts) in states.iter().enumerate() {
-            add(&mut next[state & !1], counts, 0);
-        }
-        states = next;
-    }
-    let mut total = vec![0u128; len];
-    for counts in &states {
-        add(&mut total, counts, 0);
-    }
-    total
+    crate::configs::profile_count(half, rows, layers, weight, horizontal_fits)
 }
 
 #[cfg(test)]
