@@ -10,7 +10,7 @@ use crate::progress::Progress;
 use crate::retro::{self, RetroStats};
 use crate::search::node::Node;
 use crate::search::pv::principal_line;
-use crate::search::tt::Table;
+use crate::search::tt::{self, Table};
 use crate::search::{Search, Shared};
 use crate::tables::{TableEstimate, Tables};
 use serde::Serialize;
@@ -228,7 +228,7 @@ fn search_cell(
     let abort = AtomicBool::new(false);
     let mut shared = Shared {
         tables,
-        tt: Table::new(tt_bytes.min(INITIAL_TT_BYTES)),
+        tt: Table::new(tt_bytes.min(INITIAL_TT_BYTES), tt::dominance_holds(board)),
         abort: &abort,
         deadline: time_limit.map(|t| started + t),
         nodes: AtomicU64::new(0),

@@ -23,6 +23,11 @@ use std::sync::atomic::{AtomicU64, Ordering};
 pub const NO_MOVE: u8 = u8::MAX;
 const NO_WIN: u8 = u8::MAX;
 
+/// Whether wall-stock dominance holds on `board` (see `Table::probe`): at least 3 rows.
+pub fn dominance_holds(board: crate::geometry::Board) -> bool {
+    board.height() >= 3
+}
+
 /// What the table knows about one position for one attacker.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Fact {
@@ -72,6 +77,8 @@ const _: () = assert!(size_of::<Bucket>() == 64, "a bucket is one cache line");
 
 pub struct Table {
     buckets: Vec<Bucket>,
+    /// Whether a probe may use the entries of other splits of the walls left (see `probe`).
+    with_dominance: bool,
     mask: usize,
     /// Stores that took an entry for a new key: how full the table is getting.
     claimed: AtomicU64,
@@ -82,7 +89,8 @@ impl Table {
     pub const ENTRY_BYTES: u64 = 16;
 
     /// A table of at most `bytes` bytes (rounded down to a power of two of buckets, at least one).
-    pub fn new(bytes: u64) -> Table {
+    /// `with_dominance`: whether wall-stock dominance holds (boards of 3 or more rows).
+    pub fn new(bytes: u64, with_dominance: bool) -> Table {
         let buckets = (bytes / (Self::ENTRY_BYTES * WAYS as u64)).max(1);
         let buckets = 1usize << (63 - buckets.leading_zeros());
         Table {
@@ -93,6 +101,7 @@ impl Table {
                 .map(|_| Bucket(Default::default()))
                 .collect(),
             mask: buckets - 1,
+            with_dominance,
             claimed: AtomicU64::new(0),
         }
     }
@@ -106,7 +115,7 @@ impl Table {
     /// (fewer cache and TLB misses), so the solver starts small and grows it between
     /// iterations while it is crowded.
     pub fn grown(&self) -> Table {
-        let bigger = Table::new(self.bytes() * 2);
+        let bigger = Table::new(self.bytes() * 2, self.with_dominance);
         for pair in self.buckets.iter().flat_map(|b| b.0.chunks(2)) {
             let word = pair[1].load(Ordering::Relaxed);
             let key = pair[0].load(Ordering::Relaxed) ^ word;
@@ -166,13 +175,19 @@ impl Table {
         let _ = key;
     }
 
-    /// What is known about `key` for `attacker`: its own entry, and the entries of the same
-    /// position with other walls left ("wall-stock dominance"). A wall in hand never hurts
-    /// its owner: a pawn always has a legal move, so a wall is an extra option, never an
-    /// obligation. Hence a win proven with at most the attacker's walls and at least the
+    /// What is known about `key` for `attacker`: its own entry, and, when the table was made
+    /// `with_dominance`, the entries of the same position with other walls left ("wall-stock
+    /// dominance"): a win proven with at most the attacker's walls and at least the
     /// defender's holds here too, and a refutation with at least the attacker's walls and at
     /// most the defender's. And a position the defender is known to win is refuted for the
-    /// attacker at every depth.
+    /// attacker at every depth (the attacker can never arrive first).
+    ///
+    /// Why dominance holds when the board is at least 3 rows high: a wall in hand is an
+    /// extra option, and an option only matters when it is an obligation, i.e. when the
+    /// player has no pawn move and would otherwise be stuck (a draw). A pawn can only be
+    /// stuck when its one way on is the other pawn standing on the goal row beside it with
+    /// every jump walled off; with 3 or more rows that walls the other pawn in too, which no
+    /// legal position allows. With 2 rows it happens, so such boards use exact entries only.
     pub fn probe(&self, key: u64, attacker: usize) -> Fact {
         let base = self.bucket(key);
         let position = key & !STOCK_MASK;
@@ -188,6 +203,8 @@ impl Table {
             let f = unpack(word ^ EMPTY_DATA, attacker);
             if stored == key {
                 fact.best = f.best;
+            } else if !self.with_dominance {
+                continue;
             }
             let [o, t] = stocks(stored, attacker);
             if o <= own && t >= theirs {
@@ -255,7 +272,7 @@ mod tests {
 
     #[test]
     fn facts_accumulate_per_attacker() {
-        let t = Table::new(1 << 12);
+        let t = Table::new(1 << 12, true);
         assert_eq!(t.probe(42, 0), Fact::UNKNOWN);
         t.store(42, 0, 7, false, 3);
         t.store(42, 0, 5, false, NO_MOVE);
@@ -297,7 +314,7 @@ mod tests {
             pos.left = [p1, p2];
             Node::from_position(&tables, &pos).unwrap().own_key()
         };
-        let t = Table::new(1 << 12);
+        let t = Table::new(1 << 12, true);
         // Player 1 (attacker 0) wins within 5 holding 1 wall against 1.
         t.store(key(1, 1), 0, 5, true, NO_MOVE);
         // More walls for the attacker or fewer for the defender: the win holds.
@@ -313,12 +330,18 @@ mod tests {
         }
         assert_eq!(t.probe(key(0, 2), 1).refuted, 0);
         // Refutations transfer the other way: Player 2 refuted at 6 holding 1 against 1.
-        let u = Table::new(1 << 12);
+        let u = Table::new(1 << 12, true);
         u.store(key(1, 1), 1, 6, false, NO_MOVE);
         assert_eq!(u.probe(key(2, 0), 1).refuted, 6);
         assert_eq!(u.probe(key(1, 0), 1).refuted, 6);
         assert_eq!(u.probe(key(0, 2), 1).refuted, 0);
         assert_eq!(u.probe(key(1, 1), 0), Fact::UNKNOWN);
+        // Without dominance (two-row boards) only the exact entry counts.
+        let exact = Table::new(1 << 12, false);
+        exact.store(key(1, 1), 0, 5, true, NO_MOVE);
+        assert_eq!(exact.probe(key(1, 1), 0).win, 5);
+        assert_eq!(exact.probe(key(2, 0), 0).win, NO_WIN);
+        assert_eq!(exact.probe(key(2, 0), 1).refuted, 0);
         // The best move is only taken from the position's own entry.
         t.store(key(1, 1), 0, 5, true, 7);
         assert_eq!(t.probe(key(2, 0), 0).best, NO_MOVE);
@@ -327,7 +350,7 @@ mod tests {
 
     #[test]
     fn growing_keeps_every_entry() {
-        let t = Table::new(1 << 12);
+        let t = Table::new(1 << 12, true);
         for k in 1..100u64 {
             t.store(
                 k * 7919,
@@ -350,7 +373,7 @@ mod tests {
 
     #[test]
     fn a_full_bucket_keeps_working() {
-        let t = Table::new(64);
+        let t = Table::new(64, true);
         for k in 0..100u64 {
             t.store(k, 0, (k % 50) as u8 + 1, false, NO_MOVE);
             assert_eq!(t.probe(k, 0).refuted, (k % 50) as u8 + 1);
