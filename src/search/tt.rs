@@ -11,7 +11,9 @@
 //! empty entry's data, so an all-zero entry is empty.
 //! A torn write by another thread makes the XOR check fail and the probe misses, so a probe
 //! never returns another position's data.
-//! Keys are exact (see `node.rs`), so a hit can never prove something false.
+//! Keys are exact (see `node.rs`), so a hit can never prove something false; a probe also
+//! reads the entries of the same position with other walls left, which transfer only in the
+//! direction wall-stock dominance allows (`Table::probe`).
 //!
 //! Buckets of four entries fill one 64-byte cache line. A store replaces the same key, else an
 //! empty entry, else the entry whose deepest stored fact is shallowest.
@@ -133,14 +135,14 @@ impl Table {
         (self.buckets.len() * size_of::<Bucket>()) as u64
     }
 
-    /// The bucket of `key`: the same for every split of the walls left, so that a probe
-    /// sees the other splits of its position at no extra cache miss (see `probe`).
     /// Word `i` of the table, counting from the first bucket's first word.
     #[inline(always)]
     fn word(&self, i: usize) -> &AtomicU64 {
         &self.buckets[i / (2 * WAYS)].0[i % (2 * WAYS)]
     }
 
+    /// The first word of `key`'s bucket: the same for every split of the walls left, so
+    /// that a probe sees the other splits of its position at no extra cache miss (`probe`).
     #[inline(always)]
     fn bucket(&self, key: u64) -> usize {
         // A multiplicative hash spreads the structured key over the buckets.
