@@ -95,13 +95,17 @@ impl Table {
     pub fn new(bytes: u64, with_dominance: bool) -> Table {
         let buckets = (bytes / (Self::ENTRY_BYTES * WAYS as u64)).max(1);
         let buckets = 1usize << (63 - buckets.leading_zeros());
-        Table {
-            // Written by all threads at once: every page is touched by one write, and a
-            // large table is ready in a fraction of the time one thread would take.
-            buckets: (0..buckets)
+        // Written by all threads at once: every page is touched by one write, and a large
+        // table is ready in a fraction of the time one thread would take.
+        let mut table = Vec::with_capacity(buckets);
+        crate::memory::advise_huge_pages(&mut table);
+        table.par_extend(
+            (0..buckets)
                 .into_par_iter()
-                .map(|_| Bucket(Default::default()))
-                .collect(),
+                .map(|_| Bucket(Default::default())),
+        );
+        Table {
+            buckets: table,
             mask: buckets - 1,
             with_dominance,
             claimed: AtomicU64::new(0),
@@ -166,15 +170,7 @@ impl Table {
     /// not wait for memory (the probe's miss is most of a node's time).
     #[inline(always)]
     pub fn prefetch(&self, key: u64) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
-            let ptr = self.word(self.bucket(key)).as_ptr() as *const i8;
-            // SAFETY: a prefetch is only a hint; it never faults and changes no memory.
-            unsafe { _mm_prefetch::<_MM_HINT_T0>(ptr) };
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = key;
+        crate::memory::prefetch(self.word(self.bucket(key)));
     }
 
     /// What is known about `key` for `attacker`: its own entry, and, when the table was made
