@@ -208,6 +208,16 @@ impl Board {
         self.cell(self.width() - 1 - self.col(cell), self.row(cell))
     }
 
+    /// The cells orthogonally next to `cell`, walls ignored: the only places from which the
+    /// other pawn can change where a pawn may move.
+    #[inline(always)]
+    pub const fn neighbours(self, cell: Cell) -> u64 {
+        let me = 1u64 << cell;
+        ((me << self.width) | (me >> self.width)) & self.all_cells()
+            | (me << 1) & self.not_first_col()
+            | (me >> 1) & self.not_last_col()
+    }
+
     /// Moves a one-cell set one step in `dir`. The caller ensures the step stays on the board.
     #[inline(always)]
     pub const fn shift(self, bits: u64, dir: Dir) -> u64 {

@@ -13,6 +13,7 @@ use crate::bitboard::{UNREACHABLE, bits};
 use crate::configs::{ConfigId, Enumeration, candidates, count_by_walls, key};
 use crate::error::Result;
 use crate::geometry::{Board, Cell, Player};
+use crate::memory::huge_vec;
 use crate::movegen::PathOracle;
 use crate::progress::Progress;
 use crate::walls::{Orientation, Wall, WallSet};
@@ -57,31 +58,50 @@ pub struct Tables {
     slot_of: [[u8; 64]; 2],
     /// `layer_start[k]..layer_start[k + 1]`: ids with `k` walls.
     layer_start: Vec<usize>,
-    /// One record of `stride` words per configuration, so that what a node and each of its
-    /// wall children need shares one or two cache lines:
+    /// Walls and reach masks, one 32-byte record per configuration: what a node needs for
+    /// its own pawn moves.
+    records: Vec<Record>,
+    /// The search's hot bytes, `lines` cache lines per configuration, aligned so that a wall
+    /// child's legality and ordering cost one cache miss (cells <= 30: one line):
     /// ```text
-    /// word 0, 1   horizontal and vertical walls
-    /// word 2, 3   cells that reach Player 1's / Player 2's goal
-    /// word 4..    goal distances, one byte per (player, cell): byte player * cells + cell,
-    ///             little-endian within each word, UNREACHABLE when cut off
+    /// byte player * cells + cell   goal distance (UNREACHABLE when cut off)
+    /// bytes mirror_at..+4          the left-right mirror image's id, little-endian
     /// ```
-    records: Vec<u64>,
-    stride: usize,
+    hot: Vec<Line>,
+    lines: usize,
+    mirror_at: usize,
     children: Vec<ConfigId>,
-    /// The id of each configuration's left-right mirror image.
-    mirror: Vec<ConfigId>,
+}
+
+/// A configuration's walls and the cells from which each player reaches their goal.
+#[derive(Clone, Copy, Default)]
+#[repr(C, align(32))]
+struct Record {
+    walls: WallSet,
+    reach: [u64; 2],
+}
+
+/// One cache line of hot bytes.
+#[derive(Clone, Copy)]
+#[repr(C, align(64))]
+struct Line([u8; 64]);
+
+/// Where the mirror id sits among a configuration's hot bytes: after the distances,
+/// 4-aligned so that it never straddles two lines.
+fn mirror_at(board: Board) -> usize {
+    (2 * board.cells()).next_multiple_of(4)
+}
+
+/// Cache lines of hot bytes per configuration.
+fn hot_lines(board: Board) -> usize {
+    (mirror_at(board) + 4).div_ceil(64)
 }
 
 impl Tables {
-    /// Words of a configuration record (see `records`).
-    fn stride(board: Board) -> usize {
-        RECORD_HEADER_WORDS + (2 * board.cells()).div_ceil(8)
-    }
-
     fn bytes_per_config(board: Board, slots: usize) -> usize {
-        8 * Self::stride(board)
+        std::mem::size_of::<Record>()
+            + 64 * hot_lines(board)
             + slots * std::mem::size_of::<ConfigId>()
-            + std::mem::size_of::<ConfigId>()
     }
 
     /// Builds every table of the cell, after checking the estimate against `budget` bytes.
@@ -113,13 +133,9 @@ impl Tables {
         let slots = slot_wall.len();
         // The records hold the walls too: build them first and drop the enumeration's own
         // copy before the child table, the largest array, is allocated (peak memory).
-        let stride = Self::stride(board);
-        let records = build_records(board, &e.walls, stride, progress);
+        let (records, hot) = build_records(board, &e.walls, progress);
         e.walls = Vec::new();
-        let walls_of = |id: usize| WallSet {
-            horizontal: records[id * stride],
-            vertical: records[id * stride + 1],
-        };
+        let walls_of = |id: usize| records[id].walls;
         let children = child_table(board, &e, &walls_of, slots, &slot_of, progress);
         let layer_start = std::mem::take(&mut e.layer_start);
         drop(e);
@@ -131,11 +147,12 @@ impl Tables {
             slot_of,
             layer_start,
             records,
-            stride,
+            hot,
+            lines: hot_lines(board),
+            mirror_at: mirror_at(board),
             children,
-            mirror: Vec::new(),
         };
-        tables.mirror = (0..tables.len() as ConfigId)
+        let mirrors: Vec<ConfigId> = (0..tables.len() as ConfigId)
             .into_par_iter()
             .map(|id| {
                 tables
@@ -143,6 +160,11 @@ impl Tables {
                     .expect("the mirror of a configuration is a configuration")
             })
             .collect();
+        for (id, m) in mirrors.into_iter().enumerate() {
+            for (i, b) in m.to_le_bytes().into_iter().enumerate() {
+                *tables.hot_byte_mut(id, tables.mirror_at + i) = b;
+            }
+        }
         Ok(tables)
     }
 
@@ -155,7 +177,7 @@ impl Tables {
     }
 
     pub fn len(&self) -> usize {
-        self.records.len() / self.stride
+        self.records.len()
     }
 
     pub fn is_empty(&self) -> bool {
@@ -197,33 +219,31 @@ impl Tables {
         self.slot_of[wall.orientation as usize][wall.anchor as usize] as usize
     }
 
+    /// Byte `i` of configuration `id`'s hot bytes.
     #[inline(always)]
-    fn record(&self, id: ConfigId) -> &[u64] {
-        let start = id as usize * self.stride;
-        &self.records[start..start + self.stride]
+    fn hot_byte(&self, id: ConfigId, i: usize) -> u8 {
+        self.hot[id as usize * self.lines + i / 64].0[i % 64]
+    }
+
+    fn hot_byte_mut(&mut self, id: usize, i: usize) -> &mut u8 {
+        &mut self.hot[id * self.lines + i / 64].0[i % 64]
     }
 
     #[inline(always)]
     pub fn walls(&self, id: ConfigId) -> WallSet {
-        let r = self.record(id);
-        WallSet {
-            horizontal: r[0],
-            vertical: r[1],
-        }
+        self.records[id as usize].walls
     }
 
     /// Cells from which `player` can reach their goal row.
     #[inline(always)]
     pub fn reach(&self, id: ConfigId, player: Player) -> u64 {
-        self.record(id)[2 + player.index()]
+        self.records[id as usize].reach[player.index()]
     }
 
     /// Steps from `cell` to `player`'s goal row (`UNREACHABLE` if cut off).
     #[inline(always)]
     pub fn distance(&self, id: ConfigId, player: Player, cell: Cell) -> u8 {
-        let byte = player.index() * self.board.cells() + cell as usize;
-        let word = self.record(id)[RECORD_HEADER_WORDS + byte / 8];
-        (word >> (8 * (byte % 8))) as u8
+        self.hot_byte(id, player.index() * self.board.cells() + cell as usize)
     }
 
     /// The child id for every slot (`NO_CHILD` where the wall cannot be added).
@@ -232,9 +252,13 @@ impl Tables {
         &self.children[id as usize * self.slots..(id as usize + 1) * self.slots]
     }
 
+    /// The id of the configuration's left-right mirror image.
     #[inline(always)]
     pub fn mirror(&self, id: ConfigId) -> ConfigId {
-        self.mirror[id as usize]
+        let i = self.mirror_at;
+        let line = &self.hot[id as usize * self.lines + i / 64].0;
+        let at = i % 64;
+        ConfigId::from_le_bytes(line[at..at + 4].try_into().expect("4 bytes"))
     }
 
     /// The id of a wall set, if it is one of the cell's configurations.
@@ -276,45 +300,40 @@ fn slot_maps(board: Board) -> (Vec<Wall>, [[u8; 64]; 2]) {
     (slot_wall, slot_of)
 }
 
-/// Words before the distance bytes in a record: walls (2) and reach masks (2).
-const RECORD_HEADER_WORDS: usize = 4;
-
-/// Every configuration's record: walls, flood fills from both goal rows, goal distances.
+/// Every configuration's record (walls, flood fills from both goal rows) and hot bytes
+/// (goal distances; the mirror ids are filled in later, once ids can be looked up).
 fn build_records(
     board: Board,
     walls: &[WallSet],
-    stride: usize,
     progress: &dyn Progress,
-) -> Vec<u64> {
+) -> (Vec<Record>, Vec<Line>) {
     let cells = board.cells();
+    let lines = hot_lines(board);
     progress.begin("flood fills and distances", walls.len() as u64);
-    let mut records = vec![0u64; walls.len() * stride];
+    let mut records = huge_vec(walls.len(), Record::default());
+    let mut hot = huge_vec(walls.len() * lines, Line([0; 64]));
     records
-        .par_chunks_mut(stride)
+        .par_iter_mut()
+        .zip(hot.par_chunks_mut(lines))
         .zip(walls.par_iter())
         .with_min_len(4096)
-        .for_each(|(record, &w)| {
+        .for_each(|((record, hot), &w)| {
             let edges = w.edges(board);
-            record[0] = w.horizontal;
-            record[1] = w.vertical;
-            let mut bytes = vec![UNREACHABLE; 8 * (stride - RECORD_HEADER_WORDS)];
+            record.walls = w;
             for p in [Player::One, Player::Two] {
                 let d = edges.distances(board.goal(p));
-                bytes[p.index() * cells..(p.index() + 1) * cells].copy_from_slice(&d[..cells]);
-                record[2 + p.index()] = (0..cells)
-                    .filter(|&c| d[c] != UNREACHABLE)
-                    .fold(0, |m, c| m | 1 << c);
-            }
-            for (word, chunk) in record[RECORD_HEADER_WORDS..]
-                .iter_mut()
-                .zip(bytes.chunks(8))
-            {
-                *word = u64::from_le_bytes(chunk.try_into().expect("8 bytes"));
+                for (c, &dist) in d[..cells].iter().enumerate() {
+                    let i = p.index() * cells + c;
+                    hot[i / 64].0[i % 64] = dist;
+                    if dist != UNREACHABLE {
+                        record.reach[p.index()] |= 1 << c;
+                    }
+                }
             }
         });
     progress.advance(walls.len() as u64);
     progress.finish();
-    records
+    (records, hot)
 }
 
 /// Fills the child table layer by layer. For configuration `S` and a wall `w` that fits:
@@ -330,7 +349,7 @@ fn child_table(
     progress: &dyn Progress,
 ) -> Vec<ConfigId> {
     let layers = e.layer_start.len() - 1;
-    let mut children = vec![NO_CHILD; e.parent.len() * slots];
+    let mut children = huge_vec(e.parent.len() * slots, NO_CHILD);
     // The child of `x` adding key bit `bit`, which lies above every wall of `x`.
     let own_child = |x: usize, bit: u32| -> ConfigId {
         let below = (1u128 << bit) - 1;

@@ -18,6 +18,22 @@ use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use tt::{NO_MOVE, Table};
 
+/// The attacker's own moves among the next `depth` plies, `attacking` if the attacker moves
+/// first.
+fn own_moves(depth: u8, attacking: bool) -> u8 {
+    if attacking {
+        depth.div_ceil(2)
+    } else {
+        depth / 2
+    }
+}
+
+/// Whether `attack` reaches the table at a node with `depth` plies left: not when the
+/// attacker has one move left (only a goal step wins) nor when they have none.
+fn probes_table(depth: u8, attacking: bool) -> bool {
+    own_moves(depth, attacking) > if attacking { 1 } else { 0 }
+}
+
 /// Everything a search thread shares with the others.
 pub struct Shared<'a> {
     pub tables: &'a Tables,
@@ -72,34 +88,30 @@ impl<'s, 'a> Search<'s, 'a> {
             return false;
         }
         let tables = self.shared.tables;
-        let board = tables.board();
         let a = self.attacker;
         let attacking = node.to_move == a;
         // Each own move brings the pawn at most two steps nearer (a jump), so the attacker
         // needs at least ceil(dist / 2) of the moves it has left.
-        let own_moves = if attacking {
-            depth.div_ceil(2)
-        } else {
-            depth / 2
-        };
+        let own_moves = own_moves(depth, attacking);
         let dist = tables.distance(node.config, a, node.pawn(a));
         if dist.div_ceil(2) > own_moves {
             return false;
         }
-        // Start loading the table's bucket now, so that its cache miss overlaps the pawn
-        // moves (measured: 8% less time on 3x7 with 5 walls; not doing it on the nodes that
-        // answer before probing saved nothing measurable).
+        if attacking && own_moves <= 1 {
+            // Only a move onto the goal wins (these nodes are a tenth of all: no table).
+            return node.finishes(tables, dist);
+        }
+        // Start loading the table's bucket now, so that its cache miss overlaps the goal test
+        // (measured: 8% less time on 3x7 with 5 walls).
         let key = node.key(tables);
         self.shared.tt.prefetch(key);
-        let dests = node.pawn_destinations(tables);
-        if attacking && dests & board.goal(a) != 0 {
-            return true;
-        }
-        if !attacking && dests & board.goal(a.other()) != 0 {
-            return false;
-        }
-        if attacking && own_moves <= 1 {
-            return false; // with one own move left only a step onto the goal (checked) wins
+        let mover_dist = if attacking {
+            dist
+        } else {
+            tables.distance(node.config, node.to_move, node.pawn(node.to_move))
+        };
+        if node.finishes(tables, mover_dist) {
+            return attacking; // the defender finishing first is a failure
         }
         // (Skipping the table near the leaves, where its probe is a cache miss, was measured:
         // no gain at 3, 4 or 5 plies left.)
@@ -116,6 +128,7 @@ impl<'s, 'a> Search<'s, 'a> {
         let best = order::mirror_move(tables, node, key, fact.best);
         // Without a spare tempo (every own move must bring the pawn nearer), walls and pawn
         // moves that leave the goal out of reach of the remaining moves cannot win.
+        let dests = node.pawn_destinations(tables);
         let no_spare = attacking && dist.div_ceil(2) == own_moves;
         let pawns_within = no_spare.then(|| 2 * (own_moves - 1));
         // The table's move first, before generating the others: it usually decides, and
@@ -183,9 +196,12 @@ impl<'s, 'a> Search<'s, 'a> {
             rest
         };
         // The first move usually decides; when it did not, every other child will likely be
-        // searched: start loading all their table buckets at once.
-        for &mv in rest {
-            self.shared.tt.prefetch(node.play(tables, mv).key(tables));
+        // searched: start loading all their table buckets at once (if they probe at all).
+        let attacking = node.to_move == self.attacker;
+        if probes_table(depth - 1, !attacking) {
+            for &mv in rest {
+                self.shared.tt.prefetch(node.play(tables, mv).key(tables));
+            }
         }
         if depth < self.shared.split_depth {
             return rest

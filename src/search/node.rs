@@ -10,6 +10,7 @@
 //!
 //! Moves are bytes: a pawn destination cell (0..64), or `64 + slot` for a wall.
 
+use crate::bitboard::UNREACHABLE;
 use crate::configs::ConfigId;
 use crate::geometry::{Board, Cell, Player};
 use crate::position::{Action, Position};
@@ -137,6 +138,20 @@ impl Node {
         edges.pawn_destinations(self.pawn(me), self.pawn(me.other()))
     }
 
+    /// Whether the player to move can put their pawn on their goal row at once, given their
+    /// goal distance `dist`. With the pawns apart that is a distance of 1; a pawn next to
+    /// them can block the step or offer a jump, so then their moves are generated.
+    #[inline]
+    pub fn finishes(&self, tables: &Tables, dist: u8) -> bool {
+        let board = tables.board();
+        let me = self.to_move;
+        if board.neighbours(self.pawn(me)) >> self.pawn(me.other()) & 1 == 0 {
+            dist == 1
+        } else {
+            self.pawn_destinations(tables) & board.goal(me) != 0
+        }
+    }
+
     /// Calls `f(move, child configuration)` for every legal wall of the player to move.
     #[inline]
     pub fn for_each_wall(&self, tables: &Tables, mut f: impl FnMut(Move, ConfigId)) {
@@ -159,13 +174,14 @@ impl Node {
     }
 
     /// Whether `child` is a configuration (not `NO_CHILD`) in which both pawns still reach
-    /// their goals.
+    /// their goals. Read from the distances, not the reach masks: move ordering reads the
+    /// child's distances next, and they share one cache line.
     #[inline(always)]
     fn leaves_paths(&self, tables: &Tables, child: ConfigId) -> bool {
         let [p1, p2] = self.pawns;
         child != NO_CHILD
-            && tables.reach(child, Player::One) >> p1 & 1 == 1
-            && tables.reach(child, Player::Two) >> p2 & 1 == 1
+            && tables.distance(child, Player::One, p1) != UNREACHABLE
+            && tables.distance(child, Player::Two, p2) != UNREACHABLE
     }
 
     pub fn action(tables: &Tables, mv: Move) -> Action {
