@@ -122,16 +122,28 @@ impl Table {
     /// iterations while it is crowded.
     pub fn grown(&self) -> Table {
         let bigger = Table::new(self.bytes() * 2, self.with_dominance);
-        for pair in self.buckets.iter().flat_map(|b| b.0.chunks(2)) {
-            let word = pair[1].load(Ordering::Relaxed);
-            let key = pair[0].load(Ordering::Relaxed) ^ word;
-            if word != 0 {
-                let slot = bigger.victim(key);
-                bigger.word(slot + 1).store(word, Ordering::Relaxed);
-                bigger.word(slot).store(key ^ word, Ordering::Relaxed);
-                bigger.claimed.fetch_add(1, Ordering::Relaxed);
-            }
-        }
+        // Doubling adds one bit to a bucket's index, so an old bucket's entries go to the new
+        // bucket of the same index or the one a table-length above, which no other old
+        // bucket feeds: the buckets move in parallel without meeting.
+        let moved: u64 = self
+            .buckets
+            .par_iter()
+            .map(|bucket| {
+                let mut moved = 0;
+                for pair in bucket.0.chunks(2) {
+                    let word = pair[1].load(Ordering::Relaxed);
+                    let key = pair[0].load(Ordering::Relaxed) ^ word;
+                    if word != 0 {
+                        let slot = bigger.victim(key);
+                        bigger.word(slot + 1).store(word, Ordering::Relaxed);
+                        bigger.word(slot).store(key ^ word, Ordering::Relaxed);
+                        moved += 1;
+                    }
+                }
+                moved
+            })
+            .sum();
+        bigger.claimed.store(moved, Ordering::Relaxed);
         bigger
     }
 
