@@ -53,6 +53,8 @@ pub struct Search<'s, 'a> {
     shared: &'s Shared<'a>,
     attacker: Player,
     nodes: u64,
+    /// Table entries this search claimed, not yet reported to the table.
+    claimed: tt::Claimed,
 }
 
 impl<'s, 'a> Search<'s, 'a> {
@@ -61,7 +63,15 @@ impl<'s, 'a> Search<'s, 'a> {
             shared,
             attacker,
             nodes: 0,
+            claimed: 0,
         }
+    }
+
+    /// Reports this search's node count and claimed entries to the shared counters (once,
+    /// at its end: shared counters written at every node would bounce between the cores).
+    pub fn report(self) {
+        self.shared.nodes.fetch_add(self.nodes, Ordering::Relaxed);
+        self.shared.tt.add_claimed(self.claimed);
     }
 
     fn aborted(&mut self) -> bool {
@@ -213,7 +223,7 @@ impl<'s, 'a> Search<'s, 'a> {
         rest.par_iter().copied().find_any(|&mv| {
             let mut search = Search::new(shared, attacker);
             let hit = search.decides(node, mv, depth);
-            shared.nodes.fetch_add(search.nodes, Ordering::Relaxed);
+            search.report();
             hit
         })
     }
@@ -223,7 +233,8 @@ impl<'s, 'a> Search<'s, 'a> {
         if !self.shared.abort.load(Ordering::Relaxed) {
             let tables = self.shared.tables;
             let stored = order::key_move(tables, node, key, mv);
-            self.shared
+            self.claimed += self
+                .shared
                 .tt
                 .store(key, self.attacker.index(), depth, won, stored);
         }
@@ -234,7 +245,7 @@ impl<'s, 'a> Search<'s, 'a> {
     pub fn attack_root(shared: &Shared, attacker: Player, node: &Node, depth: u8) -> bool {
         let mut search = Search::new(shared, attacker);
         let won = search.attack(node, depth);
-        shared.nodes.fetch_add(search.nodes, Ordering::Relaxed);
+        search.report();
         won
     }
 }

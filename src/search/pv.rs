@@ -50,8 +50,6 @@ pub fn principal_line(shared: &Shared, attacker: Player, start: &Node, length: u
             break;
         }
     }
-    shared
-        .nodes
-        .fetch_add(search.nodes, std::sync::atomic::Ordering::Relaxed);
+    search.report();
     line
 }

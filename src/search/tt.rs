@@ -77,6 +77,9 @@ const WAYS: usize = 4;
 struct Bucket([AtomicU64; 2 * WAYS]);
 const _: () = assert!(size_of::<Bucket>() == 64, "a bucket is one cache line");
 
+/// Entries newly claimed by stores (0 or 1 for one store).
+pub type Claimed = u64;
+
 pub struct Table {
     buckets: Vec<Bucket>,
     /// Whether a probe may use the entries of other splits of the walls left (see `probe`).
@@ -112,7 +115,8 @@ impl Table {
         }
     }
 
-    /// Whether more than half the entries have been claimed since the table was made.
+    /// Whether more than half the entries have been claimed since the table was made (as
+    /// far as the searches have reported their claims: `add_claimed`).
     pub fn crowded(&self) -> bool {
         self.claimed.load(Ordering::Relaxed) * 2 > (self.buckets.len() * WAYS) as u64
     }
@@ -234,13 +238,10 @@ impl Table {
     }
 
     /// Records that `attacker` wins within `depth` (`won`) or not, with the move that showed it.
-    pub fn store(&self, key: u64, attacker: usize, depth: u8, won: bool, best: u8) {
-        let (slot, old) = match self.find(key) {
-            Some((i, data)) => (i, data),
-            None => {
-                self.claimed.fetch_add(1, Ordering::Relaxed);
-                (self.victim(key), EMPTY_DATA)
-            }
+    pub fn store(&self, key: u64, attacker: usize, depth: u8, won: bool, best: u8) -> Claimed {
+        let (slot, old, claimed) = match self.find(key) {
+            Some((i, data)) => (i, data, 0),
+            None => (self.victim(key), EMPTY_DATA, 1),
         };
         let mut fact = unpack(old, attacker);
         if won {
@@ -254,6 +255,13 @@ impl Table {
         let word = pack(old, attacker, fact) ^ EMPTY_DATA;
         self.word(slot + 1).store(word, Ordering::Relaxed);
         self.word(slot).store(key ^ word, Ordering::Relaxed);
+        claimed
+    }
+
+    /// Counts entries claimed by `store` (see `crowded`). The searches add their counts in
+    /// batches: one counter written by every store made the cores fight over its cache line.
+    pub fn add_claimed(&self, claimed: Claimed) {
+        self.claimed.fetch_add(claimed, Ordering::Relaxed);
     }
 
     /// The entry to overwrite: an empty one, else the one with the shallowest facts.
