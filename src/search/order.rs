@@ -9,31 +9,46 @@ use crate::bitboard::bits;
 use crate::tables::Tables;
 use std::sync::atomic::{AtomicU32, Ordering};
 
-/// How often each move decided a node (history heuristic), per player to move; shared by
-/// the threads. It only orders moves, so races cannot change an answer.
+/// How often each move decided a node (history heuristic), per player to move, kept by each
+/// thread for itself: counters shared by the threads made the cores fight over their cache
+/// lines at every decided node. It only orders moves, so it cannot change an answer.
 pub struct History {
+    /// `threads` blocks of 2 * 256 counters.
     counts: Vec<AtomicU32>,
+    threads: usize,
+}
+
+impl History {
+    /// Counters for the threads of the current rayon pool.
+    pub fn new() -> History {
+        let threads = rayon::current_num_threads();
+        History {
+            counts: (0..threads * 2 * 256).map(|_| AtomicU32::new(0)).collect(),
+            threads,
+        }
+    }
+
+    fn counter(&self, side: usize, mv: Move) -> &AtomicU32 {
+        let thread = rayon::current_thread_index().unwrap_or(0) % self.threads;
+        &self.counts[(thread * 2 + side) * 256 + mv as usize]
+    }
+
+    /// `mv` decided a node at `depth` plies for `side` (0 or 1).
+    pub fn bump(&self, side: usize, mv: Move, depth: u8) {
+        let d = depth as u32;
+        self.counter(side, mv).fetch_add(d * d, Ordering::Relaxed);
+    }
+
+    fn score(&self, side: usize, mv: Move) -> i32 {
+        self.counter(side, mv)
+            .load(Ordering::Relaxed)
+            .min(HISTORY_CAP) as i32
+    }
 }
 
 impl Default for History {
     fn default() -> Self {
-        History {
-            counts: (0..2 * 256).map(|_| AtomicU32::new(0)).collect(),
-        }
-    }
-}
-
-impl History {
-    /// `mv` decided a node at `depth` plies for `side` (0 or 1).
-    pub fn bump(&self, side: usize, mv: Move, depth: u8) {
-        let d = depth as u32;
-        self.counts[side * 256 + mv as usize].fetch_add(d * d, Ordering::Relaxed);
-    }
-
-    fn score(&self, side: usize, mv: Move) -> i32 {
-        self.counts[side * 256 + mv as usize]
-            .load(Ordering::Relaxed)
-            .min(HISTORY_CAP) as i32
+        Self::new()
     }
 }
 
