@@ -121,13 +121,13 @@ impl Table {
         self.claimed.load(Ordering::Relaxed) * 2 > (self.buckets.len() * WAYS) as u64
     }
 
-    /// A table twice as large holding every entry of this one. A small table is faster
-    /// (fewer cache and TLB misses), so the solver starts small and grows it between
-    /// iterations while it is crowded.
-    pub fn grown(&self) -> Table {
-        let bigger = Table::new(self.bytes() * 2, self.with_dominance);
-        // Doubling adds one bit to a bucket's index, so an old bucket's entries go to the new
-        // bucket of the same index or the one a table-length above, which no other old
+    /// A table of at most `bytes` bytes (at least this one's size) holding every entry of
+    /// this one. The solver starts with a small table, so that a small cell does not pay for
+    /// a large one, and grows it between iterations once it is crowded.
+    pub fn grown(&self, bytes: u64) -> Table {
+        let bigger = Table::new(bytes.max(self.bytes()), self.with_dominance);
+        // A larger power of two adds bits above a bucket's index, so an old bucket's entries
+        // go to new buckets of the same index modulo the old length, which no other old
         // bucket feeds: the buckets move in parallel without meeting.
         let moved: u64 = self
             .buckets
@@ -381,7 +381,7 @@ mod tests {
         let before: Vec<Fact> = (1..100u64)
             .map(|k| t.probe(k * 7919, (k % 2) as usize))
             .collect();
-        let g = t.grown();
+        let g = t.grown(2 * t.bytes());
         assert_eq!(g.bytes(), 2 * t.bytes());
         let after: Vec<Fact> = (1..100u64)
             .map(|k| g.probe(k * 7919, (k % 2) as usize))
