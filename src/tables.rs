@@ -2,7 +2,11 @@
 //! cells from which each player can still reach their goal (flood fill from the goal row), the
 //! goal distance of every cell for each player, and the child configuration for every wall
 //! slot. Search then never runs a path search: a wall is legal iff its child exists and both
-//! pawns stand in the child's reach masks.
+//! pawns stand in the child's reach masks (equivalently: have a goal distance there).
+//!
+//! The search reads these tables at random, so they are laid out for the cache: what a wall
+//! child costs the search (distances, mirror id) shares one aligned line, and every large
+//! array asks for huge pages (`memory::huge_vec`).
 //!
 //! Wall *slots* number the walls densely: horizontal walls by ascending anchor cell, then
 //! vertical ones, `2 * (W-1) * (H-1)` slots in all. `children[id * slots + slot]` is the
