@@ -32,7 +32,8 @@ pub const MIN_SEARCH_SECONDS: f64 = 5.0;
 /// The default largest transposition table, when the budget allows it.
 pub const DEFAULT_TT_BYTES: u64 = 1 << 30;
 
-/// The transposition table's first size; it doubles between iterations while crowded.
+/// The transposition table's first size; once crowded, it grows to its full size between
+/// iterations.
 pub const INITIAL_TT_BYTES: u64 = 64 << 20;
 
 /// How a cell is decided.

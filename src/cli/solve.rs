@@ -49,7 +49,8 @@ pub struct SolveArgs {
     max_seconds: Option<f64>,
 
     /// Transposition table size, e.g. 256M or 2G (capped by the memory budget and by the
-    /// number of positions of the cell)
+    /// number of positions of the cell). The table starts at 64M and grows to this size
+    /// once it is half full
     #[arg(long, value_name = "SIZE", default_value = "1G")]
     tt: String,
 
