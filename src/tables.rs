@@ -223,14 +223,23 @@ impl Tables {
         self.slot_of[wall.orientation as usize][wall.anchor as usize] as usize
     }
 
+    /// The cache line holding byte `i` of configuration `id`'s hot bytes, and the byte's
+    /// place in it.
+    #[inline(always)]
+    fn hot_line(&self, id: usize, i: usize) -> (usize, usize) {
+        (id * self.lines + i / 64, i % 64)
+    }
+
     /// Byte `i` of configuration `id`'s hot bytes.
     #[inline(always)]
     fn hot_byte(&self, id: ConfigId, i: usize) -> u8 {
-        self.hot[id as usize * self.lines + i / 64].0[i % 64]
+        let (line, at) = self.hot_line(id as usize, i);
+        self.hot[line].0[at]
     }
 
     fn hot_byte_mut(&mut self, id: usize, i: usize) -> &mut u8 {
-        &mut self.hot[id * self.lines + i / 64].0[i % 64]
+        let (line, at) = self.hot_line(id, i);
+        &mut self.hot[line].0[at]
     }
 
     #[inline(always)]
@@ -259,10 +268,9 @@ impl Tables {
     /// The id of the configuration's left-right mirror image.
     #[inline(always)]
     pub fn mirror(&self, id: ConfigId) -> ConfigId {
-        let i = self.mirror_at;
-        let line = &self.hot[id as usize * self.lines + i / 64].0;
-        let at = i % 64;
-        ConfigId::from_le_bytes(line[at..at + 4].try_into().expect("4 bytes"))
+        let (line, at) = self.hot_line(id as usize, self.mirror_at);
+        let bytes = &self.hot[line].0[at..at + 4];
+        ConfigId::from_le_bytes(bytes.try_into().expect("4 bytes"))
     }
 
     /// The id of a wall set, if it is one of the cell's configurations.
