@@ -12,7 +12,7 @@ use quoridor_solver::geometry::{Board, Cell, Player};
 use quoridor_solver::notation::format_moves;
 use quoridor_solver::position::Position;
 use quoridor_solver::progress::Silent;
-use quoridor_solver::retro::{self, RetroResult, RetroStats, Value};
+use quoridor_solver::retro::{self, Precision, RetroResult, RetroStats, Value, Wdl};
 use quoridor_solver::solver::{Method, Outcome, SolveOptions};
 use quoridor_solver::tables::{TableEstimate, Tables};
 use quoridor_solver::walls::{Orientation, Wall, WallSet};
@@ -244,12 +244,11 @@ fn eight_by_three_with_three_walls_is_a_draw() {
     );
 }
 
-/// Counts the positions of a cell straight from the definition (flood fills, no tables'
-/// reach masks), with the outcome of each from `value`.
-fn count_directly(t: &Tables, solved: &retro::Solved) -> RetroStats {
+/// Calls `f` on every position of a cell, straight from the definition (flood fills, no
+/// tables' reach masks).
+fn for_each_position(t: &Tables, mut f: impl FnMut(&Position)) {
     let board = t.board();
     let n = t.walls_per_player();
-    let mut stats = RetroStats::default();
     for id in 0..t.len() as u32 {
         let walls = t.walls(id);
         let edges = walls.edges(board);
@@ -265,25 +264,125 @@ fn count_directly(t: &Tables, solved: &retro::Solved) -> RetroStats {
                         continue;
                     }
                     for to_move in [Player::One, Player::Two] {
-                        let pos = Position {
+                        f(&Position {
                             walls,
                             pawns: [p1, p2],
                             left: [l1, l2],
                             to_move,
-                        };
-                        stats.positions += 1;
-                        match solved.value(&pos).expect("a position of the cell") {
-                            Value::Draw => stats.draws += 1,
-                            Value::Win(_) if to_move == Player::One => stats.p1_wins += 1,
-                            Value::Loss(_) if to_move == Player::Two => stats.p1_wins += 1,
-                            _ => stats.p2_wins += 1,
-                        }
+                        });
                     }
                 }
             }
         }
     }
+}
+
+/// Counts the positions of a cell by outcome, each from `value`.
+fn count_directly(t: &Tables, solved: &retro::Solved) -> RetroStats {
+    let mut stats = RetroStats::default();
+    for_each_position(t, |pos| {
+        stats.positions += 1;
+        match solved.value(pos).expect("a position of the cell") {
+            Value::Draw => stats.draws += 1,
+            Value::Win(_) if pos.to_move == Player::One => stats.p1_wins += 1,
+            Value::Loss(_) if pos.to_move == Player::Two => stats.p1_wins += 1,
+            _ => stats.p2_wins += 1,
+        }
+    });
     stats
+}
+
+/// The compact analysis (2 bits a position) gives every position the outcome of the exact
+/// one, and the same counts, winner and draw line; it has no remoteness.
+#[test]
+fn compact_outcomes_equal_exact_values_position_by_position() {
+    for (w, h, n) in [
+        (3, 3, 2),
+        (2, 3, 1),
+        (3, 2, 2),
+        (2, 2, 1),
+        (4, 3, 3),
+        (2, 5, 4),
+        (3, 5, 2),
+        (4, 4, 2),
+        (8, 3, 3),
+    ] {
+        let t = tables(w, h, n);
+        let exact = retro::analyse(&t, BUDGET, &Silent).unwrap();
+        let compact = retro::analyse_outcomes(&t, BUDGET, &Silent).unwrap();
+        assert_eq!(compact.precision(), Precision::Compact);
+        assert!(compact.keeps_all_layers());
+        let mut checked = 0u64;
+        // 8x3 (191 million positions, the draws) by its counts and line only: seconds in CI.
+        let every = w * h < 24;
+        for_each_position(&t, |pos| {
+            if !every {
+                return;
+            }
+            let want = exact.value(pos).map(Wdl::from);
+            assert!(want.is_some());
+            assert_eq!(compact.outcome(pos), want, "{w}x{h} {n} {pos:?}");
+            assert_eq!(exact.outcome(pos), want, "{w}x{h} {n} {pos:?}");
+            if pos.winner(t.board()).is_none() {
+                assert_eq!(compact.value(pos), None, "no remoteness");
+            }
+            checked += 1;
+        });
+        assert!(!every || checked == exact.stats().positions);
+        assert_eq!(compact.stats(), exact.stats(), "{w}x{h} {n}");
+        let (e, c) = (exact.result(), compact.result());
+        assert_eq!(c.winner, e.winner, "{w}x{h} {n}");
+        assert_eq!(c.plies, None);
+        if e.winner.is_none() {
+            assert_eq!((&c.line, c.cycle_start), (&e.line, e.cycle_start));
+        } else {
+            assert!(c.line.is_empty());
+        }
+    }
+}
+
+/// A compact analysis that streams keeps the layers its budget allows, from layer 0 up,
+/// answers there as the whole one does and nowhere else, and counts the same.
+#[test]
+fn compact_streaming_keeps_what_fits_and_equals_the_whole() {
+    for (w, h, n) in [(4, 3, 3), (3, 5, 2), (2, 5, 4), (4, 4, 2)] {
+        let t = tables(w, h, n);
+        let e = retro::estimate(t.board(), n, &TableEstimate::new(t.board(), n).by_walls);
+        let whole = retro::analyse_outcomes(&t, BUDGET, &Silent).unwrap();
+        for kept in 2..e.layers {
+            let budget = t.bytes() + e.peak(Precision::Compact, kept);
+            // Keeping more can cost nothing more (the peak is elsewhere): then it does.
+            let kept = e
+                .kept_layers(Precision::Compact, budget - t.bytes())
+                .unwrap();
+            assert!(e.peak(Precision::Compact, kept) <= budget - t.bytes());
+            if kept == e.layers {
+                continue;
+            }
+            let part = retro::analyse_outcomes(&t, budget, &Silent).unwrap();
+            assert_eq!(
+                part.bytes(),
+                e.peak(Precision::Compact, kept),
+                "{w}x{h} {n}"
+            );
+            assert!(part.bytes() < e.peak(Precision::Compact, e.layers));
+            assert_eq!(part.stats(), whole.stats());
+            for_each_position(&t, |pos| {
+                let want = if pos.winner(t.board()).is_some() || (pos.walls.len() as usize) < kept {
+                    whole.outcome(pos)
+                } else {
+                    None
+                };
+                assert_eq!(part.outcome(pos), want, "{w}x{h} {n} kept {kept} {pos:?}");
+            });
+        }
+        assert_eq!(whole.bytes(), e.peak(Precision::Compact, e.layers));
+        let too_small = t.bytes() + e.peak(Precision::Compact, 2) - 1;
+        let err = retro::analyse_outcomes(&t, too_small, &Silent)
+            .err()
+            .unwrap();
+        assert!(matches!(err, Error::Memory { .. }), "{err}");
+    }
 }
 
 #[test]
@@ -364,7 +463,13 @@ fn results_do_not_depend_on_threads() {
             .num_threads(threads)
             .build()
             .unwrap();
-        pool.install(|| retro::solve(&tables(4, 3, 3), BUDGET, &Silent).unwrap())
+        pool.install(|| {
+            let t = tables(4, 3, 3);
+            let compact = retro::analyse_outcomes(&t, BUDGET, &Silent).unwrap();
+            let mut outcomes = Vec::new();
+            for_each_position(&t, |pos| outcomes.push(compact.outcome(pos)));
+            (retro::solve(&t, BUDGET, &Silent).unwrap(), outcomes)
+        })
     };
     assert_eq!(run(1), run(2));
 }

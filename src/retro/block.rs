@@ -20,6 +20,7 @@ use super::Value;
 use super::code::{self, Code, NO_EXIT, UNDECIDED};
 use super::layout::{LOCAL_LEN, Layout};
 use super::pawn_graph::PawnGraph;
+use super::store::Packing;
 use crate::bitboard::bits;
 use crate::configs::ConfigId;
 use crate::geometry::{Board, Cell, MAX_CELLS, Player};
@@ -39,8 +40,9 @@ pub struct Block<'a> {
     /// Walls left, by `Player::index`.
     pub left: [u8; 2],
     pub graph: &'a PawnGraph,
-    /// The store of the solved layer `layer + 1` (`None` for the last layer).
-    pub below: Option<&'a [Code]>,
+    /// The bytes of the solved layer `layer + 1` (`None` for the last layer), packed as
+    /// the analysis packs them (`store.rs`).
+    pub below: Option<&'a [u8]>,
 }
 
 /// Per-thread working memory, reused from block to block.
@@ -80,11 +82,13 @@ impl Scratch {
     }
 }
 
-/// Solves the block into `scratch.values` and counts its outcomes.
-pub fn solve(block: &Block, scratch: &mut Scratch) -> Result<RetroStats, TooDeep> {
+/// Solves the block into `scratch.values` and counts its outcomes. With the `Compact`
+/// packing the layer below has outcomes only, so the values' outcomes are exact and their
+/// remoteness is not (`store.rs`).
+pub fn solve<P: Packing>(block: &Block, scratch: &mut Scratch) -> Result<RetroStats, TooDeep> {
     let mut values = std::mem::take(&mut scratch.values);
     values.fill(UNDECIDED);
-    scan_exits(block, &mut scratch.exits);
+    scan_exits::<P>(block, &mut scratch.exits);
     let solved = count_children(block, scratch, &mut values)
         .and_then(|()| propagate(block, scratch, &mut values));
     let stats = mark_draws(block, &values);
@@ -142,7 +146,7 @@ impl Block<'_> {
 /// per wall, side and row of Player 1's cell, so that a row of `exits` is a run of slots
 /// (a `min` the compiler vectorises when the child block is read straight). Slots that are
 /// not positions, or are over, get values nobody reads.
-fn scan_exits(block: &Block, exits: &mut [Code]) {
+fn scan_exits<P: Packing>(block: &Block, exits: &mut [Code]) {
     exits.fill(NO_EXIT);
     let Some(below) = block.below else {
         return; // the last layer: no wall fits any more
@@ -161,7 +165,6 @@ fn scan_exits(block: &Block, exits: &mut [Code]) {
                 continue;
             }
             let view = layout.view(block.layer + 1, child, left1, side.other());
-            let child_values = &below[view.start..view.start + layout.stored_len()];
             // Player 2 must still reach the goal: other cells get `NO_EXIT` (no change).
             let reach2 = tables.reach(child, Player::Two);
             let mut cut = [NO_EXIT; MAX_CELLS];
@@ -176,16 +179,22 @@ fn scan_exits(block: &Block, exits: &mut [Code]) {
                 let row = &mut exits[layout.index(side, p1, 0)..][..cells];
                 let first = p1 as usize * cells;
                 match offsets {
-                    None => {
-                        let from = &child_values[first..first + cells];
+                    // A straight row of bytes: a `min` the compiler vectorises.
+                    None if P::EXACT => {
+                        let from = &below[view.start + first..][..cells];
                         for ((e, &c), &m) in row.iter_mut().zip(from).zip(cut) {
                             *e = (*e).min(c | m);
+                        }
+                    }
+                    None => {
+                        for (i, (e, &m)) in row.iter_mut().zip(cut).enumerate() {
+                            *e = (*e).min(P::read(below, view.start + first + i) | m);
                         }
                     }
                     Some(offsets) => {
                         let from = &offsets[first..first + cells];
                         for ((e, &o), &m) in row.iter_mut().zip(from).zip(cut) {
-                            *e = (*e).min(child_values[o as usize] | m);
+                            *e = (*e).min(P::read(below, view.start + o as usize) | m);
                         }
                     }
                 }

@@ -24,6 +24,8 @@ pub type Code = u8;
 pub const LOSS_NOW: Code = 0;
 pub const UNDECIDED: Code = 127;
 pub const WIN_NOW: Code = 255;
+/// A win in one ply (`decided(1)`).
+pub const WIN_IN_ONE: Code = 254;
 
 /// The best wall move of a position that has none. No wall move reaches `WIN_NOW` (a wall
 /// moves no pawn, and positions that are over have no moves), so it cannot be confused.

@@ -11,23 +11,24 @@ use super::block::{self, Block, Scratch, TooDeep};
 use super::code::{self, Code};
 use super::layout::Layout;
 use super::pawn_graph::PawnGraph;
+use super::store::Packing;
 use crate::bitboard::bits;
 use crate::geometry::{Cell, Player};
 use crate::tables::Tables;
 use rayon::prelude::*;
 
-/// Solves layer `k` into `store` (its stored blocks, all `UNDECIDED` on entry), reading the
-/// solved layer `k + 1` from `below`, and counts the outcomes of every position of the
-/// layer (not only the stored ones).
-pub fn solve_layer(
+/// Solves layer `k` into `store` (the bytes of its stored blocks under packing `P`, all
+/// undecided on entry), reading the solved layer `k + 1` from `below`, and counts the
+/// outcomes of every position of the layer (not only the stored ones).
+pub fn solve_layer<P: Packing>(
     tables: &Tables,
     layout: &Layout,
     k: usize,
-    store: &mut [Code],
-    below: Option<&[Code]>,
+    store: &mut [u8],
+    below: Option<&[u8]>,
 ) -> Result<RetroStats, TooDeep> {
     let per_config = layout.splits(k) * layout.stored_len();
-    let groups = cut_groups(layout, k, store, per_config);
+    let groups = cut_groups::<P>(layout, k, store, per_config);
     groups
         .into_par_iter()
         .map_init(
@@ -53,8 +54,8 @@ pub fn solve_layer(
                         graph,
                         below,
                     };
-                    let counts = block::solve(&block, scratch)?;
-                    store_block(&block, &scratch.values, own.start - base, group);
+                    let counts = block::solve::<P>(&block, scratch)?;
+                    store_block::<P>(&block, &scratch.values, own.start - base, group);
                     // The block's mirror image counts too, and so do the half turns of both
                     // unless the block is its own (then its partner is itself).
                     let copies = if tables.mirror(config) == config {
@@ -64,7 +65,7 @@ pub fn solve_layer(
                     };
                     stats = stats + counts.times(copies);
                     if partner.start != own.start {
-                        store_turned(&block, &scratch.values, partner, base, group);
+                        store_turned::<P>(&block, &scratch.values, partner, base, group);
                         stats = stats + turned(&block, counts).times(copies);
                     }
                 }
@@ -75,19 +76,20 @@ pub fn solve_layer(
 }
 
 /// The layer's store cut into groups: (rank of the group's first stored configuration,
-/// its slice).
-fn cut_groups<'s>(
+/// its bytes). `per_config` slots are a whole number of bytes (blocks are padded).
+fn cut_groups<'s, P: Packing>(
     layout: &Layout,
     k: usize,
-    store: &'s mut [Code],
+    store: &'s mut [u8],
     per_config: usize,
-) -> Vec<(usize, &'s mut [Code])> {
+) -> Vec<(usize, &'s mut [u8])> {
+    debug_assert!(per_config.is_multiple_of(P::PER_BYTE));
     let mut groups = Vec::new();
     let mut rest = store;
     let mut rank = 0;
     while rank < layout.stored(k).len() {
         let len = layout.group_len(k, rank);
-        let (group, tail) = rest.split_at_mut(len * per_config);
+        let (group, tail) = rest.split_at_mut(len * per_config / P::PER_BYTE);
         groups.push((rank, group));
         rest = tail;
         rank += len;
@@ -95,26 +97,33 @@ fn cut_groups<'s>(
     groups
 }
 
-/// The Player 1 half of the solved block is its own stored block, row for row.
-fn store_block(block: &Block, values: &[Code], at: usize, group: &mut [Code]) {
+/// The Player 1 half of the solved block is its own stored block, row for row (`at`: the
+/// block's first slot in the group).
+fn store_block<P: Packing>(block: &Block, values: &[Code], at: usize, group: &mut [u8]) {
     let layout = block.layout;
     let cells = layout.cells();
-    let stored = group[at..at + layout.stored_len()].chunks_exact_mut(cells);
-    for (p1, row) in stored.enumerate() {
+    for p1 in 0..cells {
         let local = layout.index(Player::One, p1 as Cell, 0);
-        row.copy_from_slice(&values[local..local + cells]);
+        let row = &values[local..local + cells];
+        if P::EXACT {
+            group[at + p1 * cells..][..cells].copy_from_slice(row);
+        } else {
+            for (p2, &code) in row.iter().enumerate() {
+                P::write(group, at + p1 * cells + p2, code);
+            }
+        }
     }
 }
 
 /// The Player 2 half, turned half a turn (and mirrored if need be), is the partner's stored
 /// block. A position with both pawns home is Player 1's whoever moves, so there it is a win
 /// for the partner's mover (Player 1) where it was a loss for this block's (Player 2).
-fn store_turned(
+fn store_turned<P: Packing>(
     block: &Block,
     values: &[Code],
     partner: super::layout::View,
     base: usize,
-    group: &mut [Code],
+    group: &mut [u8],
 ) {
     let layout = block.layout;
     let goal2 = block.tables.board().goal(Player::Two);
@@ -126,7 +135,7 @@ fn store_turned(
             } else {
                 values[layout.index(Player::Two, p1, p2)]
             };
-            group[layout.slot(partner, p1, p2) - base] = code;
+            P::write(group, layout.slot(partner, p1, p2) - base, code);
         }
     }
 }

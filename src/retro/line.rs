@@ -5,10 +5,11 @@
 //! `r - 1` is the longest); a player in a draw to another draw. A win therefore ends on the
 //! goal after exactly the start's remoteness; a draw ends when a position repeats.
 //!
-//! After a streaming analysis only layers 0 and 1 have values: a line that needs a value
+//! After an analysis of outcomes only, a draw's line is given (draw to draw), a win's is
+//! not. After a streaming analysis only layers 0 and 1 have values: a line that needs a value
 //! from a freed layer is not given at all (empty), never cut short or guessed.
 
-use super::{Solved, Value};
+use super::{Precision, Solved, Value, Wdl};
 use crate::position::{Action, Position};
 use std::collections::HashMap;
 
@@ -48,6 +49,18 @@ fn line_from(solved: &Solved, start: Position) -> Result<(Vec<Action>, Option<us
 /// action leads to a position of the cell, so a missing value means a freed layer.
 fn best_action(solved: &Solved, pos: &Position) -> Result<Option<Action>, Freed> {
     let tables = solved.tables();
+    if solved.precision() == Precision::Compact {
+        // Outcomes only: a draw's line needs no remoteness, a win's does.
+        if solved.outcome(pos).ok_or(Freed)? != Wdl::Draw {
+            return Err(Freed);
+        }
+        for action in pos.legal_actions_with(tables.board(), tables) {
+            if solved.outcome(&pos.play(action)).ok_or(Freed)? == Wdl::Draw {
+                return Ok(Some(action));
+            }
+        }
+        return Ok(None);
+    }
     let here = solved.value(pos).ok_or(Freed)?;
     let want = match here {
         Value::Win(r) => Value::Loss(r - 1),

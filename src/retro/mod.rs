@@ -70,19 +70,22 @@ mod layer;
 mod layout;
 mod line;
 mod pawn_graph;
+mod store;
 mod symmetry;
 
 pub use code::MAX_REMOTENESS;
 
+use crate::configs::ConfigId;
 use crate::error::{Error, Result};
+use crate::geometry::Cell;
 use crate::geometry::{Board, Player};
 use crate::memory;
 use crate::position::{Action, Position};
 use crate::progress::Progress;
 use crate::tables::Tables;
-use code::{Code, UNDECIDED};
 use layout::Layout;
 use serde::Serialize;
+use store::{Compact, Exact, Packing};
 
 /// The value of a position from the view of the player to move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -96,18 +99,72 @@ pub enum Value {
 }
 
 /// What a retrograde analysis of a cell will take, known before anything is allocated.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RetroEstimate {
     /// Every (configuration, split, ordered pair of distinct cells, side to move), cut-off
     /// pawns included: an upper bound on the positions.
     pub positions: u128,
-    /// The peak bytes of the analysis when it streams (two layers kept, see the module
-    /// doc), the least it needs; the tables not included.
+    /// The peak bytes of the exact analysis when it streams (two layers kept, see the
+    /// module doc), the least it needs; the tables not included.
     pub bytes: u64,
-    /// The peak bytes when every layer is kept (then the line is always given).
+    /// The peak bytes of the exact analysis when every layer is kept (then the line is
+    /// always given).
     pub all_layers_bytes: u64,
     /// Layers (walls placed: 0, 1, ...).
     pub layers: usize,
+    /// Stored slots of each layer.
+    layer_slots: Vec<u128>,
+    /// Bytes of the layout's indices.
+    index: u128,
+}
+
+/// What the store keeps of each position (`store.rs`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Precision {
+    /// Value and remoteness, a byte per stored position.
+    Exact,
+    /// Win, loss or draw, 2 bits per stored position.
+    Compact,
+}
+
+impl Precision {
+    fn per_byte(self) -> u128 {
+        match self {
+            Precision::Exact => Exact::PER_BYTE as u128,
+            Precision::Compact => Compact::PER_BYTE as u128,
+        }
+    }
+}
+
+impl RetroEstimate {
+    /// The peak bytes of an analysis at `precision` that keeps layers `0..kept` to the end
+    /// and any other layer only until the layer below it is solved; the tables not included.
+    pub fn peak(&self, precision: Precision, kept: usize) -> u64 {
+        let bytes: Vec<u128> = self
+            .layer_slots
+            .iter()
+            .map(|&s| s.div_ceil(precision.per_byte()))
+            .collect();
+        // While layer k is solved: itself, the layer above it, and the kept ones above that.
+        let live = |k: usize| -> u128 {
+            (k..bytes.len())
+                .filter(|&j| j <= k + 1 || j < kept)
+                .map(|j| bytes[j])
+                .fold(0, u128::saturating_add)
+        };
+        let peak = (0..bytes.len()).map(live).max().unwrap_or(0);
+        u64::try_from(peak.saturating_add(self.index)).unwrap_or(u64::MAX)
+    }
+
+    /// The most layers an analysis at `precision` can keep within `budget` bytes (the
+    /// tables not included): every layer, or `0..kept` for the largest `kept` that fits, at
+    /// least layers 0 and 1; `None` if even two layers do not fit.
+    pub fn kept_layers(&self, precision: Precision, budget: u64) -> Option<usize> {
+        let least = self.layers.min(2);
+        (least..=self.layers)
+            .rev()
+            .find(|&kept| self.peak(precision, kept) <= budget)
+    }
 }
 
 /// Sizes the store for a cell with `configurations_by_walls[k]` configurations of `k`
@@ -121,34 +178,32 @@ pub fn estimate(
     let cells = board.cells() as u128;
     let layers = configurations_by_walls.len();
     let symmetric = symmetry::symmetric_by_walls(board, layers);
+    let block = layout::stored_block_len(board.cells()) as u128;
     let mut positions = 0u128;
     let mut stored_configs = 0u128;
-    let mut layer_bytes = Vec::with_capacity(layers);
+    let mut layer_slots = Vec::with_capacity(layers);
     for (k, &configs) in configurations_by_walls.iter().enumerate() {
         let splits = layout::splits(walls_per_player, k).1 as u128;
         let blocks = configs.saturating_mul(splits);
         positions = positions.saturating_add(blocks.saturating_mul(2 * cells * (cells - 1)));
         let stored = configs.saturating_add(symmetric[k]) / 2;
         stored_configs = stored_configs.saturating_add(stored);
-        let slots = stored.saturating_mul(splits).saturating_mul(cells * cells);
-        layer_bytes.push(slots.saturating_mul(std::mem::size_of::<Code>() as u128));
+        layer_slots.push(stored.saturating_mul(splits).saturating_mul(block));
     }
     let configurations = configurations_by_walls
         .iter()
         .fold(0u128, |a, &c| a.saturating_add(c));
-    let index = layout::index_bytes(configurations, stored_configs);
-    let all: u128 = layer_bytes.iter().fold(0, |a, &b| a.saturating_add(b));
-    let two = (0..layers)
-        .map(|k| layer_bytes[k].saturating_add(layer_bytes.get(k + 1).copied().unwrap_or(0)))
-        .max()
-        .unwrap_or(0);
-    let bytes = |b: u128| u64::try_from(b.saturating_add(index)).unwrap_or(u64::MAX);
-    RetroEstimate {
+    let mut estimate = RetroEstimate {
         positions,
-        bytes: bytes(two),
-        all_layers_bytes: bytes(all),
+        bytes: 0,
+        all_layers_bytes: 0,
         layers,
-    }
+        layer_slots,
+        index: layout::index_bytes(configurations, stored_configs),
+    };
+    estimate.bytes = estimate.peak(Precision::Exact, layers.min(2));
+    estimate.all_layers_bytes = estimate.peak(Precision::Exact, layers);
+    estimate
 }
 
 /// Positions of the cell by outcome (cut-off positions excluded). `p1_wins` counts the
@@ -205,15 +260,43 @@ pub struct RetroResult {
     pub stats: RetroStats,
 }
 
-/// The values of every position of a cell (or of its layers 0 and 1, if it streamed).
+/// The values of every position of a cell (or of the layers it kept, if it streamed).
 pub struct Solved<'t> {
     tables: &'t Tables,
     layout: Layout,
-    /// One store per layer (see `layout.rs`); `None` for a layer freed while streaming.
-    values: Vec<Option<Vec<Code>>>,
+    precision: Precision,
+    /// One store per layer, packed by `precision` (see `layout.rs`, `store.rs`); `None`
+    /// for a layer freed while streaming.
+    values: Vec<Option<Vec<u8>>>,
     /// The peak bytes of the stores and the layout's indices.
     peak_bytes: u64,
     stats: RetroStats,
+}
+
+/// A position's outcome from the view of the player to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Wdl {
+    Win,
+    Draw,
+    Loss,
+}
+
+/// Where a position's value is (`Solved::locate`).
+enum Located {
+    /// The game is over: the value needs no store.
+    Over(Value),
+    /// Layer and slot.
+    Stored(usize, usize),
+}
+
+impl From<Value> for Wdl {
+    fn from(v: Value) -> Wdl {
+        match v {
+            Value::Win(_) => Wdl::Win,
+            Value::Draw => Wdl::Draw,
+            Value::Loss(_) => Wdl::Loss,
+        }
+    }
 }
 
 /// Solves the cell of `tables` into `RetroResult`. `memory_budget` covers the tables
@@ -224,44 +307,98 @@ pub fn solve(tables: &Tables, memory_budget: u64, progress: &dyn Progress) -> Re
     Ok(analyse(tables, memory_budget, progress)?.result())
 }
 
-/// Solves every position of the cell of `tables`: checks the memory and chooses to keep
-/// every layer or two (see the module doc), then solves the layers from the most walls
-/// down.
+/// Solves every position of the cell of `tables` exactly (value and remoteness): checks
+/// the memory and chooses to keep every layer or two (see the module doc), then solves the
+/// layers from the most walls down.
 pub fn analyse<'t>(
     tables: &'t Tables,
     memory_budget: u64,
     progress: &dyn Progress,
 ) -> Result<Solved<'t>> {
-    let board = tables.board();
-    let n = tables.walls_per_player();
+    let e = cell_estimate(tables);
+    let room = memory_budget.saturating_sub(tables.bytes());
+    let kept = if e.all_layers_bytes <= room {
+        e.layers
+    } else {
+        e.layers.min(2)
+    };
+    check(tables, &e, Precision::Exact, kept, memory_budget)?;
+    run::<Exact>(tables, Precision::Exact, kept, progress)
+}
+
+/// Solves the outcome (win, loss or draw) of every position of the cell of `tables`, at 2
+/// bits per stored position, keeping as many layers from layer 0 up as `memory_budget`
+/// allows besides the tables (at least two, see the module doc). Counts are exact; no
+/// remoteness, so `value` answers nothing and `outcome` answers in the layers kept.
+pub fn analyse_outcomes<'t>(
+    tables: &'t Tables,
+    memory_budget: u64,
+    progress: &dyn Progress,
+) -> Result<Solved<'t>> {
+    let e = cell_estimate(tables);
+    let room = memory_budget.saturating_sub(tables.bytes());
+    let kept = e
+        .kept_layers(Precision::Compact, room)
+        .unwrap_or(e.layers.min(2));
+    check(tables, &e, Precision::Compact, kept, memory_budget)?;
+    run::<Compact>(tables, Precision::Compact, kept, progress)
+}
+
+fn cell_estimate(tables: &Tables) -> RetroEstimate {
     let by_walls: Vec<u128> = tables.by_walls().iter().map(|&c| c as u128).collect();
-    let estimate = estimate(board, n, &by_walls);
-    let keep_all = estimate.all_layers_bytes.saturating_add(tables.bytes()) <= memory_budget;
+    estimate(tables.board(), tables.walls_per_player(), &by_walls)
+}
+
+fn check(
+    tables: &Tables,
+    e: &RetroEstimate,
+    precision: Precision,
+    kept: usize,
+    budget: u64,
+) -> Result<()> {
+    let per_position = match precision {
+        Precision::Exact => "a byte",
+        Precision::Compact => "2 bits",
+    };
     memory::check(
         &format!(
-            "retrograde analysis of {board} with {n} walls ({} positions, two layers at a \
-             byte per position folded by symmetry, plus the configuration tables)",
-            estimate.positions
+            "retrograde analysis of {} with {} walls ({} positions, {kept} of {} layers kept \
+             at {per_position} per position folded by symmetry, plus the configuration tables)",
+            tables.board(),
+            tables.walls_per_player(),
+            e.positions,
+            e.layers,
         ),
-        estimate.bytes.saturating_add(tables.bytes()),
-        memory_budget,
-    )?;
+        e.peak(precision, kept).saturating_add(tables.bytes()),
+        budget,
+    )
+}
+
+/// Solves the layers from the most walls down, packed by `P`, keeping layers `0..kept`.
+fn run<'t, P: Packing>(
+    tables: &'t Tables,
+    precision: Precision,
+    kept: usize,
+    progress: &dyn Progress,
+) -> Result<Solved<'t>> {
+    let board = tables.board();
+    let n = tables.walls_per_player();
     let layout = Layout::new(tables);
     let layers = layout.layers();
-    let mut values: Vec<Option<Vec<Code>>> = vec![None; layers];
+    let mut values: Vec<Option<Vec<u8>>> = vec![None; layers];
     let mut stats = RetroStats::default();
     let mut peak = 0u64;
     progress.begin("retrograde layers", layers as u64);
     for k in (0..layers).rev() {
-        let mut store = vec![UNDECIDED; layout.layer_len(k)];
+        let mut store = vec![P::EMPTY; store::bytes_for::<P>(layout.layer_len(k))];
         let below = values.get(k + 1).and_then(Option::as_deref);
         let live: usize = store.len() + values.iter().flatten().map(Vec::len).sum::<usize>();
         peak = peak.max(live as u64);
         stats = stats
-            + layer::solve_layer(tables, &layout, k, &mut store, below)
+            + layer::solve_layer::<P>(tables, &layout, k, &mut store, below)
                 .map_err(|block::TooDeep| too_deep(board, n))?;
         values[k] = Some(store);
-        if !keep_all && k + 1 < layers && k + 1 > 1 {
+        if k + 1 < layers && k + 1 >= kept {
             values[k + 1] = None;
         }
         progress.advance(1);
@@ -271,6 +408,7 @@ pub fn analyse<'t>(
         tables,
         peak_bytes: peak + layout.bytes(),
         layout,
+        precision,
         values,
         stats,
     })
@@ -304,9 +442,17 @@ impl<'t> Solved<'t> {
         self.values.iter().all(Option::is_some)
     }
 
+    /// What the store keeps of each position.
+    pub fn precision(&self) -> Precision {
+        self.precision
+    }
+
     /// The longest remoteness of any position in the layers kept: how near the store came
-    /// to its limit of `MAX_REMOTENESS` plies.
+    /// to its limit of `MAX_REMOTENESS` plies. 0 for an analysis of outcomes only.
     pub fn longest(&self) -> u32 {
+        if self.precision != Precision::Exact {
+            return 0;
+        }
         let mut present = [false; 256];
         for &c in self.values.iter().flatten().flatten() {
             present[c as usize] = true;
@@ -321,11 +467,65 @@ impl<'t> Solved<'t> {
             .unwrap_or(0)
     }
 
-    /// The value of `pos`, or `None` if it is not a position of the cell (walls that are
-    /// not a configuration, walls left that do not add up or exceed N, pawns off the board,
-    /// on one cell, or cut off from their goal row), or if its layer was freed while
-    /// streaming.
+    /// The value of `pos` (with its remoteness), or `None` if it is not a position of the
+    /// cell (walls that are not a configuration, walls left that do not add up or exceed N,
+    /// pawns off the board, on one cell, or cut off from their goal row), if its layer was
+    /// freed while streaming, or if the analysis kept outcomes only.
     pub fn value(&self, pos: &Position) -> Option<Value> {
+        match self.locate(pos)? {
+            Located::Over(v) => Some(v),
+            Located::Stored(_, _) if self.precision != Precision::Exact => None,
+            Located::Stored(k, slot) => {
+                Some(code::value(Exact::read(self.values[k].as_ref()?, slot)))
+            }
+        }
+    }
+
+    /// The outcome of `pos` for the player to move, at either precision; `None` as for
+    /// `value`, but for an analysis of outcomes only.
+    pub fn outcome(&self, pos: &Position) -> Option<Wdl> {
+        match self.locate(pos)? {
+            Located::Over(v) => Some(v.into()),
+            Located::Stored(k, slot) => Some(self.read_outcome(k, slot)?),
+        }
+    }
+
+    /// The outcome of a position given as the search holds it, with no checks: it must be
+    /// a position of the cell (walls left adding up, pawns apart and reaching their goals)
+    /// and not over. `None` when its layer was not kept.
+    #[inline]
+    pub fn outcome_of(
+        &self,
+        config: ConfigId,
+        left: [u8; 2],
+        pawns: [Cell; 2],
+        to_move: Player,
+    ) -> Option<Wdl> {
+        let k = 2 * self.tables.walls_per_player() as usize - left[0] as usize - left[1] as usize;
+        self.values.get(k)?.as_ref()?;
+        let view = self.layout.view(k, config, left[0], to_move);
+        self.read_outcome(k, self.layout.slot(view, pawns[0], pawns[1]))
+    }
+
+    #[inline(always)]
+    fn read_outcome(&self, k: usize, slot: usize) -> Option<Wdl> {
+        let store = self.values[k].as_ref()?;
+        let code = match self.precision {
+            Precision::Exact => Exact::read(store, slot),
+            Precision::Compact => Compact::read(store, slot),
+        };
+        Some(if code::is_win(code) {
+            Wdl::Win
+        } else if code::is_loss(code) {
+            Wdl::Loss
+        } else {
+            Wdl::Draw
+        })
+    }
+
+    /// Where the value of `pos` is: over (no store), or layer and slot; `None` if `pos` is
+    /// not a position of the cell.
+    fn locate(&self, pos: &Position) -> Option<Located> {
         let tables = self.tables;
         let board = tables.board();
         let n = tables.walls_per_player();
@@ -349,30 +549,39 @@ impl<'t> Solved<'t> {
         }
         if let Some(p) = pos.winner(board) {
             // Not read from the store: with both pawns home the half turn is not a symmetry.
-            return Some(if p == pos.to_move {
+            return Some(Located::Over(if p == pos.to_move {
                 Value::Win(0)
             } else {
                 Value::Loss(0)
-            });
+            }));
         }
-        let store = self.values[k].as_ref()?;
         let view = self.layout.view(k, config, l1, pos.to_move);
-        Some(code::value(store[self.layout.slot(view, p1, p2)]))
+        Some(Located::Stored(k, self.layout.slot(view, p1, p2)))
     }
 
-    /// The value of the cell, its length and a principal line.
+    /// The value of the cell, its length and a principal line. After an analysis of
+    /// outcomes only: the winner, but no length (`plies` is `None`) and no line, except a
+    /// draw's line when it stays in the layers kept.
     pub fn result(&self) -> RetroResult {
         let board = self.tables.board();
         let start = Position::start(board, self.tables.walls_per_player())
             .expect("the tables were built for a valid wall count");
-        let value = self
-            .value(&start)
-            .expect("the start is a position of the cell");
+        let value = match self.precision {
+            Precision::Exact => self.value(&start),
+            // No remoteness: any length stands for "a win" here and is dropped below.
+            Precision::Compact => self.outcome(&start).map(|o| match o {
+                Wdl::Win => Value::Win(1),
+                Wdl::Loss => Value::Loss(0),
+                Wdl::Draw => Value::Draw,
+            }),
+        }
+        .expect("the start is a position of the cell in layer 0, always kept");
         let (winner, plies) = match value {
             Value::Win(r) => (Some(Player::One), Some(r)),
             Value::Loss(r) => (Some(Player::Two), Some(r)),
             Value::Draw => (None, None),
         };
+        let plies = plies.filter(|_| self.precision == Precision::Exact);
         let (line, cycle_start) = line::principal_line(self, start);
         RetroResult {
             winner,

@@ -1,0 +1,123 @@
+//! How a layer keeps its codes in bytes: one code per byte (`Exact`: value and remoteness,
+//! `code.rs`) or four per byte (`Compact`: 2 bits, win, loss or draw for the mover, no
+//! remoteness). The block solver works on full codes either way; a packing only says how a
+//! code is read from and written to a layer's bytes, so both analyses share every step.
+//!
+//! ```text
+//!  Compact: byte = | slot 4i+3 | slot 4i+2 | slot 4i+1 | slot 4i |   (2 bits each, low first)
+//!           00 loss for the mover   01 draw (or undecided)   10 win for the mover
+//! ```
+//!
+//! The 2-bit values keep the mover's order (loss < draw < win), so the best wall move is
+//! still the smallest value among the children. Read back, a loss is `LOSS_NOW` and a win
+//! the code of a win in 1: their remoteness means nothing, only the outcome does. A block
+//! solved from such exits gets every outcome right (retrograde propagation with counters
+//! decides the same wins, losses and draws in any order) but not its remoteness.
+//!
+//! Blocks start on a multiple of 4 slots (`layout.rs` pads them), so the threads that
+//! write disjoint blocks never share a byte.
+
+use super::code::{self, Code, UNDECIDED};
+
+/// How codes sit in a layer's bytes.
+pub trait Packing: Copy + Send + Sync + 'static {
+    /// Slots per byte: 1 or 4.
+    const PER_BYTE: usize;
+    /// Whether codes keep their remoteness.
+    const EXACT: bool;
+    /// The byte every slot starts as: all slots undecided.
+    const EMPTY: u8;
+    fn read(bytes: &[u8], slot: usize) -> Code;
+    fn write(bytes: &mut [u8], slot: usize, code: Code);
+}
+
+/// One code per byte: value and remoteness.
+#[derive(Clone, Copy, Debug)]
+pub struct Exact;
+
+/// Four 2-bit outcomes per byte.
+#[derive(Clone, Copy, Debug)]
+pub struct Compact;
+
+impl Packing for Exact {
+    const PER_BYTE: usize = 1;
+    const EXACT: bool = true;
+    const EMPTY: u8 = UNDECIDED;
+
+    #[inline(always)]
+    fn read(bytes: &[u8], slot: usize) -> Code {
+        bytes[slot]
+    }
+
+    #[inline(always)]
+    fn write(bytes: &mut [u8], slot: usize, code: Code) {
+        bytes[slot] = code;
+    }
+}
+
+const LOSS: u8 = 0b00;
+const DRAW: u8 = 0b01;
+const WIN: u8 = 0b10;
+
+/// A 2-bit outcome read back as a code (3 never occurs; read as a draw).
+const DECODE: [Code; 4] = [code::LOSS_NOW, UNDECIDED, code::WIN_IN_ONE, UNDECIDED];
+
+impl Packing for Compact {
+    const PER_BYTE: usize = 4;
+    const EXACT: bool = false;
+    const EMPTY: u8 = DRAW * 0b0101_0101;
+
+    #[inline(always)]
+    fn read(bytes: &[u8], slot: usize) -> Code {
+        DECODE[(bytes[slot >> 2] >> ((slot & 3) * 2) & 3) as usize]
+    }
+
+    #[inline(always)]
+    fn write(bytes: &mut [u8], slot: usize, code: Code) {
+        let bits = if code::is_loss(code) {
+            LOSS
+        } else if code::is_win(code) {
+            WIN
+        } else {
+            DRAW
+        };
+        let shift = (slot & 3) * 2;
+        let byte = &mut bytes[slot >> 2];
+        *byte = *byte & !(3 << shift) | bits << shift;
+    }
+}
+
+/// Bytes for `slots` slots under packing `P`.
+pub fn bytes_for<P: Packing>(slots: usize) -> usize {
+    slots.div_ceil(P::PER_BYTE)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::retro::Value;
+
+    /// Every code survives the exact packing; the outcome packing keeps exactly its
+    /// outcome, in every slot of a byte, without touching the neighbours.
+    #[test]
+    fn packings_keep_what_they_promise() {
+        let outcome = |c: Code| match code::value(c) {
+            Value::Win(_) => 2,
+            Value::Loss(_) => 0,
+            Value::Draw => 1,
+        };
+        for c in 0..=255u8 {
+            let mut b = [0u8; 3];
+            Exact::write(&mut b, 1, c);
+            assert_eq!(Exact::read(&b, 1), c);
+            for slot in 0..8 {
+                let mut b = [Compact::EMPTY; 2];
+                Compact::write(&mut b, slot, c);
+                assert_eq!(outcome(Compact::read(&b, slot)), outcome(c), "code {c}");
+                for other in (0..8).filter(|&o| o != slot) {
+                    assert_eq!(Compact::read(&b, other), UNDECIDED);
+                }
+            }
+        }
+    }
+}
