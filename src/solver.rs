@@ -7,11 +7,11 @@ use crate::memory;
 use crate::notation::action_name;
 use crate::position::Position;
 use crate::progress::Progress;
-use crate::retro::{self, RetroStats};
+use crate::retro::{self, Precision, RetroEstimate, RetroStats, Solved, Wdl};
 use crate::search::node::Node;
 use crate::search::pv::principal_line;
 use crate::search::tt::{self, Table};
-use crate::search::{Search, Shared};
+use crate::search::{Oracle, Search, Shared};
 use crate::tables::{TableEstimate, Tables};
 use serde::Serialize;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -61,6 +61,10 @@ pub struct SolveOptions {
     pub memory_budget: u64,
     /// Transposition table bytes (capped by what the budget leaves after the tables).
     pub tt_bytes: u64,
+    /// What the retrograde analysis stores per position; `None`: exact (a byte, every
+    /// remoteness) when every layer fits the budget that way, else compact (2 bits, the
+    /// length then proven by an oracle-guided proof search).
+    pub precision: Option<Precision>,
 }
 
 /// The value of a cell, as reported.
@@ -130,10 +134,11 @@ pub fn solve(
     memory::reset_peak();
     let estimate = TableEstimate::new(board, walls);
     let retro_estimate = retro::estimate(board, walls, &estimate.by_walls);
+    let least_retro = retro_least_bytes(&retro_estimate, options);
     let (what, needed) = match options.method {
         Method::Retro => (
             "retrograde analysis of",
-            estimate.bytes.saturating_add(retro_estimate.bytes),
+            estimate.bytes.saturating_add(least_retro),
         ),
         _ => ("solving", estimate.bytes + (16 << 20)),
     };
@@ -168,8 +173,7 @@ pub fn solve(
         };
         // With a time limit, retrograde analysis runs only if its estimated time fits too.
         let retro_seconds = retro_estimate.positions as f64 / RETRO_POSITIONS_PER_SECOND;
-        let retro_fits = estimate.bytes.saturating_add(retro_estimate.bytes)
-            <= options.memory_budget
+        let retro_fits = estimate.bytes.saturating_add(least_retro) <= options.memory_budget
             && options
                 .time_limit
                 .is_none_or(|t| retro_seconds <= t.as_secs_f64());
@@ -183,20 +187,20 @@ pub fn solve(
                 }
                 _ => options.time_limit,
             };
-            search_cell(
-                &tables,
-                options,
-                started,
-                search_limit,
-                progress,
-                &mut result,
-            )?;
+            let room = options.memory_budget.saturating_sub(tables.bytes());
+            let run = SearchRun {
+                time_limit: search_limit,
+                oracle: None,
+                winner: None,
+                tt_room: room,
+            };
+            search_cell(&tables, options, started, &run, progress, &mut result)?;
         }
         let undecided = result.outcome == Outcome::Unknown;
         if options.method == Method::Retro
             || options.method == Method::Auto && undecided && retro_fits
         {
-            retro_cell(&tables, options, progress, &mut result)?;
+            retro_cell(&tables, options, started, progress, &mut result)?;
         }
         result.seconds = started.elapsed().as_secs_f64();
         result.peak_bytes = memory::peak_bytes();
@@ -204,18 +208,29 @@ pub fn solve(
     })
 }
 
+/// How one proof search runs.
+struct SearchRun<'a> {
+    time_limit: Option<Duration>,
+    /// Known outcomes to prune with.
+    oracle: Option<&'a dyn Oracle>,
+    /// The winner, when known: only their depths are asked (`None`: both players').
+    winner: Option<Player>,
+    /// Bytes the transposition table may take at most.
+    tt_room: u64,
+}
+
 /// Iterative-deepening proof search from the start: Player 1 at odd depths, Player 2 at
-/// even ones, until one wins, the depth limit, or the time limit.
+/// even ones (only the known winner's, if any), until one wins, the depth limit, or the
+/// time limit.
 fn search_cell(
     tables: &Tables,
     options: &SolveOptions,
     started: Instant,
-    time_limit: Option<Duration>,
+    run: &SearchRun,
     progress: &dyn Progress,
     result: &mut CellResult,
 ) -> Result<()> {
     let board = tables.board();
-    let estimate_bytes = tables.bytes();
     // No more entries than the cell has positions: configurations x splits of walls left
     // x pawn placements x sides to move (an upper bound).
     let cells = board.cells() as u128;
@@ -223,15 +238,16 @@ fn search_cell(
         tables.len() as u128 * (tables.walls_per_player() as u128 + 1) * cells * (cells - 1) * 2;
     let tt_bytes = options
         .tt_bytes
-        .min(options.memory_budget.saturating_sub(estimate_bytes))
+        .min(run.tt_room)
         .min(u64::try_from(positions * Table::ENTRY_BYTES as u128).unwrap_or(u64::MAX))
         .max(1 << 16);
     let abort = AtomicBool::new(false);
     let mut shared = Shared {
         tables,
+        oracle: run.oracle,
         tt: Table::new(tt_bytes.min(INITIAL_TT_BYTES), tt::dominance_holds(board)),
         abort: &abort,
-        deadline: time_limit.map(|t| started + t),
+        deadline: run.time_limit.map(|t| started + t),
         nodes: AtomicU64::new(0),
         history: Default::default(),
         split_depth: if options.threads > 1 {
@@ -255,6 +271,10 @@ fn search_cell(
         } else {
             Player::Two
         };
+        if run.winner.is_some_and(|w| w != attacker) {
+            progress.advance(1);
+            continue;
+        }
         let won = Search::attack_root(&shared, attacker, &start, depth);
         if abort.load(Ordering::Relaxed) {
             break;
@@ -285,21 +305,102 @@ fn search_cell(
     Ok(())
 }
 
+/// The least memory a retrograde analysis of the cell needs besides the tables: exact
+/// when asked for, else compact with two layers and room for the default first table of
+/// the length's proof search.
+fn retro_least_bytes(e: &RetroEstimate, options: &SolveOptions) -> u64 {
+    let two = e.layers.min(2);
+    match options.precision {
+        Some(Precision::Exact) => e.peak(Precision::Exact, two),
+        _ => e
+            .peak(Precision::Compact, two)
+            .saturating_add(options.tt_bytes.min(INITIAL_TT_BYTES)),
+    }
+}
+
 /// Retrograde analysis of the whole cell: the start's value, its line, and the counts.
+/// Exact when asked for or when every layer fits that way; else compact, and the length
+/// and line come from a proof search that prunes with the compact analysis's outcomes.
 fn retro_cell(
     tables: &Tables,
     options: &SolveOptions,
+    started: Instant,
     progress: &dyn Progress,
     result: &mut CellResult,
 ) -> Result<()> {
     let board = tables.board();
-    let r = retro::solve(tables, options.memory_budget, progress)?;
+    let by_walls: Vec<u128> = tables.by_walls().iter().map(|&c| c as u128).collect();
+    let e = retro::estimate(board, tables.walls_per_player(), &by_walls);
+    let room = options.memory_budget.saturating_sub(tables.bytes());
+    let precision = options.precision.unwrap_or(if e.all_layers_bytes <= room {
+        Precision::Exact
+    } else {
+        Precision::Compact
+    });
+    if precision == Precision::Exact {
+        let r = retro::solve(tables, options.memory_budget, progress)?;
+        result.method = "retrograde".into();
+        result.outcome = r.winner.map_or(Outcome::Draw, Outcome::winner);
+        result.plies = r.plies;
+        result.pv = r.line.iter().map(|&a| action_name(board, a)).collect();
+        result.cycle_start = r.cycle_start;
+        result.nodes += r.stats.positions;
+        result.stats = Some(r.stats);
+        return Ok(());
+    }
+    // Room for the search's table: what the user set, at most a quarter of what is left.
+    let tt_reserve = options
+        .tt_bytes
+        .min(room / 4)
+        .max(INITIAL_TT_BYTES.min(options.tt_bytes));
+    let solved = retro::analyse_outcomes(
+        tables,
+        options.memory_budget.saturating_sub(tt_reserve),
+        progress,
+    )?;
+    let r = solved.result();
     result.method = "retrograde".into();
     result.outcome = r.winner.map_or(Outcome::Draw, Outcome::winner);
-    result.plies = r.plies;
     result.pv = r.line.iter().map(|&a| action_name(board, a)).collect();
     result.cycle_start = r.cycle_start;
     result.nodes += r.stats.positions;
     result.stats = Some(r.stats);
+    if let Some(winner) = r.winner {
+        // The length: proof search for the winner only, pruned by the outcomes. Its proof
+        // of the win stands on its own; that no shorter win exists rests on the outcomes.
+        let oracle = RetroOracle(&solved);
+        let run = SearchRun {
+            time_limit: options.time_limit,
+            oracle: Some(&oracle),
+            winner: Some(winner),
+            tt_room: room.saturating_sub(solved.bytes()),
+        };
+        let mut found = result.clone();
+        found.outcome = Outcome::Unknown;
+        search_cell(tables, options, started, &run, progress, &mut found)?;
+        result.nodes = found.nodes;
+        result.depth_reached = found.depth_reached;
+        if found.outcome == result.outcome {
+            result.method = "retrograde+search".into();
+            result.plies = found.plies;
+            result.pv = found.pv;
+        }
+    }
     Ok(())
+}
+
+/// A retrograde analysis's outcomes (either precision) as the search's oracle.
+pub struct RetroOracle<'s, 't>(pub &'s Solved<'t>);
+
+impl Oracle for RetroOracle<'_, '_> {
+    fn wins(&self, node: &Node, player: Player) -> Option<bool> {
+        let mover = self
+            .0
+            .outcome_of(node.config, node.left, node.pawns, node.to_move)?;
+        Some(match mover {
+            Wdl::Win => node.to_move == player,
+            Wdl::Loss => node.to_move != player,
+            Wdl::Draw => false,
+        })
+    }
 }

@@ -130,6 +130,12 @@ fn retro_equals_proof_search_and_published_up_to_area_12() {
         threads: 2,
         memory_budget: BUDGET,
         tt_bytes: 64 << 20,
+        precision: None,
+    };
+    let compact = SolveOptions {
+        method: Method::Retro,
+        precision: Some(Precision::Compact),
+        ..options.clone()
     };
     for (w, h, n, want) in rows {
         let board = Board::new(w, h).unwrap();
@@ -144,6 +150,16 @@ fn retro_equals_proof_search_and_published_up_to_area_12() {
             "{cell}"
         );
         check_win_line(board, n, &r);
+        // The compact analysis with the oracle-guided search for the length.
+        let c = quoridor_solver::solver::solve(board, n, &compact, &Silent).unwrap();
+        assert_eq!(
+            (c.outcome, c.plies),
+            (search.outcome, search.plies),
+            "{cell}"
+        );
+        assert_eq!(c.stats, Some(r.stats), "{cell}");
+        assert_eq!(c.pv.len(), search.pv.len(), "{cell}");
+        assert_eq!(c.method, "retrograde+search", "{cell}");
     }
 }
 
@@ -155,18 +171,43 @@ fn retro_equals_proof_search_and_published_up_to_area_12() {
 /// still passed, so the guard rests on the argument in `tt.rs`.)
 #[test]
 fn proof_search_equals_retro_on_every_position() {
+    let checked = search_against_retro_on_every_position(false);
+    assert!(checked > 1000, "{checked}");
+}
+
+/// The same with the compact analysis's outcomes as the search's oracle (how `solve
+/// --method retro` finds the length of a cell too large for the exact analysis): every
+/// length is still exact.
+#[test]
+fn oracle_search_equals_retro_on_every_position() {
+    let checked = search_against_retro_on_every_position(true);
+    assert!(checked > 1000, "{checked}");
+}
+
+fn search_against_retro_on_every_position(with_oracle: bool) -> usize {
     use quoridor_solver::search::node::Node;
     use quoridor_solver::search::tt::{Table, dominance_holds};
     use quoridor_solver::search::{Search, Shared};
+    use quoridor_solver::solver::RetroOracle;
     use std::sync::atomic::{AtomicBool, AtomicU64};
     let mut checked = 0;
-    for (w, h, n) in [(3, 2, 3), (4, 2, 3), (5, 2, 2), (3, 3, 1), (2, 4, 1)] {
+    for (w, h, n) in [
+        (3, 2, 3),
+        (4, 2, 3),
+        (5, 2, 2),
+        (3, 3, 1),
+        (2, 4, 1),
+        (3, 3, 2),
+    ] {
         let board = Board::new(w, h).unwrap();
         let t = tables(w, h, n);
         let solved = retro::analyse(&t, BUDGET, &Silent).unwrap();
+        let compact = retro::analyse_outcomes(&t, BUDGET, &Silent).unwrap();
+        let oracle = RetroOracle(&compact);
         let abort = AtomicBool::new(false);
         let shared = Shared {
             tables: &t,
+            oracle: if with_oracle { Some(&oracle) } else { None },
             tt: Table::new(16 << 20, dominance_holds(board)),
             abort: &abort,
             deadline: None,
@@ -204,7 +245,7 @@ fn proof_search_equals_retro_on_every_position() {
             checked += 1;
         }
     }
-    assert!(checked > 1000, "{checked}");
+    checked
 }
 
 #[test]

@@ -9,6 +9,7 @@ use quoridor_solver::error::format_bytes;
 use quoridor_solver::geometry::{Board, Player};
 use quoridor_solver::notation::{format_moves, parse_action};
 use quoridor_solver::position::Action;
+use quoridor_solver::retro::Precision;
 use quoridor_solver::solver::{CellResult, Method, Outcome, SolveOptions, solve};
 use quoridor_solver::{Error, Result};
 
@@ -33,6 +34,14 @@ pub struct SolveArgs {
     /// fits the memory budget)
     #[arg(long, value_enum, default_value_t = MethodArg::Auto)]
     method: MethodArg,
+
+    /// What the retrograde analysis keeps per position: `exact` (a byte: value and
+    /// remoteness of every position, line from the values) or `compact` (2 bits: win, loss
+    /// or draw; the length and line then come from a proof search that skips every move
+    /// the outcomes show to throw the win away). Default: exact when every layer fits the
+    /// memory budget that way, else compact
+    #[arg(long, value_enum)]
+    precision: Option<PrecisionArg>,
 
     /// With --method retro: also print the counts over every position of the cell
     /// (positions, wins for Player 1, wins for Player 2, draws)
@@ -63,6 +72,21 @@ pub enum MethodArg {
     Search,
     Retro,
     Auto,
+}
+
+#[derive(Clone, Copy, Debug, clap::ValueEnum)]
+pub enum PrecisionArg {
+    Exact,
+    Compact,
+}
+
+impl From<PrecisionArg> for Precision {
+    fn from(p: PrecisionArg) -> Precision {
+        match p {
+            PrecisionArg::Exact => Precision::Exact,
+            PrecisionArg::Compact => Precision::Compact,
+        }
+    }
 }
 
 impl From<MethodArg> for Method {
@@ -103,6 +127,12 @@ impl SolveArgs {
                 "--stats counts every position, which only --method retro visits".into(),
             ));
         }
+        if self.precision.is_some() && method == Method::Search {
+            return Err(Error::Argument(
+                "--precision says what the retrograde analysis keeps; --method search runs none"
+                    .into(),
+            ));
+        }
         let Resources {
             threads,
             memory_budget,
@@ -119,6 +149,7 @@ impl SolveArgs {
                 threads,
                 memory_budget,
                 tt_bytes: quoridor_solver::memory::parse_size(&self.tt)?,
+                precision: self.precision.map(Precision::from),
             },
         })
     }

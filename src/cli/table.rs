@@ -131,6 +131,7 @@ impl TableArgs {
                 threads: r.threads,
                 memory_budget: r.memory_budget,
                 tt_bytes: DEFAULT_TT_BYTES,
+                precision: None,
             },
             resume: self.resume,
             out: self.out.clone(),
