@@ -214,11 +214,19 @@ fn help_works_everywhere() {
 }
 
 #[test]
-fn usage_errors_exit_2() {
-    let out = run(&["perft", "5x5"]);
-    assert_eq!(out.status.code(), Some(2));
-    let out = run(&["no-such-command"]);
-    assert_eq!(out.status.code(), Some(2));
+fn usage_errors_are_one_line() {
+    let err = refused(&["perft", "5x5"]);
+    assert!(
+        err.contains("required arguments were not provided: --walls <N>, --depth <D>"),
+        "{err}"
+    );
+    let err = refused(&["solve", "5x5", "--wals", "3"]);
+    assert!(
+        err.contains("'--wals'") && err.contains("'--walls'"),
+        "{err}"
+    );
+    refused(&["no-such-command"]);
+    refused(&["solve", "3x3", "--walls", "1", "--threads", "x"]);
 }
 
 #[test]

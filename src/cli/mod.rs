@@ -56,6 +56,34 @@ impl Cli {
     }
 }
 
+/// A clap usage error as one line (without `error: `), as README promises for every bad
+/// usage: clap's own rendering spreads it over several lines (a list of missing arguments,
+/// a tip, the usage, a pointer to --help), which a script reading stderr cannot take as one
+/// message. List items are joined with commas and a tip goes in parentheses.
+pub fn usage_error_line(e: &clap::Error) -> String {
+    let text = e.render().to_string();
+    let mut line = String::new();
+    for part in text
+        .lines()
+        .map(str::trim)
+        .take_while(|l| !l.starts_with("Usage:") && !l.starts_with("For more information"))
+        .filter(|l| !l.is_empty())
+    {
+        let part = part.strip_prefix("error: ").unwrap_or(part);
+        if line.is_empty() {
+            line.push_str(part);
+        } else if let Some(tip) = part.strip_prefix("tip: ") {
+            line.push_str(&format!(" ({tip})"));
+        } else if line.ends_with(':') {
+            line.push_str(&format!(" {part}"));
+        } else {
+            line.push_str(&format!(", {part}"));
+        }
+    }
+    line.push_str("; see --help");
+    line
+}
+
 /// The position a command starts from: the start of the game, a record, or the start
 /// followed by moves. Shared by the commands that take a position.
 #[derive(Args, Debug)]
