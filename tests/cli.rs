@@ -50,6 +50,15 @@ fn last_line(text: &str) -> &str {
     text.lines().last().expect("some output")
 }
 
+/// A path for this test's files in the temporary directory, removed first if a previous
+/// run left it.
+fn scratch(name: &str) -> std::path::PathBuf {
+    let path = std::env::temp_dir().join(format!("qs-cli-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&path);
+    let _ = std::fs::remove_file(&path);
+    path
+}
+
 #[test]
 fn perft_prints_the_count_last() {
     let out = ok(&["perft", "3x3", "--walls", "1", "--depth", "2"]);
@@ -297,6 +306,35 @@ fn solve_reports_unknown_at_the_depth_limit() {
     refused(&["solve", "3x5", "--walls", "3", "--max-depth", "0"]);
     refused(&["solve", "3x5", "--walls", "3", "--max-seconds", "0"]);
     refused(&["solve", "9x9", "--walls", "3"]);
+}
+
+#[test]
+fn max_seconds_out_of_range_is_refused_with_the_range() {
+    let out = scratch("max-seconds");
+    let out = out.to_str().unwrap();
+    for value in ["1e30", "inf", "NaN", "-1", "0", "1e-300", "31536001"] {
+        let solve = ["solve", "3x5", "--walls", "3", "--max-seconds", value];
+        let table = [
+            "table",
+            "--boards",
+            "3x5",
+            "--walls",
+            "3",
+            "--out",
+            out,
+            "--max-seconds",
+            value,
+        ];
+        for args in [&solve[..], &table[..]] {
+            let err = refused(args);
+            assert!(
+                err.contains(
+                    "--max-seconds must be a positive number of seconds of at most 31536000"
+                ),
+                "{args:?}: {err}"
+            );
+        }
+    }
 }
 
 #[test]

@@ -18,6 +18,7 @@ mod table;
 
 use std::io::Write;
 use std::process::ExitCode;
+use std::time::Duration;
 
 use clap::{Args, Parser, Subcommand};
 use quoridor_solver::geometry::Board;
@@ -82,6 +83,26 @@ pub fn usage_error_line(e: &clap::Error) -> String {
     }
     line.push_str("; see --help");
     line
+}
+
+/// The largest `--max-seconds`: a year, far beyond any cell's need. A bound is needed
+/// because the limit becomes a `Duration` added to the start time, which cannot hold every
+/// float (1e30 seconds panicked).
+const MAX_SECONDS: u64 = 365 * 24 * 3600;
+
+/// The checked time limit of `--max-seconds`. One message for every value refused (zero,
+/// negative, not a number, infinite, too large, or too small to be a nanosecond), so it
+/// names the whole accepted range.
+pub fn time_limit(seconds: f64) -> Result<Duration> {
+    (seconds > 0.0 && seconds <= MAX_SECONDS as f64)
+        .then(|| Duration::from_secs_f64(seconds))
+        .filter(|d| !d.is_zero())
+        .ok_or_else(|| {
+            Error::Argument(format!(
+                "--max-seconds must be a positive number of seconds of at most {MAX_SECONDS} \
+                 (a year)"
+            ))
+        })
 }
 
 /// The position a command starts from: the start of the game, a record, or the start

@@ -2,7 +2,6 @@
 
 use std::io::Write;
 use std::process::ExitCode;
-use std::time::Duration;
 
 use clap::Args;
 use quoridor_solver::error::format_bytes;
@@ -12,9 +11,9 @@ use quoridor_solver::position::Action;
 use quoridor_solver::solver::{CellResult, Method, Outcome, SolveOptions, solve};
 use quoridor_solver::{Error, Result};
 
-use super::CellArgs;
 use super::progress::Bars;
 use super::resources::{ResourceArgs, Resources};
+use super::{CellArgs, time_limit};
 
 /// Solve a board and wall count: who wins, in how many plies, and a line of best play
 #[derive(Args, Debug)]
@@ -45,7 +44,7 @@ pub struct SolveArgs {
     max_depth: u8,
 
     /// Give up after this many seconds with outcome "unknown" and the depth reached
-    #[arg(long, value_name = "S")]
+    #[arg(long, value_name = "S", allow_negative_numbers = true)]
     max_seconds: Option<f64>,
 
     /// Transposition table size, e.g. 256M or 2G (capped by the memory budget and by the
@@ -89,14 +88,7 @@ impl SolveArgs {
         if self.max_depth == 0 {
             return Err(Error::Argument("--max-depth must be at least 1".into()));
         }
-        let time_limit = match self.max_seconds {
-            Some(s) if !(s > 0.0 && s.is_finite()) => {
-                return Err(Error::Argument(format!(
-                    "--max-seconds {s}: must be positive"
-                )));
-            }
-            s => s.map(Duration::from_secs_f64),
-        };
+        let time_limit = self.max_seconds.map(time_limit).transpose()?;
         let method = Method::from(self.method);
         if self.stats && method != Method::Retro {
             return Err(Error::Argument(

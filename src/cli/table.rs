@@ -5,7 +5,6 @@
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::time::Duration;
 
 use clap::Args;
 use quoridor_solver::geometry::Board;
@@ -38,7 +37,12 @@ pub struct TableArgs {
 
     /// Give up on a cell after this many seconds: it is recorded as unknown with the depth
     /// reached, and retried by a later --resume
-    #[arg(long, value_name = "S", default_value_t = 900.0)]
+    #[arg(
+        long,
+        value_name = "S",
+        default_value_t = 900.0,
+        allow_negative_numbers = true
+    )]
     max_seconds: f64,
 
     /// How to decide each cell: `auto` (proof search, then retrograde analysis when neither
@@ -112,12 +116,7 @@ impl TableArgs {
             .collect();
         // Cheapest first: smaller boards, then fewer walls.
         cells.sort_by_key(|(b, n)| (b.cells(), *n, b.height(), b.width()));
-        if !(self.max_seconds > 0.0 && self.max_seconds.is_finite()) {
-            return Err(Error::Argument(format!(
-                "--max-seconds {}: must be positive",
-                self.max_seconds
-            )));
-        }
+        let time_limit = super::time_limit(self.max_seconds)?;
         if self.max_depth == 0 {
             return Err(Error::Argument("--max-depth must be at least 1".into()));
         }
@@ -127,7 +126,7 @@ impl TableArgs {
             options: SolveOptions {
                 method: self.method.into(),
                 max_depth: self.max_depth,
-                time_limit: Some(Duration::from_secs_f64(self.max_seconds)),
+                time_limit: Some(time_limit),
                 threads: r.threads,
                 memory_budget: r.memory_budget,
                 tt_bytes: DEFAULT_TT_BYTES,
