@@ -183,6 +183,40 @@ fn too_many_walls_per_player_are_refused() {
 }
 
 #[test]
+fn walls_out_of_range_get_one_message_everywhere() {
+    let out = scratch("walls-range");
+    let out = out.to_str().unwrap();
+    for n in ["32", "255", "256", "100000000000000000000", "-1", "x"] {
+        for args in [
+            &["solve", "3x3", "--walls", n][..],
+            &["configs", "3x3", "--walls", n],
+            &["perft", "3x3", "--walls", n, "--depth", "1"],
+            &["show", "3x3", "--walls", n],
+            &["table", "--boards", "3x3", "--walls", n, "--out", out],
+        ] {
+            if args[0] == "table" && n == "x" {
+                continue; // not a number at all: the table's --walls says how to write one
+            }
+            let err = refused(args);
+            assert!(
+                err.contains("walls per player must be a whole number from 0 to 31"),
+                "{args:?}: {err}"
+            );
+        }
+    }
+    let table =
+        |walls: &str| refused(&["table", "--boards", "3x3", "--walls", walls, "--out", out]);
+    for empty in ["5..2", "3..3", "5..=2"] {
+        let err = table(empty);
+        assert!(err.contains("the range is empty"), "{empty}: {err}");
+    }
+    let err = table("0..=40");
+    assert!(err.contains("40 is out of range"), "{err}");
+    let err = table("2,1,2");
+    assert!(err.contains("2 is given twice"), "{err}");
+}
+
+#[test]
 fn show_draws_the_start() {
     let out = ok(&["show", "5x5", "--walls", "3"]);
     for label in ["5 |", "4 |", "3 |", "2 |", "1 |", "a   b   c   d   e"] {

@@ -23,7 +23,7 @@ use std::time::Duration;
 use clap::{Args, Parser, Subcommand};
 use quoridor_solver::geometry::Board;
 use quoridor_solver::notation::{parse_moves, parse_record};
-use quoridor_solver::position::{Position, check_walls_per_player};
+use quoridor_solver::position::{MAX_WALLS_PER_PLAYER, Position};
 use quoridor_solver::{Error, Result};
 
 /// Exhaustive solver for Quoridor on small boards (rules: docs/RULES.md).
@@ -122,13 +122,11 @@ pub struct PositionArgs {
 }
 
 impl PositionArgs {
-    /// The checked position on `board`. `walls`, when given, is the walls per player: a
+    /// The checked position on `board`. `walls` (checked by `walls_per_player`), when given,
+    /// is the walls per player: a
     /// record must agree with it, a start (with or without moves) uses it, or else
     /// `default_walls`.
     fn validate(&self, board: Board, walls: Option<u8>, default_walls: u8) -> Result<Position> {
-        if let Some(n) = walls {
-            check_walls_per_player(n)?;
-        }
         match (&self.position, &self.moves) {
             (Some(_), Some(_)) => Err(Error::Argument(
                 "--position and --moves cannot be used together: give one or the other".into(),
@@ -155,15 +153,31 @@ pub struct CellArgs {
     #[arg(value_name = "WxH", help = BOARD_HELP)]
     board: String,
 
-    /// Walls per player (the board holds up to twice as many)
-    #[arg(long, value_name = "N")]
-    walls: u8,
+    /// Walls per player, 0 to 31 (the board holds up to twice as many)
+    #[arg(long, value_name = "N", allow_negative_numbers = true)]
+    walls: String,
 }
 
 impl CellArgs {
     /// The checked board and walls per player.
     pub fn validate(&self) -> Result<(Board, u8)> {
-        check_walls_per_player(self.walls)?;
-        Ok((Board::parse(&self.board)?, self.walls))
+        let walls = walls_per_player(&self.walls)?;
+        Ok((Board::parse(&self.board)?, walls))
     }
+}
+
+/// What a number of walls per player must be, for every message that refuses one.
+pub fn walls_range() -> String {
+    format!("walls per player must be a whole number from 0 to {MAX_WALLS_PER_PLAYER}")
+}
+
+/// Walls per player from the text of `--walls`. Read as text rather than by clap as a `u8`
+/// so that every value outside the supported range (255 as well as 256, 10^20 or -1) gets
+/// the same message, naming the range the solver supports rather than a byte's.
+pub fn walls_per_player(text: &str) -> Result<u8> {
+    text.trim()
+        .parse::<u8>()
+        .ok()
+        .filter(|&n| n <= MAX_WALLS_PER_PLAYER)
+        .ok_or_else(|| Error::Argument(format!("--walls {text}: {}", walls_range())))
 }

@@ -12,7 +12,7 @@ use quoridor_solver::notation::format_record;
 use quoridor_solver::perft::perft;
 use quoridor_solver::position::Position;
 
-use super::{BOARD_HELP, PositionArgs};
+use super::{BOARD_HELP, PositionArgs, walls_per_player};
 
 /// Count the action sequences of exactly D plies (a finished game counts once)
 #[derive(Args, Debug)]
@@ -21,8 +21,8 @@ pub struct PerftArgs {
     board: String,
 
     /// Walls per player at the start (with --position: the N the record must agree with)
-    #[arg(long, value_name = "N")]
-    walls: u8,
+    #[arg(long, value_name = "N", allow_negative_numbers = true)]
+    walls: String,
 
     /// Number of plies to count
     #[arg(long, value_name = "D")]
@@ -43,12 +43,11 @@ pub struct Perft {
 impl PerftArgs {
     pub fn validate(&self) -> Result<Perft> {
         let board = Board::parse(&self.board)?;
+        let walls = walls_per_player(&self.walls)?;
         Ok(Perft {
             board,
-            walls: self.walls,
-            position: self
-                .position
-                .validate(board, Some(self.walls), self.walls)?,
+            walls,
+            position: self.position.validate(board, Some(walls), walls)?,
             depth: self.depth,
         })
     }

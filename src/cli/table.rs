@@ -8,7 +8,7 @@ use std::process::ExitCode;
 
 use clap::Args;
 use quoridor_solver::geometry::Board;
-use quoridor_solver::position::check_walls_per_player;
+use quoridor_solver::position::MAX_WALLS_PER_PLAYER;
 use quoridor_solver::progress::Progress;
 use quoridor_solver::report::check::{CheckSummary, check};
 use quoridor_solver::report::published::{self, EVEN_BOARDS};
@@ -18,6 +18,7 @@ use quoridor_solver::{Error, Result};
 
 use super::progress::Bars;
 use super::resources::ResourceArgs;
+use super::walls_range;
 
 /// Solve the table of small boards (the published one by default) and check it
 #[derive(Args, Debug)]
@@ -26,8 +27,13 @@ pub struct TableArgs {
     #[arg(long, value_name = "WxH,...")]
     boards: Option<String>,
 
-    /// Only these wall counts: N, A..B, A..=B or a list A,B,C
-    #[arg(long, value_name = "RANGE", default_value = "0..=10")]
+    /// Only these wall counts (0 to 31): N, A..B, A..=B or a list A,B,C
+    #[arg(
+        long,
+        value_name = "RANGE",
+        default_value = "0..=10",
+        allow_negative_numbers = true
+    )]
     walls: String,
 
     /// Also the even-height boards of at most 28 cells (2x4 to 7x4, 2x6 to 4x6, 2x8, 3x8),
@@ -137,17 +143,21 @@ impl TableArgs {
     }
 }
 
-/// `N`, `A..B`, `A..=B` or `A,B,C` into a sorted list of wall counts.
+/// `N`, `A..B`, `A..=B` or `A,B,C` into a sorted list of wall counts. A number out of
+/// range gets the same words as `--walls` of the other commands; an empty range or a count
+/// given twice is refused rather than quietly dropped, since it is almost surely a slip.
 fn parse_walls(text: &str) -> Result<Vec<u8>> {
-    let bad = || {
-        Error::Argument(format!(
-            "--walls '{text}': write N, A..B, A..=B or A,B,C (e.g. 0..=10)"
-        ))
-    };
+    let refuse = |why: String| Error::Argument(format!("--walls '{text}': {why}"));
     let num = |s: &str| -> Result<u8> {
-        let n: u8 = s.trim().parse().map_err(|_| bad())?;
-        check_walls_per_player(n)?;
-        Ok(n)
+        let s = s.trim();
+        let digits = s.strip_prefix('-').unwrap_or(s);
+        if digits.is_empty() || !digits.chars().all(|c| c.is_ascii_digit()) {
+            return Err(refuse("write N, A..B, A..=B or A,B,C (e.g. 0..=10)".into()));
+        }
+        s.parse::<u8>()
+            .ok()
+            .filter(|&n| n <= MAX_WALLS_PER_PLAYER)
+            .ok_or_else(|| refuse(format!("{s} is out of range: {}", walls_range())))
     };
     let mut v: Vec<u8> = if let Some((a, b)) = text.split_once("..=") {
         (num(a)?..=num(b)?).collect()
@@ -156,10 +166,12 @@ fn parse_walls(text: &str) -> Result<Vec<u8>> {
     } else {
         text.split(',').map(num).collect::<Result<_>>()?
     };
-    v.sort_unstable();
-    v.dedup();
     if v.is_empty() {
-        return Err(bad());
+        return Err(refuse("the range is empty (it has no wall count)".into()));
+    }
+    v.sort_unstable();
+    if let Some(pair) = v.windows(2).find(|p| p[0] == p[1]) {
+        return Err(refuse(format!("{} is given twice", pair[0])));
     }
     Ok(v)
 }
@@ -299,9 +311,12 @@ mod tests {
     fn wall_ranges() {
         assert_eq!(parse_walls("0..=3").unwrap(), vec![0, 1, 2, 3]);
         assert_eq!(parse_walls("2..4").unwrap(), vec![2, 3]);
-        assert_eq!(parse_walls("5,1,5").unwrap(), vec![1, 5]);
+        assert_eq!(parse_walls("5,1").unwrap(), vec![1, 5]);
         assert_eq!(parse_walls("7").unwrap(), vec![7]);
-        for bad in ["", "a", "3..1", "1..=x", "40"] {
+        assert_eq!(parse_walls("31").unwrap(), vec![31]);
+        for bad in [
+            "", "a", "3..1", "3..3", "1..=x", "40", "256", "-1", "5,1,5", "0..=32",
+        ] {
             assert!(parse_walls(bad).is_err(), "{bad}");
         }
     }
