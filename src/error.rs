@@ -22,6 +22,9 @@ pub enum Error {
     Argument(String),
     /// Reading or writing a file failed.
     Io(String),
+    /// A file was read but its content cannot be what it claims to be (e.g. a results row
+    /// with an outcome that does not exist); the message names the file and the line.
+    Input(String),
     /// The reader of our output went away (e.g. `| head`): not a failure of the work.
     BrokenPipe,
 }
@@ -29,9 +32,11 @@ pub enum Error {
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Error::Board(m) | Error::Notation(m) | Error::Argument(m) | Error::Io(m) => {
-                f.write_str(m)
-            }
+            Error::Board(m)
+            | Error::Notation(m)
+            | Error::Argument(m)
+            | Error::Io(m)
+            | Error::Input(m) => f.write_str(m),
             Error::IllegalAction(m) => f.write_str(m),
             Error::BrokenPipe => f.write_str("the output was closed"),
             Error::Memory {

@@ -419,19 +419,89 @@ fn solve_methods_and_stats() {
     );
 }
 
+/// The header of results/table.csv.
+const CSV_HEADER: &str =
+    "width,height,walls,outcome,plies,method,nodes,seconds,peak_bytes,version,depth_reached\n";
+
+#[test]
+fn table_check_refuses_rows_that_cannot_be_results() {
+    let dir = scratch("check");
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("table.csv");
+    let path = file.to_str().unwrap();
+    let check = |rows: &[&str]| {
+        let body: String = rows.iter().map(|r| format!("{r}\n")).collect();
+        std::fs::write(&file, format!("{CSV_HEADER}{body}")).unwrap();
+        let err = refused(&["table", "--check", path]);
+        assert!(err.contains(path), "{rows:?}: {err}");
+        err
+    };
+    let good = "3,3,1,2,8,proof-search,1,0.1,1,0.1.0,8";
+    for (row, why) in [
+        (
+            "3,3,1,7,,proof-search,1,0.1,1,0.1.0,8",
+            "outcome '7' is not 1, 2, D or unknown",
+        ),
+        ("99,3,1,1,5,proof-search,1,0.1,1,0.1.0,8", "board 99x3"),
+        ("3,1,1,1,5,proof-search,1,0.1,1,0.1.0,8", "board 3x1"),
+        ("9,9,1,1,5,proof-search,1,0.1,1,0.1.0,8", "at most 64 cells"),
+        (
+            "3,3,40,1,5,proof-search,1,0.1,1,0.1.0,8",
+            "40 walls per player",
+        ),
+        ("3,3,256,1,5,proof-search,1,0.1,1,0.1.0,8", "column walls"),
+        (
+            "3,3,1,2,7,proof-search,1,0.1,1,0.1.0,8",
+            "Player 2 cannot win in 7 plies",
+        ),
+        (
+            "3,3,1,1,8,proof-search,1,0.1,1,0.1.0,8",
+            "Player 1 cannot win in 8 plies",
+        ),
+        ("3,3,1,2,,proof-search,1,0.1,1,0.1.0,8", "needs its length"),
+        (
+            "8,3,3,D,40,retrograde,1,0.1,1,0.1.0,8",
+            "only a win has a length",
+        ),
+        ("3,3,1,2,8,proof-search,1,0.1,1,0.1.0", "10 fields"),
+    ] {
+        let err = check(&[good, row]);
+        assert!(
+            err.contains("line 3: ") && err.contains(why),
+            "{row}: {err}"
+        );
+    }
+    let err = check(&[good, good]);
+    assert!(
+        err.contains("line 3: ") && err.contains("first on line 2"),
+        "{err}"
+    );
+    let err = check(&[]);
+    assert!(err.contains("no rows"), "{err}");
+    std::fs::write(&file, "").unwrap();
+    let err = refused(&["table", "--check", path]);
+    assert!(err.contains(path) && err.contains("no rows"), "{err}");
+    let err = refused(&["table", "--check", dir.to_str().unwrap()]);
+    assert!(err.contains("is a directory"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 #[test]
 fn a_closed_output_ends_quietly() {
     use std::io::{BufRead, BufReader};
     // More output than a pipe holds (64 KiB): one "new result" line per record.
-    let file = std::env::temp_dir().join(format!("qs-pipe-{}.csv", std::process::id()));
-    let mut csv = String::from(
-        "width,height,walls,outcome,plies,method,nodes,seconds,peak_bytes,version,depth_reached\n",
-    );
-    for i in 0..4000 {
-        csv.push_str(&format!(
-            "7,5,{},1,25,proof-search,1,0.1,1,0.1.0,25\n",
-            i % 200
-        ));
+    // Every board with 11 to 31 walls (which the published table never lists): over 3,000
+    // distinct cells.
+    let file = scratch("pipe.csv");
+    let mut csv = String::from(CSV_HEADER);
+    for width in 2..=26 {
+        for height in 2..=64 / width {
+            for walls in 11..=31 {
+                csv.push_str(&format!(
+                    "{width},{height},{walls},1,25,proof-search,1,0.1,1,0.1.0,25\n"
+                ));
+            }
+        }
     }
     std::fs::write(&file, csv).unwrap();
     let mut child = Command::new(env!("CARGO_BIN_EXE_quoridor-solver"))

@@ -195,7 +195,15 @@ impl Progress for CellProgress<'_> {
 pub fn run(t: Table, out: &mut dyn Write) -> Result<ExitCode> {
     let (cells, options, resume, dir) = match t {
         Table::Check(file) => {
-            let summary = check(&report::read_csv(&file)?, &published::cells());
+            let records = report::read_csv(&file)?;
+            // A check of nothing would pass: an empty file is a wrong path, not a result.
+            if records.is_empty() {
+                return Err(Error::Input(format!(
+                    "{}: no results to check (the file has no rows)",
+                    file.display()
+                )));
+            }
+            let summary = check(&records, &published::cells());
             write_summary(&summary, out)?;
             return Ok(exit_code(&summary));
         }
