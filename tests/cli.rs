@@ -419,6 +419,25 @@ fn solve_methods_and_stats() {
     );
 }
 
+#[test]
+fn table_refuses_an_unwritable_out_before_solving() {
+    let file = scratch("out-file");
+    std::fs::write(&file, "not a directory").unwrap();
+    let below_file = file.join("results");
+    for out in [&file, std::path::Path::new("/dev/null"), &below_file] {
+        let out = out.to_str().unwrap();
+        // One line on stderr: no cell was solved (each solved cell prints a line).
+        let err = refused(&["table", "--boards", "3x3", "--walls", "1", "--out", out]);
+        assert!(
+            err.contains(&format!("cannot write results to {out}"))
+                && err.contains("ot a directory"),
+            "{err}"
+        );
+    }
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), "not a directory");
+    std::fs::remove_file(&file).unwrap();
+}
+
 /// The header of results/table.csv.
 const CSV_HEADER: &str =
     "width,height,walls,outcome,plies,method,nodes,seconds,peak_bytes,version,depth_reached\n";

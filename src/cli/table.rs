@@ -214,6 +214,7 @@ pub fn run(t: Table, out: &mut dyn Write) -> Result<ExitCode> {
             out,
         } => (cells, options, resume, out),
     };
+    report::check_writable(&dir)?;
     report::remove_stale_temporaries(&dir);
     let csv_path = dir.join(CSV_NAME);
     let mut records: Vec<CellRecord> = if resume && csv_path.exists() {

@@ -209,6 +209,23 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
     std::fs::rename(&tmp, path).map_err(io)
 }
 
+/// Makes sure results can be written into `dir` before any work is done for them: creates
+/// it, then creates and removes a temporary file in it. Without this, a bad `--out` (a
+/// file, /dev/null, a directory without write permission) failed only when the first cell
+/// was solved, which can be many minutes in. The probe has the temporaries' extension, so
+/// `remove_stale_temporaries` clears it if the run is killed in between.
+pub fn check_writable(dir: &Path) -> Result<()> {
+    let cannot =
+        |why: String| Error::Io(format!("cannot write results to {}: {why}", dir.display()));
+    if dir.exists() && !dir.is_dir() {
+        return Err(cannot("it is not a directory".into()));
+    }
+    std::fs::create_dir_all(dir).map_err(|e| cannot(e.to_string()))?;
+    let probe = dir.join(format!(".write-test.{TEMPORARY}"));
+    std::fs::File::create(&probe).map_err(|e| cannot(e.to_string()))?;
+    std::fs::remove_file(&probe).map_err(|e| cannot(e.to_string()))
+}
+
 /// Removes the temporary files a run killed while writing left in `dir`; they are never
 /// the results.
 pub fn remove_stale_temporaries(dir: &Path) {
