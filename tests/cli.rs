@@ -438,6 +438,90 @@ fn table_refuses_an_unwritable_out_before_solving() {
     std::fs::remove_file(&file).unwrap();
 }
 
+#[test]
+fn flags_that_would_be_ignored_are_refused() {
+    let out = scratch("ignored");
+    let out = out.to_str().unwrap();
+    let err = refused(&[
+        "table",
+        "--boards",
+        "3x3,2x3, 3x3",
+        "--walls",
+        "1",
+        "--out",
+        out,
+    ]);
+    assert!(err.contains("3x3 is given twice"), "{err}");
+    let file = scratch("ignored.csv");
+    std::fs::write(
+        &file,
+        format!("{CSV_HEADER}3,3,1,2,8,proof-search,1,0.1,1,0.1.0,8\n"),
+    )
+    .unwrap();
+    let check = ["table", "--check", file.to_str().unwrap()];
+    for (flag, value) in [
+        ("--boards", "5x5"),
+        ("--walls", "1"),
+        ("--max-seconds", "5"),
+        ("--method", "search"),
+        ("--out", out),
+        ("--threads", "1"),
+    ] {
+        let err = refused(&[&check[..], &[flag, value]].concat());
+        assert!(
+            err.contains("--check") && err.contains(flag),
+            "{flag}: {err}"
+        );
+    }
+    for flag in ["--even", "--resume"] {
+        let err = refused(&[&check[..], &[flag]].concat());
+        assert!(
+            err.contains("--check") && err.contains(flag),
+            "{flag}: {err}"
+        );
+    }
+    ok(&check);
+    std::fs::remove_file(&file).unwrap();
+    let retro = ["solve", "3x3", "--walls", "1", "--method", "retro"];
+    for (flag, value) in [
+        ("--tt", "64M"),
+        ("--max-depth", "5"),
+        ("--max-seconds", "5"),
+    ] {
+        let err = refused(&[&retro[..], &[flag, value]].concat());
+        assert!(
+            err.contains(&format!("{flag} does not apply to --method retro")),
+            "{err}"
+        );
+    }
+    for (flag, value) in [("--max-depth", "5"), ("--max-seconds", "5")] {
+        let err = refused(&[
+            "table", "--boards", "3x3", "--walls", "1", "--out", out, "--method", "retro", flag,
+            value,
+        ]);
+        assert!(
+            err.contains(&format!("{flag} does not apply to --method retro")),
+            "{err}"
+        );
+    }
+    let v: serde_json::Value = serde_json::from_str(
+        ok(&[
+            "solve",
+            "3x3",
+            "--walls",
+            "1",
+            "--tt",
+            "64M",
+            "--max-depth",
+            "20",
+            "--json",
+        ])
+        .trim(),
+    )
+    .unwrap();
+    assert_eq!(v["plies"], 8, "the search flags still work with the search");
+}
+
 /// The header of results/table.csv.
 const CSV_HEADER: &str =
     "width,height,walls,outcome,plies,method,nodes,seconds,peak_bytes,version,depth_reached\n";

@@ -24,6 +24,7 @@ use clap::{Args, Parser, Subcommand};
 use quoridor_solver::geometry::Board;
 use quoridor_solver::notation::{parse_moves, parse_record};
 use quoridor_solver::position::{MAX_WALLS_PER_PLAYER, Position};
+use quoridor_solver::solver::Method;
 use quoridor_solver::{Error, Result};
 
 /// Exhaustive solver for Quoridor on small boards (rules: docs/RULES.md).
@@ -83,6 +84,30 @@ pub fn usage_error_line(e: &clap::Error) -> String {
     }
     line.push_str("; see --help");
     line
+}
+
+/// The deepest search iteration when `--max-depth` is not given.
+const DEFAULT_MAX_DEPTH: u8 = 120;
+
+/// The checked `--max-depth`, or its default.
+pub fn max_depth(given: Option<u8>) -> Result<u8> {
+    match given {
+        Some(0) => Err(Error::Argument("--max-depth must be at least 1".into())),
+        d => Ok(d.unwrap_or(DEFAULT_MAX_DEPTH)),
+    }
+}
+
+/// Refuses the flags that bound the proof search when `method` runs none (`--method
+/// retro`): there they would do nothing, silently. `given` pairs each flag with whether it
+/// was given; that is why these flags are `Option`s with their default stated in the help.
+pub fn refuse_search_flags(method: Method, given: &[(&str, bool)]) -> Result<()> {
+    match given.iter().find(|(_, g)| *g) {
+        Some((flag, _)) if method == Method::Retro => Err(Error::Argument(format!(
+            "{flag} does not apply to --method retro: it bounds the proof search, which the \
+             retrograde analysis does not run"
+        ))),
+        _ => Ok(()),
+    }
 }
 
 /// The largest `--max-seconds`: a year, far beyond any cell's need. A bound is needed

@@ -8,12 +8,12 @@ use quoridor_solver::error::format_bytes;
 use quoridor_solver::geometry::{Board, Player};
 use quoridor_solver::notation::{format_moves, parse_action};
 use quoridor_solver::position::Action;
-use quoridor_solver::solver::{CellResult, Method, Outcome, SolveOptions, solve};
+use quoridor_solver::solver::{CellResult, DEFAULT_TT_BYTES, Method, Outcome, SolveOptions, solve};
 use quoridor_solver::{Error, Result};
 
 use super::progress::Bars;
 use super::resources::{ResourceArgs, Resources};
-use super::{CellArgs, time_limit};
+use super::{CellArgs, max_depth, refuse_search_flags, time_limit};
 
 /// Solve a board and wall count: who wins, in how many plies, and a line of best play
 #[derive(Args, Debug)]
@@ -39,19 +39,20 @@ pub struct SolveArgs {
     stats: bool,
 
     /// Deepest search iteration in plies; if neither player wins by then the outcome is
-    /// "unknown" (never a guess)
-    #[arg(long, value_name = "D", default_value_t = 120)]
-    max_depth: u8,
+    /// "unknown" (never a guess) [default: 120]. Not with --method retro
+    #[arg(long, value_name = "D")]
+    max_depth: Option<u8>,
 
-    /// Give up after this many seconds with outcome "unknown" and the depth reached
+    /// Give up after this many seconds with outcome "unknown" and the depth reached. Not
+    /// with --method retro, which runs to the end
     #[arg(long, value_name = "S", allow_negative_numbers = true)]
     max_seconds: Option<f64>,
 
     /// Transposition table size, e.g. 256M or 2G (capped by the memory budget and by the
     /// number of positions of the cell). The table starts at 64M and grows to this size
-    /// once it is half full
-    #[arg(long, value_name = "SIZE", default_value = "1G")]
-    tt: String,
+    /// once it is half full [default: 1G]. Not with --method retro, which has no table
+    #[arg(long, value_name = "SIZE")]
+    tt: Option<String>,
 
     #[command(flatten)]
     resources: ResourceArgs,
@@ -85,11 +86,17 @@ pub struct Solve {
 impl SolveArgs {
     pub fn validate(&self) -> Result<Solve> {
         let (board, walls) = self.cell.validate()?;
-        if self.max_depth == 0 {
-            return Err(Error::Argument("--max-depth must be at least 1".into()));
-        }
+        let max_depth = max_depth(self.max_depth)?;
         let time_limit = self.max_seconds.map(time_limit).transpose()?;
         let method = Method::from(self.method);
+        refuse_search_flags(
+            method,
+            &[
+                ("--tt", self.tt.is_some()),
+                ("--max-depth", self.max_depth.is_some()),
+                ("--max-seconds", self.max_seconds.is_some()),
+            ],
+        )?;
         if self.stats && method != Method::Retro {
             return Err(Error::Argument(
                 "--stats counts every position, which only --method retro visits".into(),
@@ -106,11 +113,14 @@ impl SolveArgs {
             stats: self.stats,
             options: SolveOptions {
                 method,
-                max_depth: self.max_depth,
+                max_depth,
                 time_limit,
                 threads,
                 memory_budget,
-                tt_bytes: quoridor_solver::memory::parse_size(&self.tt)?,
+                tt_bytes: match &self.tt {
+                    Some(size) => quoridor_solver::memory::parse_size(size)?,
+                    None => DEFAULT_TT_BYTES,
+                },
             },
         })
     }

@@ -42,30 +42,34 @@ pub struct TableArgs {
     even: bool,
 
     /// Give up on a cell after this many seconds: it is recorded as unknown with the depth
-    /// reached, and retried by a later --resume
-    #[arg(
-        long,
-        value_name = "S",
-        default_value_t = 900.0,
-        allow_negative_numbers = true
-    )]
-    max_seconds: f64,
+    /// reached, and retried by a later --resume [default: 900]. Not with --method retro
+    #[arg(long, value_name = "S", allow_negative_numbers = true)]
+    max_seconds: Option<f64>,
 
     /// How to decide each cell: `auto` (proof search, then retrograde analysis when neither
     /// player has won and it fits), `search` or `retro` (see `solve --help`)
     #[arg(long, value_enum, default_value_t = super::solve::MethodArg::Auto)]
     method: super::solve::MethodArg,
 
-    /// Deepest search iteration in plies for each cell
-    #[arg(long, value_name = "D", default_value_t = 120)]
-    max_depth: u8,
+    /// Deepest search iteration in plies for each cell [default: 120]. Not with --method
+    /// retro
+    #[arg(long, value_name = "D")]
+    max_depth: Option<u8>,
 
     /// Keep the cells already decided in OUT/table.csv and solve only the others
     #[arg(long)]
     resume: bool,
 
-    /// Solve nothing: compare the results in FILE (a table.csv) with the published table
-    #[arg(long, value_name = "FILE")]
+    /// Solve nothing: compare the results in FILE (a table.csv) with the published table.
+    /// Not with the options that choose or solve cells, which it would ignore
+    #[arg(
+        long,
+        value_name = "FILE",
+        conflicts_with_all = [
+            "boards", "walls", "even", "max_seconds", "method", "max_depth", "resume", "out",
+            "threads", "memory",
+        ]
+    )]
     check: Option<PathBuf>,
 
     /// Directory for table.csv, table.json and table.md
@@ -75,6 +79,9 @@ pub struct TableArgs {
     #[command(flatten)]
     resources: ResourceArgs,
 }
+
+/// The time limit of each cell when `--max-seconds` is not given.
+const DEFAULT_MAX_SECONDS: f64 = 900.0;
 
 pub enum Table {
     Check(PathBuf),
@@ -93,10 +100,23 @@ impl TableArgs {
         }
         let walls = parse_walls(&self.walls)?;
         let mut boards: Vec<Board> = match &self.boards {
-            Some(list) => list
-                .split(',')
-                .map(|b| Board::parse(b.trim()))
-                .collect::<Result<_>>()?,
+            Some(list) => {
+                let boards: Vec<Board> = list
+                    .split(',')
+                    .map(|b| Board::parse(b.trim()))
+                    .collect::<Result<_>>()?;
+                // A board given twice would be solved twice: almost surely a slip.
+                if let Some((_, b)) = boards
+                    .iter()
+                    .enumerate()
+                    .find(|&(i, b)| boards[..i].contains(b))
+                {
+                    return Err(Error::Argument(format!(
+                        "--boards '{list}': {b} is given twice"
+                    )));
+                }
+                boards
+            }
             None => {
                 let mut v: Vec<Board> = Vec::new();
                 for c in published::cells() {
@@ -122,16 +142,22 @@ impl TableArgs {
             .collect();
         // Cheapest first: smaller boards, then fewer walls.
         cells.sort_by_key(|(b, n)| (b.cells(), *n, b.height(), b.width()));
-        let time_limit = super::time_limit(self.max_seconds)?;
-        if self.max_depth == 0 {
-            return Err(Error::Argument("--max-depth must be at least 1".into()));
-        }
+        let time_limit = super::time_limit(self.max_seconds.unwrap_or(DEFAULT_MAX_SECONDS))?;
+        let max_depth = super::max_depth(self.max_depth)?;
+        let method = self.method.into();
+        super::refuse_search_flags(
+            method,
+            &[
+                ("--max-seconds", self.max_seconds.is_some()),
+                ("--max-depth", self.max_depth.is_some()),
+            ],
+        )?;
         let r = self.resources.validate()?;
         Ok(Table::Run {
             cells,
             options: SolveOptions {
-                method: self.method.into(),
-                max_depth: self.max_depth,
+                method,
+                max_depth,
                 time_limit: Some(time_limit),
                 threads: r.threads,
                 memory_budget: r.memory_budget,
