@@ -317,7 +317,7 @@ fn solve_json_has_the_documented_fields() {
     }
     let text = ok(&["solve", "3x3", "--walls", "1"]);
     assert!(
-        text.starts_with("3x3 with 1 walls per player: Player 2 wins in 8 plies"),
+        text.starts_with("3x3 with 1 wall per player: Player 2 wins in 8 plies"),
         "{text}"
     );
     assert!(text.contains("line         1. "), "{text}");
@@ -520,6 +520,46 @@ fn flags_that_would_be_ignored_are_refused() {
     )
     .unwrap();
     assert_eq!(v["plies"], 8, "the search flags still work with the search");
+}
+
+#[test]
+fn counts_of_one_are_singular() {
+    let text = ok(&[
+        "solve",
+        "3x3",
+        "--walls",
+        "1",
+        "--method",
+        "search",
+        "--max-depth",
+        "1",
+    ]);
+    assert!(
+        text.starts_with("3x3 with 1 wall per player: unknown (neither player wins within 1 ply)"),
+        "{text}"
+    );
+    let text = ok(&["configs", "3x3", "--walls", "1"]);
+    assert!(
+        text.starts_with("board 3x3, 1 wall per player: configurations of up to 2 walls"),
+        "{text}"
+    );
+    let text = ok(&["perft", "3x3", "--walls", "1", "--depth", "1"]);
+    assert!(text.starts_with("board 3x3, 1 wall per player"), "{text}");
+    let dir = scratch("singular");
+    let out = run(&[
+        "table",
+        "--boards",
+        "2x3",
+        "--walls",
+        "1",
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
+    let (text, progress) = (stdout(&out), stderr(&out));
+    assert_eq!(out.status.code(), Some(0), "{text}{progress}");
+    assert!(text.starts_with("1 cell solved, 0 skipped"), "{text}");
+    assert!(progress.contains("2x3 with 1 wall: "), "{progress}");
+    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// The header of results/table.csv.

@@ -6,6 +6,7 @@ use std::process::ExitCode;
 
 use clap::Args;
 use quoridor_solver::Result;
+use quoridor_solver::error::count;
 use quoridor_solver::geometry::Board;
 use quoridor_solver::movegen::FloodFill;
 use quoridor_solver::notation::format_record;
@@ -55,11 +56,11 @@ impl PerftArgs {
 
 /// Prints a short header, then the count alone on the last line.
 pub fn run(p: Perft, out: &mut dyn Write) -> Result<ExitCode> {
-    let plural = if p.walls == 1 { "" } else { "s" };
     writeln!(
         out,
-        "board {}, {} wall{plural} per player",
-        p.board, p.walls
+        "board {}, {} per player",
+        p.board,
+        count(p.walls, "wall")
     )?;
     writeln!(out, "position {}", format_record(p.board, &p.position))?;
     writeln!(out, "depth {}", p.depth)?;

@@ -4,7 +4,7 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use clap::Args;
-use quoridor_solver::error::format_bytes;
+use quoridor_solver::error::{count, format_bytes};
 use quoridor_solver::geometry::{Board, Player};
 use quoridor_solver::notation::{format_moves, parse_action};
 use quoridor_solver::position::Action;
@@ -144,18 +144,19 @@ pub fn run(s: Solve, out: &mut dyn Write) -> Result<ExitCode> {
 }
 
 fn write_text(board: Board, r: &CellResult, out: &mut dyn Write) -> Result<()> {
-    let cell = format!("{board} with {} walls per player", r.walls);
+    let cell = format!("{board} with {} per player", count(r.walls, "wall"));
     match (r.outcome, r.plies) {
         (Outcome::Player1 | Outcome::Player2, Some(plies)) => writeln!(
             out,
-            "{cell}: Player {} wins in {plies} plies",
-            r.outcome.code()
+            "{cell}: Player {} wins in {}",
+            r.outcome.code(),
+            count(plies, "ply")
         )?,
         (Outcome::Draw, _) => writeln!(out, "{cell}: draw")?,
         _ => writeln!(
             out,
-            "{cell}: unknown (neither player wins within {} plies)",
-            r.depth_reached
+            "{cell}: unknown (neither player wins within {})",
+            count(r.depth_reached, "ply")
         )?,
     }
     writeln!(out, "method       {}", r.method)?;

@@ -7,6 +7,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Args;
+use quoridor_solver::error::count;
 use quoridor_solver::geometry::Board;
 use quoridor_solver::position::MAX_WALLS_PER_PLAYER;
 use quoridor_solver::progress::Progress;
@@ -262,7 +263,7 @@ pub fn run(t: Table, out: &mut dyn Write) -> Result<ExitCode> {
     let started = std::time::Instant::now();
     let mut skipped = 0;
     for (i, &(board, walls)) in todo.iter().enumerate() {
-        overall.set_message(format!("table: {board} with {walls} walls"));
+        overall.set_message(format!("table: {board} with {}", count(walls, "wall")));
         let result = match solve(board, walls, &options, &CellProgress(&bars)) {
             Ok(r) => r,
             // One cell too large for the budget does not stop the others; it stays missing.
@@ -276,12 +277,13 @@ pub fn run(t: Table, out: &mut dyn Write) -> Result<ExitCode> {
         };
         let record = CellRecord::from_result(&result);
         bars.line(&format!(
-            "[{}/{}] {board} with {walls} walls: {} in {:.2} s ({} nodes)",
+            "[{}/{}] {board} with {}: {} in {:.2} s ({})",
             i + 1,
             todo.len(),
+            count(walls, "wall"),
             report::markdown::cell_text(&record),
             record.seconds,
-            record.nodes
+            count(record.nodes, "node")
         ));
         records.retain(|r| r.cell() != record.cell());
         records.push(record);
@@ -291,8 +293,8 @@ pub fn run(t: Table, out: &mut dyn Write) -> Result<ExitCode> {
     overall.finish_and_clear();
     writeln!(
         out,
-        "{} cells solved, {skipped} skipped (over the memory budget) in {:.1} s; results in {}",
-        todo.len() - skipped,
+        "{} solved, {skipped} skipped (over the memory budget) in {:.1} s; results in {}",
+        count(todo.len() - skipped, "cell"),
         started.elapsed().as_secs_f64(),
         dir.display()
     )?;
@@ -306,25 +308,31 @@ fn write_summary(s: &CheckSummary, out: &mut dyn Write) -> Result<()> {
     for (r, published) in &s.differing {
         writeln!(
             out,
-            "DIFFERS {}x{} with {} walls: ours {}, published {published}",
-            r.width, r.height, r.walls, r.outcome
+            "DIFFERS {}x{} with {}: ours {}, published {published}",
+            r.width,
+            r.height,
+            count(r.walls, "wall"),
+            r.outcome
         )?;
     }
     for r in &s.new {
         writeln!(
             out,
-            "new result {}x{} with {} walls: {}",
+            "new result {}x{} with {}: {}",
             r.width,
             r.height,
-            r.walls,
+            count(r.walls, "wall"),
             report::markdown::cell_text(r)
         )?;
     }
     for r in &s.unknown {
         writeln!(
             out,
-            "undecided {}x{} with {} walls (searched to {} plies)",
-            r.width, r.height, r.walls, r.depth_reached
+            "undecided {}x{} with {} (searched to {})",
+            r.width,
+            r.height,
+            count(r.walls, "wall"),
+            count(r.depth_reached, "ply")
         )?;
     }
     Ok(())

@@ -6,7 +6,7 @@ pub mod check;
 pub mod markdown;
 pub mod published;
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, count};
 use crate::geometry::Board;
 use crate::position::MAX_WALLS_PER_PLAYER;
 use crate::solver::{CellResult, Outcome};
@@ -78,8 +78,8 @@ impl CellRecord {
             )),
             Some(0) => Some("a win in 0 plies is impossible".to_string()),
             Some(p) if p % 2 != winner % 2 => Some(format!(
-                "Player {winner} cannot win in {p} plies: Player {winner} wins in an {} number \
-                 of plies",
+                "Player {winner} cannot win in {}: Player {winner} wins in an {} number of plies",
+                count(p, "ply"),
                 if winner == 1 { "odd" } else { "even" }
             )),
             Some(_) => None,
@@ -89,8 +89,9 @@ impl CellRecord {
             "2" => parity(2),
             "D" | "unknown" => self.plies.map(|p| {
                 format!(
-                    "outcome {} with {p} plies: only a win has a length",
-                    self.outcome
+                    "outcome {} with {}: only a win has a length",
+                    self.outcome,
+                    count(p, "ply")
                 )
             }),
             other => Some(format!("outcome '{other}' is not 1, 2, D or unknown")),
@@ -137,8 +138,10 @@ pub fn read_csv(path: &Path) -> Result<Vec<CellRecord>> {
             return Err(at(
                 line,
                 format!(
-                    "{}x{} with {} walls again (first on line {first})",
-                    record.width, record.height, record.walls
+                    "{}x{} with {} again (first on line {first})",
+                    record.width,
+                    record.height,
+                    count(record.walls, "wall")
                 ),
             ));
         }

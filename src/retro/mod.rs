@@ -74,7 +74,7 @@ mod symmetry;
 
 pub use code::MAX_REMOTENESS;
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, count};
 use crate::geometry::{Board, Player};
 use crate::memory;
 use crate::position::{Action, Position};
@@ -239,8 +239,9 @@ pub fn analyse<'t>(
     let keep_all = estimate.all_layers_bytes.saturating_add(tables.bytes()) <= memory_budget;
     memory::check(
         &format!(
-            "retrograde analysis of {board} with {n} walls ({} positions, two layers at a \
-             byte per position folded by symmetry, plus the configuration tables)",
+            "retrograde analysis of {board} with {} ({} positions, two layers at a byte per \
+             position folded by symmetry, plus the configuration tables)",
+            count(n, "wall"),
             estimate.positions
         ),
         estimate.bytes.saturating_add(tables.bytes()),
@@ -278,8 +279,9 @@ pub fn analyse<'t>(
 
 fn too_deep(board: Board, n: u8) -> Error {
     Error::Argument(format!(
-        "retrograde analysis of {board} with {n} walls: a position's remoteness exceeds {} \
-         plies, more than the one-byte store holds",
+        "retrograde analysis of {board} with {}: a position's remoteness exceeds {} plies, \
+         more than the one-byte store holds",
+        count(n, "wall"),
         code::MAX_REMOTENESS
     ))
 }
