@@ -22,6 +22,9 @@ pub enum Error {
     Argument(String),
     /// Reading or writing a file failed.
     Io(String),
+    /// A file was read but its content cannot be what it claims to be (e.g. a results row
+    /// with an outcome that does not exist); the message names the file and the line.
+    Input(String),
     /// The reader of our output went away (e.g. `| head`): not a failure of the work.
     BrokenPipe,
 }
@@ -29,9 +32,11 @@ pub enum Error {
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Error::Board(m) | Error::Notation(m) | Error::Argument(m) | Error::Io(m) => {
-                f.write_str(m)
-            }
+            Error::Board(m)
+            | Error::Notation(m)
+            | Error::Argument(m)
+            | Error::Io(m)
+            | Error::Input(m) => f.write_str(m),
             Error::IllegalAction(m) => f.write_str(m),
             Error::BrokenPipe => f.write_str("the output was closed"),
             Error::Memory {
@@ -59,6 +64,19 @@ impl From<std::io::Error> for Error {
     }
 }
 
+/// `n` and its noun, singular for exactly one ("1 wall", "3 walls", "1 ply", "8 plies"), for
+/// every message that counts something: one place that knows the plural, rather than an
+/// if/else or a "1 walls" at each. A noun ending in a consonant and `y` takes `ies`.
+pub fn count<N: fmt::Display + PartialEq + From<u8>>(n: N, noun: &str) -> String {
+    if n == N::from(1) {
+        return format!("{n} {noun}");
+    }
+    match noun.strip_suffix('y') {
+        Some(stem) if !stem.ends_with(['a', 'e', 'i', 'o', 'u']) => format!("{n} {stem}ies"),
+        _ => format!("{n} {noun}s"),
+    }
+}
+
 /// Bytes in the largest binary unit that keeps the number at or above 1 (e.g. `3.50 GiB`).
 pub fn format_bytes(bytes: u64) -> String {
     const UNITS: [&str; 5] = ["B", "KiB", "MiB", "GiB", "TiB"];
@@ -76,3 +94,18 @@ pub fn format_bytes(bytes: u64) -> String {
 }
 
 pub type Result<T> = std::result::Result<T, Error>;
+
+#[cfg(test)]
+mod tests {
+    use super::count;
+
+    #[test]
+    fn counts_are_singular_for_one() {
+        assert_eq!(count(1u8, "wall"), "1 wall");
+        assert_eq!(count(0u8, "wall"), "0 walls");
+        assert_eq!(count(1u32, "ply"), "1 ply");
+        assert_eq!(count(8u32, "ply"), "8 plies");
+        assert_eq!(count(2usize, "day"), "2 days");
+        assert_eq!(count(12u64, "cell"), "12 cells");
+    }
+}

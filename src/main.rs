@@ -1,14 +1,32 @@
-//! The `quoridor-solver` binary, kept thin: parse the arguments (clap exits 2 on bad
-//! usage), run the command, print a library error as one line and exit 2.
+//! The `quoridor-solver` binary, kept thin: parse the arguments, run the command, print a
+//! usage or library error as one line and exit 2.
 
 mod cli;
 
 use std::process::ExitCode;
 
 use clap::Parser;
+use clap::error::ErrorKind;
 
 fn main() -> ExitCode {
-    let cli = cli::Cli::parse();
+    let cli = match cli::Cli::try_parse() {
+        Ok(cli) => cli,
+        // Help and version are what was asked for: clap prints them as it should.
+        Err(e)
+            if matches!(
+                e.kind(),
+                ErrorKind::DisplayHelp
+                    | ErrorKind::DisplayVersion
+                    | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+            ) =>
+        {
+            e.exit()
+        }
+        Err(e) => {
+            eprintln!("error: {}", cli::usage_error_line(&e));
+            return ExitCode::from(2);
+        }
+    };
     match cli.run(&mut std::io::stdout().lock()) {
         Ok(code) => code,
         // Whoever read the output stopped reading (e.g. `| head`): end quietly.

@@ -1,7 +1,7 @@
 //! A game state: walls on the board, both pawns, walls left for each player, the player to
 //! move. Actions and playing them live here too; which actions are legal is `movegen.rs`.
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, count};
 use crate::geometry::{Board, Cell, Player};
 use crate::walls::{Wall, WallSet};
 
@@ -128,9 +128,10 @@ impl Position {
                 && self.left[p.index()] > n
             {
                 return bad(format!(
-                    "Player {} has {} walls left, more than the {n} walls per player",
+                    "Player {} has {} left, more than the {} per player",
                     p.number(),
-                    self.left[p.index()]
+                    count(self.left[p.index()], "wall"),
+                    count(n, "wall")
                 ));
             }
         }
@@ -139,7 +140,9 @@ impl Position {
             let used = 2 * n as i32 - self.left[0] as i32 - self.left[1] as i32;
             if placed != used {
                 return bad(format!(
-                    "{placed} walls are on the board but the players have used {used} of their {n} each"
+                    "{} on the board but the players have used {used} of their {} each",
+                    count(placed, "wall"),
+                    count(n, "wall")
                 ));
             }
         }

@@ -1,7 +1,7 @@
 //! One cell (W, H, N) from start to result: build the configuration tables, run the
 //! iterative-deepening proof search, and extract the principal line.
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, count};
 use crate::geometry::{Board, Player};
 use crate::memory;
 use crate::notation::action_name;
@@ -144,7 +144,8 @@ pub fn solve(
     };
     memory::check(
         &format!(
-            "{what} {board} with {walls} walls ({} positions)",
+            "{what} {board} with {} ({} positions)",
+            count(walls, "wall"),
             retro_estimate.positions
         ),
         needed,
@@ -153,7 +154,12 @@ pub fn solve(
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(options.threads)
         .build()
-        .map_err(|e| Error::Argument(format!("cannot start {} threads: {e}", options.threads)))?;
+        .map_err(|e| {
+            Error::Argument(format!(
+                "cannot start {}: {e}",
+                count(options.threads, "thread")
+            ))
+        })?;
     pool.install(|| {
         let tables = Tables::build(board, walls, options.memory_budget, progress)?;
         let mut result = CellResult {
@@ -282,11 +288,11 @@ fn search_cell(
         result.depth_reached = depth as u32;
         progress.advance(1);
         progress.message(&format!(
-            "depth {depth}: Player {} {} within {depth} {} ({} nodes, {:.2} s)",
+            "depth {depth}: Player {} {} within {} ({}, {:.2} s)",
             attacker.number(),
             if won { "wins" } else { "cannot win" },
-            if depth == 1 { "ply" } else { "plies" },
-            shared.nodes.load(Ordering::Relaxed),
+            count(depth, "ply"),
+            count(shared.nodes.load(Ordering::Relaxed), "node"),
             started.elapsed().as_secs_f64()
         ));
         if won {

@@ -118,8 +118,8 @@ impl Tables {
         let estimate = TableEstimate::new(board, walls_per_player);
         crate::memory::check(
             &format!(
-                "building the wall-configuration tables of {board} with {walls_per_player} walls \
-                 ({} configurations)",
+                "building the wall-configuration tables of {board} with {} ({} configurations)",
+                crate::error::count(walls_per_player, "wall"),
                 estimate.configurations
             ),
             estimate.bytes,
@@ -127,7 +127,8 @@ impl Tables {
         )?;
         if estimate.configurations > (NO_CHILD as u128) {
             return Err(crate::Error::Argument(format!(
-                "{board} with {walls_per_player} walls has {} configurations, more than ids can number",
+                "{board} with {} has {} configurations, more than ids can number",
+                crate::error::count(walls_per_player, "wall"),
                 estimate.configurations
             )));
         }

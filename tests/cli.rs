@@ -50,6 +50,15 @@ fn last_line(text: &str) -> &str {
     text.lines().last().expect("some output")
 }
 
+/// A path for this test's files in the temporary directory, removed first if a previous
+/// run left it.
+fn scratch(name: &str) -> std::path::PathBuf {
+    let path = std::env::temp_dir().join(format!("qs-cli-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&path);
+    let _ = std::fs::remove_file(&path);
+    path
+}
+
 #[test]
 fn perft_prints_the_count_last() {
     let out = ok(&["perft", "3x3", "--walls", "1", "--depth", "2"]);
@@ -174,6 +183,40 @@ fn too_many_walls_per_player_are_refused() {
 }
 
 #[test]
+fn walls_out_of_range_get_one_message_everywhere() {
+    let out = scratch("walls-range");
+    let out = out.to_str().unwrap();
+    for n in ["32", "255", "256", "100000000000000000000", "-1", "x"] {
+        for args in [
+            &["solve", "3x3", "--walls", n][..],
+            &["configs", "3x3", "--walls", n],
+            &["perft", "3x3", "--walls", n, "--depth", "1"],
+            &["show", "3x3", "--walls", n],
+            &["table", "--boards", "3x3", "--walls", n, "--out", out],
+        ] {
+            if args[0] == "table" && n == "x" {
+                continue; // not a number at all: the table's --walls says how to write one
+            }
+            let err = refused(args);
+            assert!(
+                err.contains("walls per player must be a whole number from 0 to 31"),
+                "{args:?}: {err}"
+            );
+        }
+    }
+    let table =
+        |walls: &str| refused(&["table", "--boards", "3x3", "--walls", walls, "--out", out]);
+    for empty in ["5..2", "3..3", "5..=2"] {
+        let err = table(empty);
+        assert!(err.contains("the range is empty"), "{empty}: {err}");
+    }
+    let err = table("0..=40");
+    assert!(err.contains("40 is out of range"), "{err}");
+    let err = table("2,1,2");
+    assert!(err.contains("2 is given twice"), "{err}");
+}
+
+#[test]
 fn show_draws_the_start() {
     let out = ok(&["show", "5x5", "--walls", "3"]);
     for label in ["5 |", "4 |", "3 |", "2 |", "1 |", "a   b   c   d   e"] {
@@ -214,11 +257,19 @@ fn help_works_everywhere() {
 }
 
 #[test]
-fn usage_errors_exit_2() {
-    let out = run(&["perft", "5x5"]);
-    assert_eq!(out.status.code(), Some(2));
-    let out = run(&["no-such-command"]);
-    assert_eq!(out.status.code(), Some(2));
+fn usage_errors_are_one_line() {
+    let err = refused(&["perft", "5x5"]);
+    assert!(
+        err.contains("required arguments were not provided: --walls <N>, --depth <D>"),
+        "{err}"
+    );
+    let err = refused(&["solve", "5x5", "--wals", "3"]);
+    assert!(
+        err.contains("'--wals'") && err.contains("'--walls'"),
+        "{err}"
+    );
+    refused(&["no-such-command"]);
+    refused(&["solve", "3x3", "--walls", "1", "--threads", "x"]);
 }
 
 #[test]
@@ -266,7 +317,7 @@ fn solve_json_has_the_documented_fields() {
     }
     let text = ok(&["solve", "3x3", "--walls", "1"]);
     assert!(
-        text.starts_with("3x3 with 1 walls per player: Player 2 wins in 8 plies"),
+        text.starts_with("3x3 with 1 wall per player: Player 2 wins in 8 plies"),
         "{text}"
     );
     assert!(text.contains("line         1. "), "{text}");
@@ -289,6 +340,35 @@ fn solve_reports_unknown_at_the_depth_limit() {
     refused(&["solve", "3x5", "--walls", "3", "--max-depth", "0"]);
     refused(&["solve", "3x5", "--walls", "3", "--max-seconds", "0"]);
     refused(&["solve", "9x9", "--walls", "3"]);
+}
+
+#[test]
+fn max_seconds_out_of_range_is_refused_with_the_range() {
+    let out = scratch("max-seconds");
+    let out = out.to_str().unwrap();
+    for value in ["1e30", "inf", "NaN", "-1", "0", "1e-300", "31536001"] {
+        let solve = ["solve", "3x5", "--walls", "3", "--max-seconds", value];
+        let table = [
+            "table",
+            "--boards",
+            "3x5",
+            "--walls",
+            "3",
+            "--out",
+            out,
+            "--max-seconds",
+            value,
+        ];
+        for args in [&solve[..], &table[..]] {
+            let err = refused(args);
+            assert!(
+                err.contains(
+                    "--max-seconds must be a positive number of seconds of at most 31536000"
+                ),
+                "{args:?}: {err}"
+            );
+        }
+    }
 }
 
 #[test]
@@ -340,18 +420,245 @@ fn solve_methods_and_stats() {
 }
 
 #[test]
+fn table_refuses_an_unwritable_out_before_solving() {
+    let file = scratch("out-file");
+    std::fs::write(&file, "not a directory").unwrap();
+    let below_file = file.join("results");
+    for out in [&file, std::path::Path::new("/dev/null"), &below_file] {
+        let out = out.to_str().unwrap();
+        // One line on stderr: no cell was solved (each solved cell prints a line).
+        let err = refused(&["table", "--boards", "3x3", "--walls", "1", "--out", out]);
+        assert!(
+            err.contains(&format!("cannot write results to {out}"))
+                && err.contains("ot a directory"),
+            "{err}"
+        );
+    }
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), "not a directory");
+    std::fs::remove_file(&file).unwrap();
+}
+
+#[test]
+fn flags_that_would_be_ignored_are_refused() {
+    let out = scratch("ignored");
+    let out = out.to_str().unwrap();
+    let err = refused(&[
+        "table",
+        "--boards",
+        "3x3,2x3, 3x3",
+        "--walls",
+        "1",
+        "--out",
+        out,
+    ]);
+    assert!(err.contains("3x3 is given twice"), "{err}");
+    let file = scratch("ignored.csv");
+    std::fs::write(
+        &file,
+        format!("{CSV_HEADER}3,3,1,2,8,proof-search,1,0.1,1,0.1.0,8\n"),
+    )
+    .unwrap();
+    let check = ["table", "--check", file.to_str().unwrap()];
+    for (flag, value) in [
+        ("--boards", "5x5"),
+        ("--walls", "1"),
+        ("--max-seconds", "5"),
+        ("--method", "search"),
+        ("--out", out),
+        ("--threads", "1"),
+    ] {
+        let err = refused(&[&check[..], &[flag, value]].concat());
+        assert!(
+            err.contains("--check") && err.contains(flag),
+            "{flag}: {err}"
+        );
+    }
+    for flag in ["--even", "--resume"] {
+        let err = refused(&[&check[..], &[flag]].concat());
+        assert!(
+            err.contains("--check") && err.contains(flag),
+            "{flag}: {err}"
+        );
+    }
+    ok(&check);
+    std::fs::remove_file(&file).unwrap();
+    let exact = [
+        "solve",
+        "3x3",
+        "--walls",
+        "1",
+        "--method",
+        "retro",
+        "--precision",
+        "exact",
+    ];
+    for (flag, value) in [
+        ("--tt", "64M"),
+        ("--max-depth", "5"),
+        ("--max-seconds", "5"),
+    ] {
+        let err = refused(&[&exact[..], &[flag, value]].concat());
+        assert!(
+            err.contains(&format!(
+                "{flag} does not apply to --method retro --precision exact"
+            )),
+            "{err}"
+        );
+        // The compact analysis finds the length by proof search, which they bound.
+        ok(&[&exact[..6], &["--precision", "compact", flag, value]].concat());
+    }
+    let err = refused(&[
+        "solve",
+        "3x3",
+        "--walls",
+        "1",
+        "--precision",
+        "exact",
+        "--method",
+        "search",
+    ]);
+    assert!(err.contains("--precision"), "{err}");
+    let v: serde_json::Value = serde_json::from_str(
+        ok(&[
+            "solve",
+            "3x3",
+            "--walls",
+            "1",
+            "--tt",
+            "64M",
+            "--max-depth",
+            "20",
+            "--json",
+        ])
+        .trim(),
+    )
+    .unwrap();
+    assert_eq!(v["plies"], 8, "the search flags still work with the search");
+}
+
+#[test]
+fn counts_of_one_are_singular() {
+    let text = ok(&[
+        "solve",
+        "3x3",
+        "--walls",
+        "1",
+        "--method",
+        "search",
+        "--max-depth",
+        "1",
+    ]);
+    assert!(
+        text.starts_with("3x3 with 1 wall per player: unknown (neither player wins within 1 ply)"),
+        "{text}"
+    );
+    let text = ok(&["configs", "3x3", "--walls", "1"]);
+    assert!(
+        text.starts_with("board 3x3, 1 wall per player: configurations of up to 2 walls"),
+        "{text}"
+    );
+    let text = ok(&["perft", "3x3", "--walls", "1", "--depth", "1"]);
+    assert!(text.starts_with("board 3x3, 1 wall per player"), "{text}");
+    let dir = scratch("singular");
+    let out = run(&[
+        "table",
+        "--boards",
+        "2x3",
+        "--walls",
+        "1",
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
+    let (text, progress) = (stdout(&out), stderr(&out));
+    assert_eq!(out.status.code(), Some(0), "{text}{progress}");
+    assert!(text.starts_with("1 cell solved, 0 skipped"), "{text}");
+    assert!(progress.contains("2x3 with 1 wall: "), "{progress}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The header of results/table.csv.
+const CSV_HEADER: &str =
+    "width,height,walls,outcome,plies,method,nodes,seconds,peak_bytes,version,depth_reached\n";
+
+#[test]
+fn table_check_refuses_rows_that_cannot_be_results() {
+    let dir = scratch("check");
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("table.csv");
+    let path = file.to_str().unwrap();
+    let check = |rows: &[&str]| {
+        let body: String = rows.iter().map(|r| format!("{r}\n")).collect();
+        std::fs::write(&file, format!("{CSV_HEADER}{body}")).unwrap();
+        let err = refused(&["table", "--check", path]);
+        assert!(err.contains(path), "{rows:?}: {err}");
+        err
+    };
+    let good = "3,3,1,2,8,proof-search,1,0.1,1,0.1.0,8";
+    for (row, why) in [
+        (
+            "3,3,1,7,,proof-search,1,0.1,1,0.1.0,8",
+            "outcome '7' is not 1, 2, D or unknown",
+        ),
+        ("99,3,1,1,5,proof-search,1,0.1,1,0.1.0,8", "board 99x3"),
+        ("3,1,1,1,5,proof-search,1,0.1,1,0.1.0,8", "board 3x1"),
+        ("9,9,1,1,5,proof-search,1,0.1,1,0.1.0,8", "at most 64 cells"),
+        (
+            "3,3,40,1,5,proof-search,1,0.1,1,0.1.0,8",
+            "40 walls per player",
+        ),
+        ("3,3,256,1,5,proof-search,1,0.1,1,0.1.0,8", "column walls"),
+        (
+            "3,3,1,2,7,proof-search,1,0.1,1,0.1.0,8",
+            "Player 2 cannot win in 7 plies",
+        ),
+        (
+            "3,3,1,1,8,proof-search,1,0.1,1,0.1.0,8",
+            "Player 1 cannot win in 8 plies",
+        ),
+        ("3,3,1,2,,proof-search,1,0.1,1,0.1.0,8", "needs its length"),
+        (
+            "8,3,3,D,40,retrograde,1,0.1,1,0.1.0,8",
+            "only a win has a length",
+        ),
+        ("3,3,1,2,8,proof-search,1,0.1,1,0.1.0", "10 fields"),
+    ] {
+        let err = check(&[good, row]);
+        assert!(
+            err.contains("line 3: ") && err.contains(why),
+            "{row}: {err}"
+        );
+    }
+    let err = check(&[good, good]);
+    assert!(
+        err.contains("line 3: ") && err.contains("first on line 2"),
+        "{err}"
+    );
+    let err = check(&[]);
+    assert!(err.contains("no rows"), "{err}");
+    std::fs::write(&file, "").unwrap();
+    let err = refused(&["table", "--check", path]);
+    assert!(err.contains(path) && err.contains("no rows"), "{err}");
+    let err = refused(&["table", "--check", dir.to_str().unwrap()]);
+    assert!(err.contains("is a directory"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
 fn a_closed_output_ends_quietly() {
     use std::io::{BufRead, BufReader};
     // More output than a pipe holds (64 KiB): one "new result" line per record.
-    let file = std::env::temp_dir().join(format!("qs-pipe-{}.csv", std::process::id()));
-    let mut csv = String::from(
-        "width,height,walls,outcome,plies,method,nodes,seconds,peak_bytes,version,depth_reached\n",
-    );
-    for i in 0..4000 {
-        csv.push_str(&format!(
-            "7,5,{},1,25,proof-search,1,0.1,1,0.1.0,25\n",
-            i % 200
-        ));
+    // Every board with 11 to 31 walls (which the published table never lists): over 3,000
+    // distinct cells.
+    let file = scratch("pipe.csv");
+    let mut csv = String::from(CSV_HEADER);
+    for width in 2..=26 {
+        for height in 2..=64 / width {
+            for walls in 11..=31 {
+                csv.push_str(&format!(
+                    "{width},{height},{walls},1,25,proof-search,1,0.1,1,0.1.0,25\n"
+                ));
+            }
+        }
     }
     std::fs::write(&file, csv).unwrap();
     let mut child = Command::new(env!("CARGO_BIN_EXE_quoridor-solver"))

@@ -67,7 +67,8 @@ fn table_writes_all_three_files_and_checks_them() {
     assert_eq!(check.status.code(), Some(0));
     let text = std::fs::read_to_string(dir.join("table.csv")).unwrap();
     let bad = dir.join("bad.csv");
-    std::fs::write(&bad, text.replacen("\n2,3,0,2,", "\n2,3,0,1,", 1)).unwrap();
+    // Player 1 wins in an odd number of plies: a row that could be a result, but is not.
+    std::fs::write(&bad, text.replacen("\n2,3,0,2,4,", "\n2,3,0,1,5,", 1)).unwrap();
     let check = bin().args(["table", "--check"]).arg(&bad).output().unwrap();
     let stdout = String::from_utf8_lossy(&check.stdout);
     assert_eq!(check.status.code(), Some(1), "{stdout}");

@@ -5,7 +5,7 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use clap::Args;
-use quoridor_solver::error::format_bytes;
+use quoridor_solver::error::{count, format_bytes};
 use quoridor_solver::geometry::Board;
 use quoridor_solver::tables::Tables;
 use quoridor_solver::{Error, Result, memory};
@@ -88,10 +88,10 @@ pub fn run(c: Configs, out: &mut dyn Write) -> Result<ExitCode> {
     }
     writeln!(
         out,
-        "board {}, {} walls per player: configurations of up to {} walls",
+        "board {}, {} per player: configurations of up to {}",
         c.board,
-        c.walls,
-        2 * c.walls as usize
+        count(c.walls, "wall"),
+        count(2 * c.walls as usize, "wall")
     )?;
     writeln!(out, "{:>6}  {:>14}", "walls", "configurations")?;
     for (k, n) in report.by_walls.iter().enumerate() {

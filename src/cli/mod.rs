@@ -18,11 +18,12 @@ mod table;
 
 use std::io::Write;
 use std::process::ExitCode;
+use std::time::Duration;
 
 use clap::{Args, Parser, Subcommand};
 use quoridor_solver::geometry::Board;
 use quoridor_solver::notation::{parse_moves, parse_record};
-use quoridor_solver::position::{Position, check_walls_per_player};
+use quoridor_solver::position::{MAX_WALLS_PER_PLAYER, Position};
 use quoridor_solver::{Error, Result};
 
 /// Exhaustive solver for Quoridor on small boards (rules: docs/RULES.md).
@@ -56,6 +57,78 @@ impl Cli {
     }
 }
 
+/// A clap usage error as one line (without `error: `), as README promises for every bad
+/// usage: clap's own rendering spreads it over several lines (a list of missing arguments,
+/// a tip, the usage, a pointer to --help), which a script reading stderr cannot take as one
+/// message. List items are joined with commas and a tip goes in parentheses.
+pub fn usage_error_line(e: &clap::Error) -> String {
+    let text = e.render().to_string();
+    let mut line = String::new();
+    for part in text
+        .lines()
+        .map(str::trim)
+        .take_while(|l| !l.starts_with("Usage:") && !l.starts_with("For more information"))
+        .filter(|l| !l.is_empty())
+    {
+        let part = part.strip_prefix("error: ").unwrap_or(part);
+        if line.is_empty() {
+            line.push_str(part);
+        } else if let Some(tip) = part.strip_prefix("tip: ") {
+            line.push_str(&format!(" ({tip})"));
+        } else if line.ends_with(':') {
+            line.push_str(&format!(" {part}"));
+        } else {
+            line.push_str(&format!(", {part}"));
+        }
+    }
+    line.push_str("; see --help");
+    line
+}
+
+/// The deepest search iteration when `--max-depth` is not given.
+const DEFAULT_MAX_DEPTH: u8 = 120;
+
+/// The checked `--max-depth`, or its default.
+pub fn max_depth(given: Option<u8>) -> Result<u8> {
+    match given {
+        Some(0) => Err(Error::Argument("--max-depth must be at least 1".into())),
+        d => Ok(d.unwrap_or(DEFAULT_MAX_DEPTH)),
+    }
+}
+
+/// Refuses the flags that bound the proof search when `method` runs none (`--method
+/// retro`): there they would do nothing, silently. `given` pairs each flag with whether it
+/// was given; that is why these flags are `Option`s with their default stated in the help.
+pub fn refuse_search_flags(runs_search: bool, given: &[(&str, bool)]) -> Result<()> {
+    match given.iter().find(|(_, g)| *g) {
+        Some((flag, _)) if !runs_search => Err(Error::Argument(format!(
+            "{flag} does not apply to --method retro --precision exact: it bounds the proof \
+             search, which the exact retrograde analysis does not run"
+        ))),
+        _ => Ok(()),
+    }
+}
+
+/// The largest `--max-seconds`: a year, far beyond any cell's need. A bound is needed
+/// because the limit becomes a `Duration` added to the start time, which cannot hold every
+/// float (1e30 seconds panicked).
+const MAX_SECONDS: u64 = 365 * 24 * 3600;
+
+/// The checked time limit of `--max-seconds`. One message for every value refused (zero,
+/// negative, not a number, infinite, too large, or too small to be a nanosecond), so it
+/// names the whole accepted range.
+pub fn time_limit(seconds: f64) -> Result<Duration> {
+    (seconds > 0.0 && seconds <= MAX_SECONDS as f64)
+        .then(|| Duration::from_secs_f64(seconds))
+        .filter(|d| !d.is_zero())
+        .ok_or_else(|| {
+            Error::Argument(format!(
+                "--max-seconds must be a positive number of seconds of at most {MAX_SECONDS} \
+                 (a year)"
+            ))
+        })
+}
+
 /// The position a command starts from: the start of the game, a record, or the start
 /// followed by moves. Shared by the commands that take a position.
 #[derive(Args, Debug)]
@@ -73,13 +146,11 @@ pub struct PositionArgs {
 }
 
 impl PositionArgs {
-    /// The checked position on `board`. `walls`, when given, is the walls per player: a
+    /// The checked position on `board`. `walls` (checked by `walls_per_player`), when given,
+    /// is the walls per player: a
     /// record must agree with it, a start (with or without moves) uses it, or else
     /// `default_walls`.
     fn validate(&self, board: Board, walls: Option<u8>, default_walls: u8) -> Result<Position> {
-        if let Some(n) = walls {
-            check_walls_per_player(n)?;
-        }
         match (&self.position, &self.moves) {
             (Some(_), Some(_)) => Err(Error::Argument(
                 "--position and --moves cannot be used together: give one or the other".into(),
@@ -106,15 +177,31 @@ pub struct CellArgs {
     #[arg(value_name = "WxH", help = BOARD_HELP)]
     board: String,
 
-    /// Walls per player (the board holds up to twice as many)
-    #[arg(long, value_name = "N")]
-    walls: u8,
+    /// Walls per player, 0 to 31 (the board holds up to twice as many)
+    #[arg(long, value_name = "N", allow_negative_numbers = true)]
+    walls: String,
 }
 
 impl CellArgs {
     /// The checked board and walls per player.
     pub fn validate(&self) -> Result<(Board, u8)> {
-        check_walls_per_player(self.walls)?;
-        Ok((Board::parse(&self.board)?, self.walls))
+        let walls = walls_per_player(&self.walls)?;
+        Ok((Board::parse(&self.board)?, walls))
     }
+}
+
+/// What a number of walls per player must be, for every message that refuses one.
+pub fn walls_range() -> String {
+    format!("walls per player must be a whole number from 0 to {MAX_WALLS_PER_PLAYER}")
+}
+
+/// Walls per player from the text of `--walls`. Read as text rather than by clap as a `u8`
+/// so that every value outside the supported range (255 as well as 256, 10^20 or -1) gets
+/// the same message, naming the range the solver supports rather than a byte's.
+pub fn walls_per_player(text: &str) -> Result<u8> {
+    text.trim()
+        .parse::<u8>()
+        .ok()
+        .filter(|&n| n <= MAX_WALLS_PER_PLAYER)
+        .ok_or_else(|| Error::Argument(format!("--walls {text}: {}", walls_range())))
 }

@@ -6,13 +6,14 @@ use std::process::ExitCode;
 
 use clap::Args;
 use quoridor_solver::Result;
+use quoridor_solver::error::count;
 use quoridor_solver::geometry::Board;
 use quoridor_solver::movegen::FloodFill;
 use quoridor_solver::notation::format_record;
 use quoridor_solver::perft::perft;
 use quoridor_solver::position::Position;
 
-use super::{BOARD_HELP, PositionArgs};
+use super::{BOARD_HELP, PositionArgs, walls_per_player};
 
 /// Count the action sequences of exactly D plies (a finished game counts once)
 #[derive(Args, Debug)]
@@ -21,8 +22,8 @@ pub struct PerftArgs {
     board: String,
 
     /// Walls per player at the start (with --position: the N the record must agree with)
-    #[arg(long, value_name = "N")]
-    walls: u8,
+    #[arg(long, value_name = "N", allow_negative_numbers = true)]
+    walls: String,
 
     /// Number of plies to count
     #[arg(long, value_name = "D")]
@@ -43,12 +44,11 @@ pub struct Perft {
 impl PerftArgs {
     pub fn validate(&self) -> Result<Perft> {
         let board = Board::parse(&self.board)?;
+        let walls = walls_per_player(&self.walls)?;
         Ok(Perft {
             board,
-            walls: self.walls,
-            position: self
-                .position
-                .validate(board, Some(self.walls), self.walls)?,
+            walls,
+            position: self.position.validate(board, Some(walls), walls)?,
             depth: self.depth,
         })
     }
@@ -56,11 +56,11 @@ impl PerftArgs {
 
 /// Prints a short header, then the count alone on the last line.
 pub fn run(p: Perft, out: &mut dyn Write) -> Result<ExitCode> {
-    let plural = if p.walls == 1 { "" } else { "s" };
     writeln!(
         out,
-        "board {}, {} wall{plural} per player",
-        p.board, p.walls
+        "board {}, {} per player",
+        p.board,
+        count(p.walls, "wall")
     )?;
     writeln!(out, "position {}", format_record(p.board, &p.position))?;
     writeln!(out, "depth {}", p.depth)?;

@@ -9,7 +9,7 @@ use quoridor_solver::diagram::render;
 use quoridor_solver::geometry::Board;
 use quoridor_solver::position::Position;
 
-use super::{BOARD_HELP, PositionArgs};
+use super::{BOARD_HELP, PositionArgs, walls_per_player};
 
 /// Walls per player when --walls is not given (the board game's count).
 const DEFAULT_WALLS: u8 = 10;
@@ -22,8 +22,8 @@ pub struct ShowArgs {
 
     /// Walls per player at the start [default: 10]. With --position the record gives the
     /// walls left; --walls is then only checked against it
-    #[arg(long, value_name = "N")]
-    walls: Option<u8>,
+    #[arg(long, value_name = "N", allow_negative_numbers = true)]
+    walls: Option<String>,
 
     #[command(flatten)]
     position: PositionArgs,
@@ -38,9 +38,10 @@ pub struct Show {
 impl ShowArgs {
     pub fn validate(&self) -> Result<Show> {
         let board = Board::parse(&self.board)?;
+        let walls = self.walls.as_deref().map(walls_per_player).transpose()?;
         Ok(Show {
             board,
-            position: self.position.validate(board, self.walls, DEFAULT_WALLS)?,
+            position: self.position.validate(board, walls, DEFAULT_WALLS)?,
         })
     }
 }

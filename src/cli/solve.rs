@@ -2,20 +2,19 @@
 
 use std::io::Write;
 use std::process::ExitCode;
-use std::time::Duration;
 
 use clap::Args;
-use quoridor_solver::error::format_bytes;
+use quoridor_solver::error::{count, format_bytes};
 use quoridor_solver::geometry::{Board, Player};
 use quoridor_solver::notation::{format_moves, parse_action};
 use quoridor_solver::position::Action;
 use quoridor_solver::retro::Precision;
-use quoridor_solver::solver::{CellResult, Method, Outcome, SolveOptions, solve};
+use quoridor_solver::solver::{CellResult, DEFAULT_TT_BYTES, Method, Outcome, SolveOptions, solve};
 use quoridor_solver::{Error, Result};
 
-use super::CellArgs;
 use super::progress::Bars;
 use super::resources::{ResourceArgs, Resources};
+use super::{CellArgs, max_depth, refuse_search_flags, time_limit};
 
 /// Solve a board and wall count: who wins, in how many plies, and a line of best play
 #[derive(Args, Debug)]
@@ -49,19 +48,20 @@ pub struct SolveArgs {
     stats: bool,
 
     /// Deepest search iteration in plies; if neither player wins by then the outcome is
-    /// "unknown" (never a guess)
-    #[arg(long, value_name = "D", default_value_t = 120)]
-    max_depth: u8,
+    /// "unknown" (never a guess) [default: 120]. Not with --method retro
+    #[arg(long, value_name = "D")]
+    max_depth: Option<u8>,
 
-    /// Give up after this many seconds with outcome "unknown" and the depth reached
-    #[arg(long, value_name = "S")]
+    /// Give up after this many seconds with outcome "unknown" and the depth reached. Not
+    /// with --method retro, which runs to the end
+    #[arg(long, value_name = "S", allow_negative_numbers = true)]
     max_seconds: Option<f64>,
 
     /// Transposition table size, e.g. 256M or 2G (capped by the memory budget and by the
     /// number of positions of the cell). The table starts at 64M and grows to this size
-    /// once it is half full
-    #[arg(long, value_name = "SIZE", default_value = "1G")]
-    tt: String,
+    /// once it is half full [default: 1G]. Not with --method retro, which has no table
+    #[arg(long, value_name = "SIZE")]
+    tt: Option<String>,
 
     #[command(flatten)]
     resources: ResourceArgs,
@@ -110,18 +110,20 @@ pub struct Solve {
 impl SolveArgs {
     pub fn validate(&self) -> Result<Solve> {
         let (board, walls) = self.cell.validate()?;
-        if self.max_depth == 0 {
-            return Err(Error::Argument("--max-depth must be at least 1".into()));
-        }
-        let time_limit = match self.max_seconds {
-            Some(s) if !(s > 0.0 && s.is_finite()) => {
-                return Err(Error::Argument(format!(
-                    "--max-seconds {s}: must be positive"
-                )));
-            }
-            s => s.map(Duration::from_secs_f64),
-        };
+        let max_depth = max_depth(self.max_depth)?;
+        let time_limit = self.max_seconds.map(time_limit).transpose()?;
         let method = Method::from(self.method);
+        // Only the exact analysis runs no proof search (the compact one finds the length
+        // with one).
+        let exact = self.precision.map(Precision::from) == Some(Precision::Exact);
+        refuse_search_flags(
+            !(method == Method::Retro && exact),
+            &[
+                ("--tt", self.tt.is_some()),
+                ("--max-depth", self.max_depth.is_some()),
+                ("--max-seconds", self.max_seconds.is_some()),
+            ],
+        )?;
         if self.stats && method != Method::Retro {
             return Err(Error::Argument(
                 "--stats counts every position, which only --method retro visits".into(),
@@ -144,11 +146,14 @@ impl SolveArgs {
             stats: self.stats,
             options: SolveOptions {
                 method,
-                max_depth: self.max_depth,
+                max_depth,
                 time_limit,
                 threads,
                 memory_budget,
-                tt_bytes: quoridor_solver::memory::parse_size(&self.tt)?,
+                tt_bytes: match &self.tt {
+                    Some(size) => quoridor_solver::memory::parse_size(size)?,
+                    None => DEFAULT_TT_BYTES,
+                },
                 precision: self.precision.map(Precision::from),
             },
         })
@@ -173,18 +178,19 @@ pub fn run(s: Solve, out: &mut dyn Write) -> Result<ExitCode> {
 }
 
 fn write_text(board: Board, r: &CellResult, out: &mut dyn Write) -> Result<()> {
-    let cell = format!("{board} with {} walls per player", r.walls);
+    let cell = format!("{board} with {} per player", count(r.walls, "wall"));
     match (r.outcome, r.plies) {
         (Outcome::Player1 | Outcome::Player2, Some(plies)) => writeln!(
             out,
-            "{cell}: Player {} wins in {plies} plies",
-            r.outcome.code()
+            "{cell}: Player {} wins in {}",
+            r.outcome.code(),
+            count(plies, "ply")
         )?,
         (Outcome::Draw, _) => writeln!(out, "{cell}: draw")?,
         _ => writeln!(
             out,
-            "{cell}: unknown (neither player wins within {} plies)",
-            r.depth_reached
+            "{cell}: unknown (neither player wins within {})",
+            count(r.depth_reached, "ply")
         )?,
     }
     writeln!(out, "method       {}", r.method)?;

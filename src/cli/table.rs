@@ -5,11 +5,11 @@
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::time::Duration;
 
 use clap::Args;
+use quoridor_solver::error::count;
 use quoridor_solver::geometry::Board;
-use quoridor_solver::position::check_walls_per_player;
+use quoridor_solver::position::MAX_WALLS_PER_PLAYER;
 use quoridor_solver::progress::Progress;
 use quoridor_solver::report::check::{CheckSummary, check};
 use quoridor_solver::report::published::{self, EVEN_BOARDS};
@@ -19,6 +19,7 @@ use quoridor_solver::{Error, Result};
 
 use super::progress::Bars;
 use super::resources::ResourceArgs;
+use super::walls_range;
 
 /// Solve the table of small boards (the published one by default) and check it
 #[derive(Args, Debug)]
@@ -27,8 +28,13 @@ pub struct TableArgs {
     #[arg(long, value_name = "WxH,...")]
     boards: Option<String>,
 
-    /// Only these wall counts: N, A..B, A..=B or a list A,B,C
-    #[arg(long, value_name = "RANGE", default_value = "0..=10")]
+    /// Only these wall counts (0 to 31): N, A..B, A..=B or a list A,B,C
+    #[arg(
+        long,
+        value_name = "RANGE",
+        default_value = "0..=10",
+        allow_negative_numbers = true
+    )]
     walls: String,
 
     /// Also the even-height boards of at most 28 cells (2x4 to 7x4, 2x6 to 4x6, 2x8, 3x8),
@@ -37,25 +43,33 @@ pub struct TableArgs {
     even: bool,
 
     /// Give up on a cell after this many seconds: it is recorded as unknown with the depth
-    /// reached, and retried by a later --resume
-    #[arg(long, value_name = "S", default_value_t = 900.0)]
-    max_seconds: f64,
+    /// reached, and retried by a later --resume [default: 900]
+    #[arg(long, value_name = "S", allow_negative_numbers = true)]
+    max_seconds: Option<f64>,
 
     /// How to decide each cell: `auto` (proof search, then retrograde analysis when neither
     /// player has won and it fits), `search` or `retro` (see `solve --help`)
     #[arg(long, value_enum, default_value_t = super::solve::MethodArg::Auto)]
     method: super::solve::MethodArg,
 
-    /// Deepest search iteration in plies for each cell
-    #[arg(long, value_name = "D", default_value_t = 120)]
-    max_depth: u8,
+    /// Deepest search iteration in plies for each cell [default: 120]
+    #[arg(long, value_name = "D")]
+    max_depth: Option<u8>,
 
     /// Keep the cells already decided in OUT/table.csv and solve only the others
     #[arg(long)]
     resume: bool,
 
-    /// Solve nothing: compare the results in FILE (a table.csv) with the published table
-    #[arg(long, value_name = "FILE")]
+    /// Solve nothing: compare the results in FILE (a table.csv) with the published table.
+    /// Not with the options that choose or solve cells, which it would ignore
+    #[arg(
+        long,
+        value_name = "FILE",
+        conflicts_with_all = [
+            "boards", "walls", "even", "max_seconds", "method", "max_depth", "resume", "out",
+            "threads", "memory",
+        ]
+    )]
     check: Option<PathBuf>,
 
     /// Directory for table.csv, table.json and table.md
@@ -65,6 +79,9 @@ pub struct TableArgs {
     #[command(flatten)]
     resources: ResourceArgs,
 }
+
+/// The time limit of each cell when `--max-seconds` is not given.
+const DEFAULT_MAX_SECONDS: f64 = 900.0;
 
 pub enum Table {
     Check(PathBuf),
@@ -83,10 +100,23 @@ impl TableArgs {
         }
         let walls = parse_walls(&self.walls)?;
         let mut boards: Vec<Board> = match &self.boards {
-            Some(list) => list
-                .split(',')
-                .map(|b| Board::parse(b.trim()))
-                .collect::<Result<_>>()?,
+            Some(list) => {
+                let boards: Vec<Board> = list
+                    .split(',')
+                    .map(|b| Board::parse(b.trim()))
+                    .collect::<Result<_>>()?;
+                // A board given twice would be solved twice: almost surely a slip.
+                if let Some((_, b)) = boards
+                    .iter()
+                    .enumerate()
+                    .find(|&(i, b)| boards[..i].contains(b))
+                {
+                    return Err(Error::Argument(format!(
+                        "--boards '{list}': {b} is given twice"
+                    )));
+                }
+                boards
+            }
             None => {
                 let mut v: Vec<Board> = Vec::new();
                 for c in published::cells() {
@@ -112,22 +142,16 @@ impl TableArgs {
             .collect();
         // Cheapest first: smaller boards, then fewer walls.
         cells.sort_by_key(|(b, n)| (b.cells(), *n, b.height(), b.width()));
-        if !(self.max_seconds > 0.0 && self.max_seconds.is_finite()) {
-            return Err(Error::Argument(format!(
-                "--max-seconds {}: must be positive",
-                self.max_seconds
-            )));
-        }
-        if self.max_depth == 0 {
-            return Err(Error::Argument("--max-depth must be at least 1".into()));
-        }
+        let time_limit = super::time_limit(self.max_seconds.unwrap_or(DEFAULT_MAX_SECONDS))?;
+        let max_depth = super::max_depth(self.max_depth)?;
+        let method = self.method.into();
         let r = self.resources.validate()?;
         Ok(Table::Run {
             cells,
             options: SolveOptions {
-                method: self.method.into(),
-                max_depth: self.max_depth,
-                time_limit: Some(Duration::from_secs_f64(self.max_seconds)),
+                method,
+                max_depth,
+                time_limit: Some(time_limit),
                 threads: r.threads,
                 memory_budget: r.memory_budget,
                 tt_bytes: DEFAULT_TT_BYTES,
@@ -139,17 +163,21 @@ impl TableArgs {
     }
 }
 
-/// `N`, `A..B`, `A..=B` or `A,B,C` into a sorted list of wall counts.
+/// `N`, `A..B`, `A..=B` or `A,B,C` into a sorted list of wall counts. A number out of
+/// range gets the same words as `--walls` of the other commands; an empty range or a count
+/// given twice is refused rather than quietly dropped, since it is almost surely a slip.
 fn parse_walls(text: &str) -> Result<Vec<u8>> {
-    let bad = || {
-        Error::Argument(format!(
-            "--walls '{text}': write N, A..B, A..=B or A,B,C (e.g. 0..=10)"
-        ))
-    };
+    let refuse = |why: String| Error::Argument(format!("--walls '{text}': {why}"));
     let num = |s: &str| -> Result<u8> {
-        let n: u8 = s.trim().parse().map_err(|_| bad())?;
-        check_walls_per_player(n)?;
-        Ok(n)
+        let s = s.trim();
+        let digits = s.strip_prefix('-').unwrap_or(s);
+        if digits.is_empty() || !digits.chars().all(|c| c.is_ascii_digit()) {
+            return Err(refuse("write N, A..B, A..=B or A,B,C (e.g. 0..=10)".into()));
+        }
+        s.parse::<u8>()
+            .ok()
+            .filter(|&n| n <= MAX_WALLS_PER_PLAYER)
+            .ok_or_else(|| refuse(format!("{s} is out of range: {}", walls_range())))
     };
     let mut v: Vec<u8> = if let Some((a, b)) = text.split_once("..=") {
         (num(a)?..=num(b)?).collect()
@@ -158,10 +186,12 @@ fn parse_walls(text: &str) -> Result<Vec<u8>> {
     } else {
         text.split(',').map(num).collect::<Result<_>>()?
     };
-    v.sort_unstable();
-    v.dedup();
     if v.is_empty() {
-        return Err(bad());
+        return Err(refuse("the range is empty (it has no wall count)".into()));
+    }
+    v.sort_unstable();
+    if let Some(pair) = v.windows(2).find(|p| p[0] == p[1]) {
+        return Err(refuse(format!("{} is given twice", pair[0])));
     }
     Ok(v)
 }
@@ -185,7 +215,15 @@ impl Progress for CellProgress<'_> {
 pub fn run(t: Table, out: &mut dyn Write) -> Result<ExitCode> {
     let (cells, options, resume, dir) = match t {
         Table::Check(file) => {
-            let summary = check(&report::read_csv(&file)?, &published::cells());
+            let records = report::read_csv(&file)?;
+            // A check of nothing would pass: an empty file is a wrong path, not a result.
+            if records.is_empty() {
+                return Err(Error::Input(format!(
+                    "{}: no results to check (the file has no rows)",
+                    file.display()
+                )));
+            }
+            let summary = check(&records, &published::cells());
             write_summary(&summary, out)?;
             return Ok(exit_code(&summary));
         }
@@ -196,6 +234,7 @@ pub fn run(t: Table, out: &mut dyn Write) -> Result<ExitCode> {
             out,
         } => (cells, options, resume, out),
     };
+    report::check_writable(&dir)?;
     report::remove_stale_temporaries(&dir);
     let csv_path = dir.join(CSV_NAME);
     let mut records: Vec<CellRecord> = if resume && csv_path.exists() {
@@ -217,7 +256,7 @@ pub fn run(t: Table, out: &mut dyn Write) -> Result<ExitCode> {
     let started = std::time::Instant::now();
     let mut skipped = 0;
     for (i, &(board, walls)) in todo.iter().enumerate() {
-        overall.set_message(format!("table: {board} with {walls} walls"));
+        overall.set_message(format!("table: {board} with {}", count(walls, "wall")));
         let result = match solve(board, walls, &options, &CellProgress(&bars)) {
             Ok(r) => r,
             // One cell too large for the budget does not stop the others; it stays missing.
@@ -231,12 +270,13 @@ pub fn run(t: Table, out: &mut dyn Write) -> Result<ExitCode> {
         };
         let record = CellRecord::from_result(&result);
         bars.line(&format!(
-            "[{}/{}] {board} with {walls} walls: {} in {:.2} s ({} nodes)",
+            "[{}/{}] {board} with {}: {} in {:.2} s ({})",
             i + 1,
             todo.len(),
+            count(walls, "wall"),
             report::markdown::cell_text(&record),
             record.seconds,
-            record.nodes
+            count(record.nodes, "node")
         ));
         records.retain(|r| r.cell() != record.cell());
         records.push(record);
@@ -246,8 +286,8 @@ pub fn run(t: Table, out: &mut dyn Write) -> Result<ExitCode> {
     overall.finish_and_clear();
     writeln!(
         out,
-        "{} cells solved, {skipped} skipped (over the memory budget) in {:.1} s; results in {}",
-        todo.len() - skipped,
+        "{} solved, {skipped} skipped (over the memory budget) in {:.1} s; results in {}",
+        count(todo.len() - skipped, "cell"),
         started.elapsed().as_secs_f64(),
         dir.display()
     )?;
@@ -261,25 +301,31 @@ fn write_summary(s: &CheckSummary, out: &mut dyn Write) -> Result<()> {
     for (r, published) in &s.differing {
         writeln!(
             out,
-            "DIFFERS {}x{} with {} walls: ours {}, published {published}",
-            r.width, r.height, r.walls, r.outcome
+            "DIFFERS {}x{} with {}: ours {}, published {published}",
+            r.width,
+            r.height,
+            count(r.walls, "wall"),
+            r.outcome
         )?;
     }
     for r in &s.new {
         writeln!(
             out,
-            "new result {}x{} with {} walls: {}",
+            "new result {}x{} with {}: {}",
             r.width,
             r.height,
-            r.walls,
+            count(r.walls, "wall"),
             report::markdown::cell_text(r)
         )?;
     }
     for r in &s.unknown {
         writeln!(
             out,
-            "undecided {}x{} with {} walls (searched to {} plies)",
-            r.width, r.height, r.walls, r.depth_reached
+            "undecided {}x{} with {} (searched to {})",
+            r.width,
+            r.height,
+            count(r.walls, "wall"),
+            count(r.depth_reached, "ply")
         )?;
     }
     Ok(())
@@ -301,9 +347,12 @@ mod tests {
     fn wall_ranges() {
         assert_eq!(parse_walls("0..=3").unwrap(), vec![0, 1, 2, 3]);
         assert_eq!(parse_walls("2..4").unwrap(), vec![2, 3]);
-        assert_eq!(parse_walls("5,1,5").unwrap(), vec![1, 5]);
+        assert_eq!(parse_walls("5,1").unwrap(), vec![1, 5]);
         assert_eq!(parse_walls("7").unwrap(), vec![7]);
-        for bad in ["", "a", "3..1", "1..=x", "40"] {
+        assert_eq!(parse_walls("31").unwrap(), vec![31]);
+        for bad in [
+            "", "a", "3..1", "3..3", "1..=x", "40", "256", "-1", "5,1,5", "0..=32",
+        ] {
             assert!(parse_walls(bad).is_err(), "{bad}");
         }
     }

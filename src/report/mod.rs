@@ -6,7 +6,9 @@ pub mod check;
 pub mod markdown;
 pub mod published;
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, count};
+use crate::geometry::Board;
+use crate::position::MAX_WALLS_PER_PLAYER;
 use crate::solver::{CellResult, Outcome};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
@@ -54,23 +56,116 @@ impl CellRecord {
     pub fn is_decided(&self) -> bool {
         self.outcome != Outcome::Unknown.code()
     }
+
+    /// Why this record cannot be a result of the solver, if it cannot: a board outside the
+    /// rules, a wall count the solver does not support, an outcome that does not exist, or a
+    /// length that does not fit the outcome. A win ends with the winner's own ply, so Player 1
+    /// (who moves first) wins in an odd number of plies and Player 2 in an even one; a draw
+    /// or an undecided cell has no length.
+    pub fn impossibility(&self) -> Option<String> {
+        if let Err(e) = Board::new(self.width, self.height) {
+            return Some(e.to_string());
+        }
+        if self.walls > MAX_WALLS_PER_PLAYER {
+            return Some(format!(
+                "{} walls per player: the solver supports 0 to {MAX_WALLS_PER_PLAYER}",
+                self.walls
+            ));
+        }
+        let parity = |winner: u32| match self.plies {
+            None => Some(format!(
+                "a win for Player {winner} needs its length in plies"
+            )),
+            Some(0) => Some("a win in 0 plies is impossible".to_string()),
+            Some(p) if p % 2 != winner % 2 => Some(format!(
+                "Player {winner} cannot win in {}: Player {winner} wins in an {} number of plies",
+                count(p, "ply"),
+                if winner == 1 { "odd" } else { "even" }
+            )),
+            Some(_) => None,
+        };
+        let why = match self.outcome.as_str() {
+            "1" => parity(1),
+            "2" => parity(2),
+            "D" | "unknown" => self.plies.map(|p| {
+                format!(
+                    "outcome {} with {}: only a win has a length",
+                    self.outcome,
+                    count(p, "ply")
+                )
+            }),
+            other => Some(format!("outcome '{other}' is not 1, 2, D or unknown")),
+        };
+        why.or_else(|| {
+            (!(self.seconds >= 0.0 && self.seconds.is_finite()))
+                .then(|| format!("seconds {} is not a duration", self.seconds))
+        })
+    }
 }
 
 pub const CSV_NAME: &str = "table.csv";
 pub const JSON_NAME: &str = "table.json";
 pub const MARKDOWN_NAME: &str = "table.md";
 
-/// Reads a results CSV (as written by `write_all`).
+/// Reads a results CSV (as written by `write_all`), refusing any row that cannot be a
+/// result (`CellRecord::impossibility`) or repeats a cell, with the file and line: `--check`
+/// and `--resume` would otherwise count such a row as a match or a new result.
 pub fn read_csv(path: &Path) -> Result<Vec<CellRecord>> {
-    let mut reader = csv::Reader::from_path(path)
-        .map_err(|e| Error::Io(format!("cannot read {}: {e}", path.display())))?;
-    reader
-        .deserialize()
-        .enumerate()
-        .map(|(i, row)| {
-            row.map_err(|e| Error::Io(format!("{} row {}: {e}", path.display(), i + 2)))
-        })
-        .collect()
+    let cannot = |why: String| Error::Io(format!("cannot read {}: {why}", path.display()));
+    if path.is_dir() {
+        return Err(cannot("it is a directory, not a CSV file".into()));
+    }
+    let mut reader = csv::Reader::from_path(path).map_err(|e| cannot(e.to_string()))?;
+    let headers = reader.headers().map_err(|e| cannot(e.to_string()))?.clone();
+    let mut records: Vec<(CellRecord, u64)> = Vec::new();
+    for row in reader.records() {
+        let at =
+            |line: u64, why: String| Error::Input(format!("{} line {line}: {why}", path.display()));
+        let row = row.map_err(|e| {
+            at(
+                e.position().map_or(0, |p| p.line()),
+                csv_reason(&e, &headers),
+            )
+        })?;
+        let line = row.position().map_or(0, |p| p.line());
+        let record: CellRecord = row
+            .deserialize(Some(&headers))
+            .map_err(|e| at(line, csv_reason(&e, &headers)))?;
+        if let Some(why) = record.impossibility() {
+            return Err(at(line, why));
+        }
+        if let Some((_, first)) = records.iter().find(|(r, _)| r.cell() == record.cell()) {
+            return Err(at(
+                line,
+                format!(
+                    "{}x{} with {} again (first on line {first})",
+                    record.width,
+                    record.height,
+                    count(record.walls, "wall")
+                ),
+            ));
+        }
+        records.push((record, line));
+    }
+    Ok(records.into_iter().map(|(r, _)| r).collect())
+}
+
+/// What is wrong with a CSV row, without the csv crate's own position (the caller names
+/// the line) and with the column's name rather than its index.
+fn csv_reason(e: &csv::Error, headers: &csv::StringRecord) -> String {
+    match e.kind() {
+        csv::ErrorKind::Deserialize { err, .. } => {
+            let column = err
+                .field()
+                .and_then(|i| headers.get(i as usize))
+                .map_or(String::new(), |name| format!("column {name}: "));
+            format!("{column}{}", err.kind())
+        }
+        csv::ErrorKind::UnequalLengths {
+            expected_len, len, ..
+        } => format!("{len} fields where the header has {expected_len}"),
+        _ => e.to_string(),
+    }
 }
 
 /// Writes table.csv, table.json and table.md into `dir`, each atomically, records sorted
@@ -115,6 +210,23 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
     f.sync_all().map_err(io)?;
     drop(f);
     std::fs::rename(&tmp, path).map_err(io)
+}
+
+/// Makes sure results can be written into `dir` before any work is done for them: creates
+/// it, then creates and removes a temporary file in it. Without this, a bad `--out` (a
+/// file, /dev/null, a directory without write permission) failed only when the first cell
+/// was solved, which can be many minutes in. The probe has the temporaries' extension, so
+/// `remove_stale_temporaries` clears it if the run is killed in between.
+pub fn check_writable(dir: &Path) -> Result<()> {
+    let cannot =
+        |why: String| Error::Io(format!("cannot write results to {}: {why}", dir.display()));
+    if dir.exists() && !dir.is_dir() {
+        return Err(cannot("it is not a directory".into()));
+    }
+    std::fs::create_dir_all(dir).map_err(|e| cannot(e.to_string()))?;
+    let probe = dir.join(format!(".write-test.{TEMPORARY}"));
+    std::fs::File::create(&probe).map_err(|e| cannot(e.to_string()))?;
+    std::fs::remove_file(&probe).map_err(|e| cannot(e.to_string()))
 }
 
 /// Removes the temporary files a run killed while writing left in `dir`; they are never

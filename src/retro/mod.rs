@@ -76,7 +76,7 @@ mod symmetry;
 pub use code::MAX_REMOTENESS;
 
 use crate::configs::ConfigId;
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, count};
 use crate::geometry::Cell;
 use crate::geometry::{Board, Player};
 use crate::memory;
@@ -362,10 +362,10 @@ fn check(
     };
     memory::check(
         &format!(
-            "retrograde analysis of {} with {} walls ({} positions, {kept} of {} layers kept \
-             at {per_position} per position folded by symmetry, plus the configuration tables)",
+            "retrograde analysis of {} with {} ({} positions, {kept} of {} layers kept at \
+             {per_position} per position folded by symmetry, plus the configuration tables)",
             tables.board(),
-            tables.walls_per_player(),
+            count(tables.walls_per_player(), "wall"),
             e.positions,
             e.layers,
         ),
@@ -416,8 +416,9 @@ fn run<'t, P: Packing>(
 
 fn too_deep(board: Board, n: u8) -> Error {
     Error::Argument(format!(
-        "retrograde analysis of {board} with {n} walls: a position's remoteness exceeds {} \
-         plies, more than the one-byte store holds",
+        "retrograde analysis of {board} with {}: a position's remoteness exceeds {} plies, \
+         more than the one-byte store holds",
+        count(n, "wall"),
         code::MAX_REMOTENESS
     ))
 }
