@@ -13,6 +13,7 @@ pub mod memory;
 pub mod movegen;
 pub mod notation;
 pub mod perft;
+pub mod plan;
 pub mod position;
 pub mod progress;
 pub mod report;

@@ -20,11 +20,12 @@ use std::time::{Duration, Instant};
 /// Plies left from which a node's moves are searched in parallel (when threads > 1).
 pub const SPLIT_DEPTH: u8 = 11;
 
-/// A conservative rate of the retrograde analysis, in positions of its estimate (an upper
-/// bound, 2-3 times the real positions) per second, for deciding whether it fits a time
-/// limit. Measured on 2 cores: 240 million (5x5 with 10 walls, machine loaded) to 560
-/// million (3x9 with 10 walls) estimated positions per second.
-pub const RETRO_POSITIONS_PER_SECOND: f64 = 200e6;
+/// A rate of the retrograde analysis, in positions of its estimate (an upper bound, 2-3
+/// times the real positions) per second, for planning and for deciding whether it fits a
+/// time limit. Measured on 2 cores, tables included: 494 million (4x7 with 7 walls, exact,
+/// 270 s), 240 million (5x5 with 10 walls, machine loaded) to 560 million (3x9 with 10
+/// walls); the compact analysis runs at about the same rate.
+pub const RETRO_POSITIONS_PER_SECOND: f64 = 400e6;
 
 /// The least time `auto` gives the proof search before a retrograde analysis that fits.
 pub const MIN_SEARCH_SECONDS: f64 = 5.0;
@@ -134,7 +135,7 @@ pub fn solve(
     memory::reset_peak();
     let estimate = TableEstimate::new(board, walls);
     let retro_estimate = retro::estimate(board, walls, &estimate.by_walls);
-    let least_retro = retro_least_bytes(&retro_estimate, options);
+    let least_retro = retro_least_bytes(&retro_estimate, options.precision);
     let (what, needed) = match options.method {
         Method::Retro => (
             "retrograde analysis of",
@@ -206,7 +207,7 @@ pub fn solve(
         if options.method == Method::Retro
             || options.method == Method::Auto && undecided && retro_fits
         {
-            retro_cell(&tables, options, started, progress, &mut result)?;
+            retro_cell(&tables, options, progress, &mut result)?;
         }
         result.seconds = started.elapsed().as_secs_f64();
         result.peak_bytes = memory::peak_bytes();
@@ -312,15 +313,12 @@ fn search_cell(
 }
 
 /// The least memory a retrograde analysis of the cell needs besides the tables: exact
-/// when asked for, else compact with two layers and room for the default first table of
-/// the length's proof search.
-fn retro_least_bytes(e: &RetroEstimate, options: &SolveOptions) -> u64 {
+/// when asked for, else compact with two layers in two thirds of it (`retro_cell`).
+pub fn retro_least_bytes(e: &RetroEstimate, precision: Option<Precision>) -> u64 {
     let two = e.layers.min(2);
-    match options.precision {
+    match precision {
         Some(Precision::Exact) => e.peak(Precision::Exact, two),
-        _ => e
-            .peak(Precision::Compact, two)
-            .saturating_add(options.tt_bytes.min(INITIAL_TT_BYTES)),
+        _ => e.peak(Precision::Compact, two).saturating_mul(3) / 2,
     }
 }
 
@@ -330,7 +328,6 @@ fn retro_least_bytes(e: &RetroEstimate, options: &SolveOptions) -> u64 {
 fn retro_cell(
     tables: &Tables,
     options: &SolveOptions,
-    started: Instant,
     progress: &dyn Progress,
     result: &mut CellResult,
 ) -> Result<()> {
@@ -354,16 +351,9 @@ fn retro_cell(
         result.stats = Some(r.stats);
         return Ok(());
     }
-    // Room for the search's table: what the user set, at most a quarter of what is left.
-    let tt_reserve = options
-        .tt_bytes
-        .min(room / 4)
-        .max(INITIAL_TT_BYTES.min(options.tt_bytes));
-    let solved = retro::analyse_outcomes(
-        tables,
-        options.memory_budget.saturating_sub(tt_reserve),
-        progress,
-    )?;
+    // The layers kept take at most two thirds of what the tables leave (more layers make a
+    // better oracle); the rest is for the search's table and slack.
+    let solved = retro::analyse_outcomes(tables, tables.bytes() + room / 3 * 2, progress)?;
     let r = solved.result();
     result.method = "retrograde".into();
     result.outcome = r.winner.map_or(Outcome::Draw, Outcome::winner);
@@ -383,7 +373,8 @@ fn retro_cell(
         };
         let mut found = result.clone();
         found.outcome = Outcome::Unknown;
-        search_cell(tables, options, started, &run, progress, &mut found)?;
+        // The time limit bounds this search on its own: the analysis is not interrupted.
+        search_cell(tables, options, Instant::now(), &run, progress, &mut found)?;
         result.nodes = found.nodes;
         result.depth_reached = found.depth_reached;
         if found.outcome == result.outcome {

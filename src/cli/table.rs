@@ -5,16 +5,18 @@
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::time::Duration;
 
 use clap::Args;
 use quoridor_solver::error::count;
 use quoridor_solver::geometry::Board;
+use quoridor_solver::plan;
 use quoridor_solver::position::MAX_WALLS_PER_PLAYER;
 use quoridor_solver::progress::Progress;
 use quoridor_solver::report::check::{CheckSummary, check};
 use quoridor_solver::report::published::{self, EVEN_BOARDS};
 use quoridor_solver::report::{self, CSV_NAME, CellRecord};
-use quoridor_solver::solver::{DEFAULT_TT_BYTES, SolveOptions, solve};
+use quoridor_solver::solver::{DEFAULT_TT_BYTES, Method, SolveOptions, solve};
 use quoridor_solver::{Error, Result};
 
 use super::progress::Bars;
@@ -257,7 +259,23 @@ pub fn run(t: Table, out: &mut dyn Write) -> Result<ExitCode> {
     let mut skipped = 0;
     for (i, &(board, walls)) in todo.iter().enumerate() {
         overall.set_message(format!("table: {board} with {}", count(walls, "wall")));
-        let result = match solve(board, walls, &options, &CellProgress(&bars)) {
+        let planned = plan::plan(
+            board,
+            walls,
+            options.memory_budget,
+            options.time_limit.unwrap_or(Duration::MAX),
+            &earlier(&records),
+        );
+        let cell_options = SolveOptions {
+            // `auto` (the default) follows the plan; `search` and `retro` are the user's.
+            method: match options.method {
+                Method::Auto => planned.method,
+                m => m,
+            },
+            tt_bytes: planned.tt_bytes,
+            ..options.clone()
+        };
+        let result = match solve(board, walls, &cell_options, &CellProgress(&bars)) {
             Ok(r) => r,
             // One cell too large for the budget does not stop the others; it stays missing.
             Err(e @ Error::Memory { .. }) => {
@@ -269,14 +287,20 @@ pub fn run(t: Table, out: &mut dyn Write) -> Result<ExitCode> {
             Err(e) => return Err(e),
         };
         let record = CellRecord::from_result(&result);
+        let why = if cell_options.method == planned.method {
+            format!("; planned {}", planned.why)
+        } else {
+            String::new()
+        };
         bars.line(&format!(
-            "[{}/{}] {board} with {}: {} in {:.2} s ({})",
+            "[{}/{}] {board} with {}: {} in {:.2} s ({}, peak {:.2} GiB){why}",
             i + 1,
             todo.len(),
             count(walls, "wall"),
             report::markdown::cell_text(&record),
             record.seconds,
-            count(record.nodes, "node")
+            count(record.nodes, "node"),
+            record.peak_bytes as f64 / (1u64 << 30) as f64
         ));
         records.retain(|r| r.cell() != record.cell());
         records.push(record);
@@ -294,6 +318,21 @@ pub fn run(t: Table, out: &mut dyn Write) -> Result<ExitCode> {
     let summary = check(&records, &published::cells());
     write_summary(&summary, out)?;
     Ok(exit_code(&summary))
+}
+
+/// What the plan needs to know of the cells already solved.
+fn earlier(records: &[CellRecord]) -> Vec<plan::Earlier> {
+    records
+        .iter()
+        .filter_map(|r| {
+            Some(plan::Earlier {
+                board: Board::new(r.width, r.height).ok()?,
+                walls: r.walls,
+                by_search: r.method == "proof-search" && r.is_decided(),
+                seconds: r.seconds,
+            })
+        })
+        .collect()
 }
 
 fn write_summary(s: &CheckSummary, out: &mut dyn Write) -> Result<()> {

@@ -1,0 +1,170 @@
+//! How a table run decides one cell: it estimates what each method would cost before
+//! anything is built, and picks one.
+//!
+//! - **Retrograde analysis**: its positions and memory are known exactly from the
+//!   configuration counts (`retro::estimate`), its time from a measured rate. It fits when
+//!   its compact form (two layers at 2 bits) fits the memory budget with the tables, and
+//!   its estimated time fits the cell's time limit.
+//! - **Proof search**: no formula predicts it, so the plan reads the cells already solved:
+//!   the same board with one wall fewer. A cell whose neighbour needed the retrograde
+//!   analysis goes straight to it (the search only grows harder with more walls: measured
+//!   on every board of the published table); one whose neighbour the search decided in `t`
+//!   seconds is expected to take about `SEARCH_GROWTH * t`.
+//!
+//! The choice: the analysis alone when the search is expected to cost more than it; else
+//! the search first, for at most the analysis's estimated time, then the analysis
+//! (`Method::Auto`); the search alone when no analysis fits. The transposition table is
+//! sized to the cell: larger tables for cells with larger configuration tables, within
+//! what the budget leaves.
+
+use crate::error::count;
+use crate::geometry::Board;
+use crate::retro;
+use crate::solver::{self, DEFAULT_TT_BYTES, Method, RETRO_POSITIONS_PER_SECOND};
+use crate::tables::TableEstimate;
+use std::time::Duration;
+
+/// How much longer a search takes with one wall more per player, as a planning guess
+/// (published table, proof search: 5x5 and 9x3 grow by 1.1-2x from 4 walls on, 3x9 and 4x7
+/// by 10x or more up to the wall count where the analysis takes over).
+pub const SEARCH_GROWTH: f64 = 3.0;
+
+/// The largest transposition table a plan gives a cell.
+pub const MAX_TT_BYTES: u64 = 8 << 30;
+
+/// What is known of a solved cell of the same run.
+#[derive(Clone, Copy, Debug)]
+pub struct Earlier {
+    pub board: Board,
+    pub walls: u8,
+    /// Whether the proof search alone decided it.
+    pub by_search: bool,
+    pub seconds: f64,
+}
+
+/// The plan for one cell.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Plan {
+    pub method: Method,
+    pub tt_bytes: u64,
+    /// One line saying what was chosen and why.
+    pub why: String,
+}
+
+/// Plans the cell (`board`, `walls`) within `budget` bytes and `time_limit`, knowing the
+/// cells solved before it.
+pub fn plan(
+    board: Board,
+    walls: u8,
+    budget: u64,
+    time_limit: Duration,
+    earlier: &[Earlier],
+) -> Plan {
+    let tables = TableEstimate::new(board, walls);
+    let retro = retro::estimate(board, walls, &tables.by_walls);
+    let retro_bytes = tables
+        .bytes
+        .saturating_add(solver::retro_least_bytes(&retro, None));
+    let retro_seconds = retro.positions as f64 / RETRO_POSITIONS_PER_SECOND;
+    let retro_fits = retro_bytes <= budget && retro_seconds <= time_limit.as_secs_f64();
+    let tt_bytes = tables
+        .bytes
+        .saturating_mul(2)
+        .clamp(DEFAULT_TT_BYTES, MAX_TT_BYTES)
+        .min(budget.saturating_sub(tables.bytes) / 2)
+        .max(DEFAULT_TT_BYTES.min(budget / 4));
+    let neighbour = earlier
+        .iter()
+        .find(|e| e.board == board && e.walls + 1 == walls);
+    let retro_text = format!(
+        "retrograde: {:.1e} positions, about {:.0} s, {:.2} GiB",
+        retro.positions as f64,
+        retro_seconds.ceil(),
+        retro_bytes as f64 / (1u64 << 30) as f64
+    );
+    let (method, why) = match neighbour {
+        _ if !retro_fits => (
+            Method::Search,
+            format!("proof search alone ({retro_text}: does not fit)"),
+        ),
+        Some(e) if !e.by_search => (
+            Method::Retro,
+            format!(
+                "{retro_text}; no search: {} went to the retrograde",
+                count(e.walls, "wall")
+            ),
+        ),
+        Some(e) if e.seconds * SEARCH_GROWTH > retro_seconds => (
+            Method::Retro,
+            format!(
+                "{retro_text}; no search: {} took {:.1} s of search",
+                count(e.walls, "wall"),
+                e.seconds
+            ),
+        ),
+        _ => (
+            Method::Auto,
+            format!("proof search, then if undecided the {retro_text}"),
+        ),
+    };
+    Plan {
+        method,
+        tt_bytes,
+        why,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const GIB: u64 = 1 << 30;
+
+    fn earlier(board: Board, walls: u8, by_search: bool, seconds: f64) -> Earlier {
+        Earlier {
+            board,
+            walls,
+            by_search,
+            seconds,
+        }
+    }
+
+    #[test]
+    fn small_cells_search_first_and_hard_ones_go_to_the_analysis() {
+        let b = Board::new(4, 7).unwrap();
+        let limit = Duration::from_secs(900);
+        // Nothing known yet: search first.
+        assert_eq!(plan(b, 2, 20 * GIB, limit, &[]).method, Method::Auto);
+        // The search decided 2 walls at once: search first again.
+        let quick = [earlier(b, 2, true, 0.4)];
+        assert_eq!(plan(b, 3, 20 * GIB, limit, &quick).method, Method::Auto);
+        // 3 walls needed the analysis: 4 goes straight to it.
+        let hard = [earlier(b, 3, false, 20.0)];
+        let p = plan(b, 4, 20 * GIB, limit, &hard);
+        assert_eq!(p.method, Method::Retro, "{}", p.why);
+        // Another board's history says nothing.
+        let other = [earlier(Board::new(3, 9).unwrap(), 3, false, 9.0)];
+        assert_eq!(plan(b, 4, 20 * GIB, limit, &other).method, Method::Auto);
+    }
+
+    #[test]
+    fn without_room_for_the_analysis_only_search_is_left() {
+        let b = Board::new(4, 7).unwrap();
+        let hard = [earlier(b, 9, false, 600.0)];
+        let p = plan(b, 10, 4 * GIB, Duration::from_secs(900), &hard);
+        assert_eq!(p.method, Method::Search, "{}", p.why);
+        assert!(p.why.contains("does not fit"), "{}", p.why);
+        let p = plan(b, 10, 20 * GIB, Duration::from_secs(10), &hard);
+        assert_eq!(p.method, Method::Search, "{}", p.why);
+    }
+
+    #[test]
+    fn the_table_grows_with_the_cell_within_the_budget() {
+        let small = plan(Board::new(3, 3).unwrap(), 1, 20 * GIB, Duration::MAX, &[]);
+        assert_eq!(small.tt_bytes, DEFAULT_TT_BYTES);
+        let big = plan(Board::new(4, 7).unwrap(), 8, 20 * GIB, Duration::MAX, &[]);
+        assert!(big.tt_bytes > DEFAULT_TT_BYTES && big.tt_bytes <= MAX_TT_BYTES);
+        let tight = plan(Board::new(4, 7).unwrap(), 8, 6 * GIB, Duration::MAX, &[]);
+        assert!(tight.tt_bytes < big.tt_bytes);
+    }
+}
