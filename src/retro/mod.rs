@@ -37,32 +37,39 @@
 //!
 //! # Memory
 //!
-//! One byte per stored slot (`code.rs`), remoteness included: codes hold a remoteness up
-//! to `MAX_REMOTENESS` (252) plies and a longer one is refused with an error (the longest
-//! seen so far is 54, in 3x9 with 10 walls). The store folds the mirror and the half turn
-//! that swaps the players (`symmetry.rs`, `layout.rs`): it keeps only positions with Player
-//! 1 to move, of the configurations that are not the mirror of a smaller one, `S * S`
-//! slots per block: about a quarter of the `2 * S * (S - 1)` positions per block. Each
-//! orbit of blocks is solved once, so the work is about a quarter too.
+//! Two precisions (`store.rs`): **exact**, one byte per stored slot (`code.rs`), remoteness
+//! included, up to `MAX_REMOTENESS` (252) plies, a longer one refused with an error (the
+//! longest seen so far is 54, in 3x9 with 10 walls); **compact**, 2 bits per slot, win,
+//! loss or draw only. Both solve the same blocks the same way; the compact one reads its
+//! wall moves' outcomes without remoteness, so its blocks' outcomes are exact and their
+//! remoteness is not, and it stores outcomes only. The caller finds the start's length by
+//! a proof search that uses the outcomes as an oracle (`solver.rs`).
 //!
-//! Solving layer `k` reads only layer `k + 1` (the wall moves), so the analysis keeps either
+//! The store folds the mirror and the half turn that swaps the players (`symmetry.rs`,
+//! `layout.rs`): it keeps only positions with Player 1 to move, of the configurations that
+//! are not the mirror of a smaller one, `S * S` slots per block (padded to a multiple of
+//! 4): about a quarter of the `2 * S * (S - 1)` positions per block. Each orbit of blocks
+//! is solved once, so the work is about a quarter too.
 //!
-//! - **every layer**, when they fit the budget with the tables: then `value` answers for
-//!   every position and `result` gives the full principal line; or
-//! - **two layers** (*streaming*): layer `k + 1` is freed once layer `k` is solved, except
-//!   that layers 0 and 1 stay to the end. The peak is the two largest adjacent layers. The
-//!   start's value, remoteness and the counts are exact as before, but `value` answers only
-//!   in layers 0 and 1 and the principal line is given only when it stays there (a draw
-//!   that dances in layer 0, such as 8x3 with 3 walls); otherwise it is empty, and the
-//!   caller must take a win's line from proof search.
+//! Solving layer `k` reads only layer `k + 1` (the wall moves), so the analysis keeps
+//! layers `0..kept` to the end and frees any other layer once the layer below it is solved:
 //!
-//! `estimate` sizes both before anything is allocated: `bytes` is the streaming peak, the
-//! least the analysis needs, and `all_layers_bytes` what keeping every layer takes; the
-//! layout's indices (at most 12 bytes per configuration) count in both, the tables in
-//! neither. Why a byte and not 2 bits: the two largest adjacent layers of 3x9 with 10 walls
-//! (8 and 9 walls) hold 17.2 GiB of slots at a byte; 2-bit packing would make that 4.3 GiB
-//! but lose the remoteness, and folding both symmetries makes it 4.3 GiB too while keeping
-//! it (5x5 with 10 walls: 12.8 GiB, folded 3.2 GiB; all layers folded: 9.2 and 6.8 GiB).
+//! - the exact analysis keeps **every layer** when they fit the budget with the tables:
+//!   then `value` answers for every position and `result` gives the full principal line;
+//!   else **two layers** (*streaming*, `kept` = 2): the peak is the two largest adjacent
+//!   layers. The start's value, remoteness and the counts are exact as before, but `value`
+//!   answers only in layers 0 and 1 and the principal line is given only when it stays
+//!   there (a draw that dances in layer 0, such as 8x3 with 3 walls); otherwise it is
+//!   empty, and the caller must take a win's line from proof search;
+//! - the compact analysis keeps as many layers from layer 0 up as the budget allows (at
+//!   least two): the more it keeps, the more of the search's nodes the oracle answers.
+//!
+//! `estimate` sizes every choice before anything is allocated (`RetroEstimate::peak`):
+//! `bytes` is the exact streaming peak and `all_layers_bytes` the exact peak keeping every
+//! layer; the layout's indices (at most 12 bytes per configuration) count in all, the
+//! tables in none. Sizes: the two largest adjacent layers of 3x9 with 10 walls hold 17.2
+//! GiB of slots at a byte unfolded, 4.3 GiB folded; every layer of 4x7 with 10 walls folded
+//! takes 57 GiB at a byte and 14.3 GiB at 2 bits.
 
 mod block;
 mod code;
@@ -315,15 +322,7 @@ pub fn analyse<'t>(
     memory_budget: u64,
     progress: &dyn Progress,
 ) -> Result<Solved<'t>> {
-    let e = cell_estimate(tables);
-    let room = memory_budget.saturating_sub(tables.bytes());
-    let kept = if e.all_layers_bytes <= room {
-        e.layers
-    } else {
-        e.layers.min(2)
-    };
-    check(tables, &e, Precision::Exact, kept, memory_budget)?;
-    run::<Exact>(tables, Precision::Exact, kept, progress)
+    analyse_at(tables, memory_budget, Precision::Exact, progress)
 }
 
 /// Solves the outcome (win, loss or draw) of every position of the cell of `tables`, at 2
@@ -335,13 +334,30 @@ pub fn analyse_outcomes<'t>(
     memory_budget: u64,
     progress: &dyn Progress,
 ) -> Result<Solved<'t>> {
+    analyse_at(tables, memory_budget, Precision::Compact, progress)
+}
+
+/// The layers kept: the exact analysis keeps every layer or two (a line needs them all),
+/// the compact one as many as fit (each one more makes a better oracle).
+fn analyse_at<'t>(
+    tables: &'t Tables,
+    memory_budget: u64,
+    precision: Precision,
+    progress: &dyn Progress,
+) -> Result<Solved<'t>> {
     let e = cell_estimate(tables);
     let room = memory_budget.saturating_sub(tables.bytes());
-    let kept = e
-        .kept_layers(Precision::Compact, room)
-        .unwrap_or(e.layers.min(2));
-    check(tables, &e, Precision::Compact, kept, memory_budget)?;
-    run::<Compact>(tables, Precision::Compact, kept, progress)
+    let two = e.layers.min(2);
+    let kept = match precision {
+        Precision::Exact if e.all_layers_bytes <= room => e.layers,
+        Precision::Exact => two,
+        Precision::Compact => e.kept_layers(precision, room).unwrap_or(two),
+    };
+    check(tables, &e, precision, kept, memory_budget)?;
+    match precision {
+        Precision::Exact => run::<Exact>(tables, precision, kept, progress),
+        Precision::Compact => run::<Compact>(tables, precision, kept, progress),
+    }
 }
 
 fn cell_estimate(tables: &Tables) -> RetroEstimate {

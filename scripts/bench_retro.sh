@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# Benchmark of the retrograde analysis (release build, 2 threads); checks its own answers.
+#
+#   scripts/bench_retro.sh             each cell with --precision exact and compact
+#   scripts/bench_retro.sh --record    write the answers to scripts/bench_retro_expected.csv
+#   CELLS="5x5:4" PRECISIONS=compact scripts/bench_retro.sh   only these
+#
+# Prints per cell and precision: outcome, plies, positions, positions per second of the
+# whole run, the proof-search nodes that found the length (compact only), seconds, peak
+# memory. Exits 1 when an outcome, a length or a count of positions by outcome differs
+# from the record (these are deterministic; the search's nodes with 2 threads are not).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+cargo build --release --quiet
+bin=target/release/quoridor-solver
+expected=scripts/bench_retro_expected.csv
+cells=${CELLS:-"8x3:3 5x5:4 3x9:5 4x7:7"}
+precisions=${PRECISIONS:-"exact compact"}
+record=0
+[ "${1:-}" = "--record" ] && record=1
+
+echo "machine: $(nproc) cores, $(awk '/MemTotal/ {printf "%.1f GiB", $2/1048576}' /proc/meminfo), $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
+echo "version: $($bin --version), commit $(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
+fail=0
+[ $record = 1 ] && echo "width,height,walls,outcome,plies,positions,p1_wins,p2_wins,draws" > "$expected"
+printf '%-7s %-8s %4s %5s %14s %11s %12s %8s %9s\n' cell store out plies positions pos/s search seconds peak
+for cell in $cells; do
+  board=${cell%%:*}; walls=${cell##*:}
+  for precision in $precisions; do
+    # 4x7 with 7 walls keeps two layers when exact (a byte each), as any cell too big.
+    if ! json=$($bin solve "$board" --walls "$walls" --method retro --precision "$precision" --stats --json 2>/dev/null); then
+      echo "$cell $precision: refused or failed"; fail=1; continue
+    fi
+    line=$(python3 - "$json" "$precision" "$expected" "$record" <<'PY'
+import json, sys, csv
+r = json.loads(sys.argv[1]); precision = sys.argv[2]; path = sys.argv[3]; record = sys.argv[4] == "1"
+cell = f"{r['width']}x{r['height']}:{r['walls']}"
+key = ['outcome', 'plies', 'positions', 'p1_wins', 'p2_wins', 'draws']
+got = [str(r[k]) if r[k] is not None else '' for k in key]
+status = "ok"
+if record and precision == "exact":
+    with open(path, "a") as f:
+        f.write(f"{r['width']},{r['height']},{r['walls']}," + ",".join(got) + "\n")
+elif not record:
+    rows = [x for x in csv.DictReader(open(path)) if (int(x['width']), int(x['height']), int(x['walls'])) == (r['width'], r['height'], r['walls'])]
+    if not rows:
+        status = "NO RECORD"
+    else:
+        want = [rows[0][k] for k in key]
+        if want != got:
+            status = f"DIFFERS (recorded {' '.join(want)}, got {' '.join(got)})"
+rate = r['positions'] / max(r['seconds'], 1e-9)
+search = r['nodes'] - r['positions']
+print(f"{cell:7} {precision:8} {r['outcome']:>4} {str(r['plies']):>5} {r['positions']:>14} {rate/1e6:>9.0f} M {search:>12} {r['seconds']:>8.1f} {r['peak_bytes']/2**30:>5.2f} GiB  {status}")
+PY
+)
+    echo "$line"
+    case "$line" in *" ok") ;; *) fail=1 ;; esac
+  done
+done
+exit $fail
