@@ -56,6 +56,8 @@ pub struct Scratch {
     exits: Vec<Code>,
     /// `buckets[r]`: slots that get their value with remoteness `r`.
     buckets: Vec<Vec<u16>>,
+    /// A child block of 2-bit outcomes decoded into codes (`scan_exits`).
+    decoded: Vec<Code>,
 }
 
 impl Scratch {
@@ -67,6 +69,7 @@ impl Scratch {
             counters: vec![0; LOCAL_LEN],
             exits: vec![NO_EXIT; LOCAL_LEN],
             buckets: Vec::new(),
+            decoded: vec![UNDECIDED; MAX_CELLS * MAX_CELLS],
         }
     }
 
@@ -88,7 +91,7 @@ impl Scratch {
 pub fn solve<P: Packing>(block: &Block, scratch: &mut Scratch) -> Result<RetroStats, TooDeep> {
     let mut values = std::mem::take(&mut scratch.values);
     values.fill(UNDECIDED);
-    scan_exits::<P>(block, &mut scratch.exits);
+    scan_exits::<P>(block, &mut scratch.exits, &mut scratch.decoded);
     let solved = count_children(block, scratch, &mut values)
         .and_then(|()| propagate(block, scratch, &mut values));
     let stats = mark_draws(block, &values);
@@ -146,7 +149,7 @@ impl Block<'_> {
 /// per wall, side and row of Player 1's cell, so that a row of `exits` is a run of slots
 /// (a `min` the compiler vectorises when the child block is read straight). Slots that are
 /// not positions, or are over, get values nobody reads.
-fn scan_exits<P: Packing>(block: &Block, exits: &mut [Code]) {
+fn scan_exits<P: Packing>(block: &Block, exits: &mut [Code], decoded: &mut [Code]) {
     exits.fill(NO_EXIT);
     let Some(below) = block.below else {
         return; // the last layer: no wall fits any more
@@ -165,6 +168,14 @@ fn scan_exits<P: Packing>(block: &Block, exits: &mut [Code]) {
                 continue;
             }
             let view = layout.view(block.layer + 1, child, left1, side.other());
+            let child_values: &[Code] = if P::EXACT {
+                &below[view.start..view.start + layout.stored_len()]
+            } else {
+                // Decoded once: the rows below read it many times, mostly out of order.
+                let out = &mut decoded[..layout.stored_len()];
+                P::decode(below, view.start, out);
+                out
+            };
             // Player 2 must still reach the goal: other cells get `NO_EXIT` (no change).
             let reach2 = tables.reach(child, Player::Two);
             let mut cut = [NO_EXIT; MAX_CELLS];
@@ -179,22 +190,16 @@ fn scan_exits<P: Packing>(block: &Block, exits: &mut [Code]) {
                 let row = &mut exits[layout.index(side, p1, 0)..][..cells];
                 let first = p1 as usize * cells;
                 match offsets {
-                    // A straight row of bytes: a `min` the compiler vectorises.
-                    None if P::EXACT => {
-                        let from = &below[view.start + first..][..cells];
+                    None => {
+                        let from = &child_values[first..first + cells];
                         for ((e, &c), &m) in row.iter_mut().zip(from).zip(cut) {
                             *e = (*e).min(c | m);
-                        }
-                    }
-                    None => {
-                        for (i, (e, &m)) in row.iter_mut().zip(cut).enumerate() {
-                            *e = (*e).min(P::read(below, view.start + first + i) | m);
                         }
                     }
                     Some(offsets) => {
                         let from = &offsets[first..first + cells];
                         for ((e, &o), &m) in row.iter_mut().zip(from).zip(cut) {
-                            *e = (*e).min(P::read(below, view.start + o as usize) | m);
+                            *e = (*e).min(child_values[o as usize] | m);
                         }
                     }
                 }

@@ -29,6 +29,12 @@ pub trait Packing: Copy + Send + Sync + 'static {
     const EMPTY: u8;
     fn read(bytes: &[u8], slot: usize) -> Code;
     fn write(bytes: &mut [u8], slot: usize, code: Code);
+    /// The codes of slots `start..start + out.len()` (both multiples of 4) into `out`.
+    fn decode(bytes: &[u8], start: usize, out: &mut [Code]) {
+        for (i, c) in out.iter_mut().enumerate() {
+            *c = Self::read(bytes, start + i);
+        }
+    }
 }
 
 /// One code per byte: value and remoteness.
@@ -62,6 +68,21 @@ const WIN: u8 = 0b10;
 /// A 2-bit outcome read back as a code (3 never occurs; read as a draw).
 const DECODE: [Code; 4] = [code::LOSS_NOW, UNDECIDED, code::WIN_IN_ONE, UNDECIDED];
 
+/// The four codes of every byte of 2-bit outcomes.
+const BYTE_CODES: [[Code; 4]; 256] = {
+    let mut t = [[0; 4]; 256];
+    let mut b = 0;
+    while b < 256 {
+        let mut i = 0;
+        while i < 4 {
+            t[b][i] = DECODE[(b >> (2 * i)) & 3];
+            i += 1;
+        }
+        b += 1;
+    }
+    t
+};
+
 impl Packing for Compact {
     const PER_BYTE: usize = 4;
     const EXACT: bool = false;
@@ -70,6 +91,16 @@ impl Packing for Compact {
     #[inline(always)]
     fn read(bytes: &[u8], slot: usize) -> Code {
         DECODE[(bytes[slot >> 2] >> ((slot & 3) * 2) & 3) as usize]
+    }
+
+    /// A byte at a time through a table of its four codes: a quarter of the lookups of
+    /// `read` slot by slot, no shifts.
+    fn decode(bytes: &[u8], start: usize, out: &mut [Code]) {
+        debug_assert!(start.is_multiple_of(4) && out.len().is_multiple_of(4));
+        let from = &bytes[start / 4..][..out.len() / 4];
+        for (four, &b) in out.chunks_exact_mut(4).zip(from) {
+            four.copy_from_slice(&BYTE_CODES[b as usize]);
+        }
     }
 
     #[inline(always)]
@@ -117,6 +148,9 @@ mod tests {
                 for other in (0..8).filter(|&o| o != slot) {
                     assert_eq!(Compact::read(&b, other), UNDECIDED);
                 }
+                let mut decoded = [0; 4];
+                Compact::decode(&b, slot / 4 * 4, &mut decoded);
+                assert_eq!(decoded[slot % 4], Compact::read(&b, slot));
             }
         }
     }
