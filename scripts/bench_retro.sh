@@ -51,7 +51,8 @@ elif not record:
             status = f"DIFFERS (recorded {' '.join(want)}, got {' '.join(got)})"
 rate = r['positions'] / max(r['seconds'], 1e-9)
 search = r['nodes'] - r['positions']
-print(f"{cell:7} {precision:8} {r['outcome']:>4} {str(r['plies']):>5} {r['positions']:>14} {rate/1e6:>9.0f} M {search:>12} {r['seconds']:>8.1f} {r['peak_bytes']/2**30:>5.2f} GiB  {status}")
+plies = '-' if r['plies'] is None else r['plies']
+print(f"{cell:7} {precision:8} {r['outcome']:>4} {plies:>5} {r['positions']:>14} {rate/1e6:>9.0f} M {search:>12} {r['seconds']:>8.1f} {r['peak_bytes']/2**30:>5.2f} GiB  {status}")
 PY
 )
     echo "$line"

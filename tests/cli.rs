@@ -408,6 +408,41 @@ fn solve_methods_and_stats() {
     );
     assert_eq!(v["method"], "proof-search");
     assert!(v["positions"].is_null(), "no stats without --stats");
+    // The compact analysis: the same outcome, length and counts, the length found by the
+    // oracle-guided search, whose line the rules accept.
+    let exact: serde_json::Value = serde_json::from_str(
+        ok(&[
+            "solve", "3x5", "--walls", "3", "--method", "retro", "--stats", "--json",
+        ])
+        .trim(),
+    )
+    .unwrap();
+    let out = ok(&[
+        "solve",
+        "3x5",
+        "--walls",
+        "3",
+        "--method",
+        "retro",
+        "--precision",
+        "compact",
+        "--stats",
+        "--json",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(v["method"], "retrograde+search");
+    for key in ["outcome", "plies", "positions", "p1_wins", "p2_wins", "draws"] {
+        assert_eq!(v[key], exact[key], "{key}");
+    }
+    let line: Vec<&str> = v["pv"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap())
+        .collect();
+    assert_eq!(line.len(), 19);
+    let shown = ok(&["show", "3x5", "--walls", "3", "--moves", &line.join(" ")]);
+    assert!(shown.contains("Player 1 has won"), "{shown}");
     let err = refused(&["solve", "3x5", "--walls", "3", "--stats"]);
     assert!(err.contains("--method retro"), "{err}");
     let err = refused(&[
