@@ -7,7 +7,7 @@ use crate::memory;
 use crate::notation::action_name;
 use crate::position::Position;
 use crate::progress::Progress;
-use crate::retro::{self, Precision, RetroEstimate, RetroStats, Solved, Wdl};
+use crate::retro::{self, Precision, RetroEstimate, RetroResult, RetroStats, Solved, Wdl};
 use crate::search::node::Node;
 use crate::search::pv::principal_line;
 use crate::search::tt::{self, Table};
@@ -342,25 +342,14 @@ fn retro_cell(
     });
     if precision == Precision::Exact {
         let r = retro::solve(tables, options.memory_budget, progress)?;
-        result.method = "retrograde".into();
-        result.outcome = r.winner.map_or(Outcome::Draw, Outcome::winner);
-        result.plies = r.plies;
-        result.pv = r.line.iter().map(|&a| action_name(board, a)).collect();
-        result.cycle_start = r.cycle_start;
-        result.nodes += r.stats.positions;
-        result.stats = Some(r.stats);
+        record_retro(board, &r, result);
         return Ok(());
     }
     // The layers kept take at most two thirds of what the tables leave (more layers make a
     // better oracle); the rest is for the search's table and slack.
     let solved = retro::analyse_outcomes(tables, tables.bytes() + room / 3 * 2, progress)?;
     let r = solved.result();
-    result.method = "retrograde".into();
-    result.outcome = r.winner.map_or(Outcome::Draw, Outcome::winner);
-    result.pv = r.line.iter().map(|&a| action_name(board, a)).collect();
-    result.cycle_start = r.cycle_start;
-    result.nodes += r.stats.positions;
-    result.stats = Some(r.stats);
+    record_retro(board, &r, result);
     if let Some(winner) = r.winner {
         // The length: proof search for the winner only, pruned by the outcomes. Its proof
         // of the win stands on its own; that no shorter win exists rests on the outcomes.
@@ -384,6 +373,17 @@ fn retro_cell(
         }
     }
     Ok(())
+}
+
+/// The analysis's answer into the cell's result (no length after a compact analysis).
+fn record_retro(board: Board, r: &RetroResult, result: &mut CellResult) {
+    result.method = "retrograde".into();
+    result.outcome = r.winner.map_or(Outcome::Draw, Outcome::winner);
+    result.plies = r.plies;
+    result.pv = r.line.iter().map(|&a| action_name(board, a)).collect();
+    result.cycle_start = r.cycle_start;
+    result.nodes += r.stats.positions;
+    result.stats = Some(r.stats);
 }
 
 /// A retrograde analysis's outcomes (either precision) as the search's oracle.

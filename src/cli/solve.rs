@@ -28,7 +28,8 @@ pub struct SolveArgs {
     json: bool,
 
     /// How to decide the cell: `search` (iterative-deepening proof search: wins and exact
-    /// lengths), `retro` (retrograde analysis of every position: also proves draws), or
+    /// lengths), `retro` (retrograde analysis of every position: also proves draws and
+    /// counts every position's outcome; see --precision), or
     /// `auto` (search, then retrograde if neither player won by the search's limit and it
     /// fits the memory budget)
     #[arg(long, value_enum, default_value_t = MethodArg::Auto)]

@@ -44,13 +44,17 @@ pub struct TableArgs {
     #[arg(long)]
     even: bool,
 
-    /// Give up on a cell after this many seconds: it is recorded as unknown with the depth
-    /// reached, and retried by a later --resume [default: 900]
+    /// Give up on a cell's proof search after this many seconds: it is recorded as unknown
+    /// with the depth reached, and retried by a later --resume [default: 900]. A retrograde
+    /// analysis runs only when its estimated time fits; the search for its length then gets
+    /// the limit again
     #[arg(long, value_name = "S", allow_negative_numbers = true)]
     max_seconds: Option<f64>,
 
-    /// How to decide each cell: `auto` (proof search, then retrograde analysis when neither
-    /// player has won and it fits), `search` or `retro` (see `solve --help`)
+    /// How to decide each cell: `auto` (planned per cell from the estimated cost of each
+    /// method and the cells already solved: the retrograde analysis, or proof search and
+    /// then the analysis if neither player has won, or proof search alone when no analysis
+    /// fits), `search` or `retro` (see `solve --help`)
     #[arg(long, value_enum, default_value_t = super::solve::MethodArg::Auto)]
     method: super::solve::MethodArg,
 

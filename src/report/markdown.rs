@@ -8,6 +8,8 @@ use std::collections::BTreeMap;
 pub fn cell_text(r: &CellRecord) -> String {
     match (r.outcome.as_str(), r.plies) {
         ("1" | "2", Some(p)) => format!("{} ({p})", r.outcome),
+        // Decided by the compact analysis; its length not found within the limits.
+        ("1" | "2", None) => format!("{} (>{})", r.outcome, r.depth_reached),
         ("D", _) => "D".into(),
         _ => format!("? (>{})", r.depth_reached),
     }

@@ -61,7 +61,8 @@ impl CellRecord {
     /// rules, a wall count the solver does not support, an outcome that does not exist, or a
     /// length that does not fit the outcome. A win ends with the winner's own ply, so Player 1
     /// (who moves first) wins in an odd number of plies and Player 2 in an even one; a draw
-    /// or an undecided cell has no length.
+    /// or an undecided cell has no length; a win by retrograde analysis may lack it (its
+    /// search for the length stopped at the time limit).
     pub fn impossibility(&self) -> Option<String> {
         if let Err(e) = Board::new(self.width, self.height) {
             return Some(e.to_string());
@@ -73,8 +74,11 @@ impl CellRecord {
             ));
         }
         let parity = |winner: u32| match self.plies {
+            // The compact analysis decides the outcome; the search for its length may stop
+            // at the time limit. Proof search always knows the length of a win it finds.
+            None if self.method.starts_with("retrograde") => None,
             None => Some(format!(
-                "a win for Player {winner} needs its length in plies"
+                "a win for Player {winner} by proof search needs its length in plies"
             )),
             Some(0) => Some("a win in 0 plies is impossible".to_string()),
             Some(p) if p % 2 != winner % 2 => Some(format!(
