@@ -6,6 +6,9 @@ pub trait Progress: Sync {
     fn begin(&self, stage: &str, total: u64);
     /// `units` more units of the current stage are done.
     fn advance(&self, units: u64);
+    /// What the current stage is doing now, in a few words (e.g. the depth being searched
+    /// and the nodes so far), for a stage whose size is unknown.
+    fn status(&self, _text: &str) {}
     /// A one-line message about the work (e.g. a finished search depth).
     fn message(&self, _text: &str) {}
     /// The current stage is over.

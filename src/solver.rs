@@ -265,7 +265,8 @@ fn search_cell(
     };
     let start = Node::from_position(tables, &Position::start(board, tables.walls_per_player())?)
         .expect("the empty configuration exists");
-    progress.begin("proof search (plies)", options.max_depth as u64);
+    // No bar of depths: the depth of the win is what the search finds out.
+    progress.begin("proof search", 0);
     for depth in 1..=options.max_depth {
         if shared.tt.crowded() && shared.tt.bytes() * 2 <= tt_bytes {
             // Straight to the full size: a cell that fills the first table goes on to need
@@ -279,15 +280,21 @@ fn search_cell(
             Player::Two
         };
         if run.winner.is_some_and(|w| w != attacker) {
-            progress.advance(1);
             continue;
         }
+        let nodes = shared.nodes.load(Ordering::Relaxed);
+        let seconds = started.elapsed().as_secs_f64();
+        progress.status(&format!(
+            "depth {depth} (Player {}), {} nodes so far, {}/s",
+            attacker.number(),
+            si(nodes as f64),
+            si(nodes as f64 / seconds.max(1e-3)),
+        ));
         let won = Search::attack_root(&shared, attacker, &start, depth);
         if abort.load(Ordering::Relaxed) {
             break;
         }
         result.depth_reached = depth as u32;
-        progress.advance(1);
         progress.message(&format!(
             "depth {depth}: Player {} {} within {} ({}, {:.2} s)",
             attacker.number(),
@@ -310,6 +317,15 @@ fn search_cell(
     progress.finish();
     result.nodes += shared.nodes.load(Ordering::Relaxed);
     Ok(())
+}
+
+/// A count in three digits with a metric suffix: 1234567 -> "1.23M".
+fn si(x: f64) -> String {
+    let (value, suffix) = [(1e12, "T"), (1e9, "G"), (1e6, "M"), (1e3, "k")]
+        .into_iter()
+        .find(|&(unit, _)| x >= unit)
+        .map_or((x, ""), |(unit, s)| (x / unit, s));
+    format!("{value:.3}{suffix}")
 }
 
 /// The least memory a retrograde analysis of the cell needs besides the tables: exact

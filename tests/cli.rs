@@ -733,3 +733,32 @@ fn a_closed_output_ends_quietly() {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+#[test]
+fn stderr_is_as_loud_as_asked() {
+    let solve = ["solve", "3x3", "--walls", "1"];
+    let depth_lines = |err: &str| err.lines().filter(|l| l.starts_with("depth ")).count();
+    // Default: the result on stdout, no line per search depth (bars are drawn only on a
+    // terminal, so stderr is empty here).
+    let out = run(&solve);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(depth_lines(&stderr(&out)), 0, "{}", stderr(&out));
+    let plain = stdout(&out);
+    // -v: a line per depth searched, the same result.
+    let out = run(&[&solve[..], &["-v"]].concat());
+    assert!(depth_lines(&stderr(&out)) > 0, "{}", stderr(&out));
+    assert_eq!(stdout(&out).lines().next(), plain.lines().next());
+    // -q: nothing on stderr, for a table either (which prints a line per cell otherwise).
+    let out = run(&[&["-q"], &solve[..]].concat());
+    assert!(out.stderr.is_empty(), "{}", stderr(&out));
+    assert_eq!(stdout(&out).lines().next(), plain.lines().next());
+    let dir = scratch("quiet");
+    let table = ["table", "--boards", "2x3", "--walls", "0..2", "--out"];
+    let out = run(&[&table[..], &[dir.to_str().unwrap(), "--quiet"]].concat());
+    assert_eq!(out.status.code(), Some(0));
+    assert!(out.stderr.is_empty(), "{}", stderr(&out));
+    assert!(stdout(&out).starts_with("2 cells solved"), "{}", stdout(&out));
+    std::fs::remove_dir_all(&dir).unwrap();
+    // Both at once is a usage error.
+    refused(&["solve", "3x3", "--walls", "1", "-q", "-v"]);
+}

@@ -60,14 +60,14 @@ struct Report {
     peak_bytes: u64,
 }
 
-pub fn run(c: Configs, out: &mut dyn Write) -> Result<ExitCode> {
+pub fn run(c: Configs, bars: &Bars, out: &mut dyn Write) -> Result<ExitCode> {
     let started = Instant::now();
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(c.resources.threads)
         .build()
         .map_err(|e| Error::Argument(format!("cannot start threads: {e}")))?;
     let tables =
-        pool.install(|| Tables::build(c.board, c.walls, c.resources.memory_budget, &Bars::new()))?;
+        pool.install(|| Tables::build(c.board, c.walls, c.resources.memory_budget, bars))?;
     let report = Report {
         width: c.board.width(),
         height: c.board.height(),

@@ -21,6 +21,7 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use clap::{Args, Parser, Subcommand};
+use progress::{Bars, Verbosity};
 use quoridor_solver::geometry::Board;
 use quoridor_solver::notation::{parse_moves, parse_record};
 use quoridor_solver::position::{MAX_WALLS_PER_PLAYER, Position};
@@ -32,6 +33,14 @@ use quoridor_solver::{Error, Result};
 pub struct Cli {
     #[command(subcommand)]
     command: Command,
+
+    /// Also print the solver's own messages on stderr (a line per search depth)
+    #[arg(short, long, global = true, conflicts_with = "quiet")]
+    verbose: bool,
+
+    /// Print nothing on stderr but errors: no progress bars, no line per cell
+    #[arg(short, long, global = true)]
+    quiet: bool,
 }
 
 #[derive(Subcommand, Debug)]
@@ -47,10 +56,15 @@ impl Cli {
     /// Checks the flags of the chosen command, runs it and writes its output to `out`.
     /// `Ok` carries the exit code: success, or (for commands that check results) a failure.
     pub fn run(self, out: &mut dyn Write) -> Result<ExitCode> {
+        let bars = Bars::new(match (self.quiet, self.verbose) {
+            (true, _) => Verbosity::Quiet,
+            (false, true) => Verbosity::Verbose,
+            (false, false) => Verbosity::Normal,
+        });
         match self.command {
-            Command::Table(args) => table::run(args.validate()?, out),
-            Command::Solve(args) => solve::run(args.validate()?, out),
-            Command::Configs(args) => configs::run(args.validate()?, out),
+            Command::Table(args) => table::run(args.validate()?, &bars, out),
+            Command::Solve(args) => solve::run(args.validate()?, &bars, out),
+            Command::Configs(args) => configs::run(args.validate()?, &bars, out),
             Command::Perft(args) => perft::run(args.validate()?, out),
             Command::Show(args) => show::run(args.validate()?, out),
         }

@@ -1,20 +1,40 @@
 //! Progress on stderr: indicatif bars (drawn only when stderr is a terminal): an optional
-//! overall bar and one bar for the current stage; message lines are always written.
+//! overall bar and one bar for the current stage, and lines above them, as loud as the
+//! user asked (`Verbosity`).
 
-use indicatif::{MultiProgress, ProgressBar, ProgressStyle};
+use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
 use quoridor_solver::progress::Progress;
 use std::sync::Mutex;
+use std::time::Duration;
+
+/// How much goes to stderr besides errors.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Verbosity {
+    /// Nothing: no bars, no lines (`-q`).
+    Quiet,
+    /// Bars and the commands' own lines (a table's line per cell), not the solver's
+    /// messages (a line per search depth).
+    Normal,
+    /// Everything, the solver's messages too (`-v`).
+    Verbose,
+}
 
 pub struct Bars {
     multi: MultiProgress,
     stage: Mutex<Option<ProgressBar>>,
+    verbosity: Verbosity,
 }
 
 impl Bars {
-    pub fn new() -> Bars {
+    pub fn new(verbosity: Verbosity) -> Bars {
+        let multi = MultiProgress::new();
+        if verbosity == Verbosity::Quiet {
+            multi.set_draw_target(ProgressDrawTarget::hidden());
+        }
         Bars {
-            multi: MultiProgress::new(),
+            multi,
             stage: Mutex::new(None),
+            verbosity,
         }
     }
 
@@ -26,9 +46,11 @@ impl Bars {
         bar
     }
 
-    /// A line above the bars (or plain on stderr when no bars are drawn).
+    /// A line of the command's own above the bars (or plain on stderr when no bars are
+    /// drawn); nothing when quiet.
     pub fn line(&self, text: &str) {
-        if self.multi.is_hidden() {
+        if self.verbosity == Verbosity::Quiet {
+        } else if self.multi.is_hidden() {
             eprintln!("{text}");
         } else {
             self.multi.suspend(|| eprintln!("{text}"));
@@ -43,9 +65,19 @@ fn style(template: &str) -> ProgressStyle {
 }
 
 impl Progress for Bars {
+    /// A stage of known size gets a bar with its rate and time left; one of unknown size
+    /// (`total` 0) a spinner with what `status` last said.
     fn begin(&self, stage: &str, total: u64) {
         let bar = self.multi.add(ProgressBar::new(total));
-        bar.set_style(style("{msg:32} [{bar:30}] {pos}/{len} {elapsed}"));
+        if total == 0 {
+            bar.set_style(style("{spinner} {msg} {elapsed}"));
+            bar.enable_steady_tick(Duration::from_millis(250));
+        } else {
+            bar.set_style(style(
+                "{prefix:32} [{bar:30}] {percent:>3}% {elapsed}, about {eta} left",
+            ));
+        }
+        bar.set_prefix(stage.to_string());
         bar.set_message(stage.to_string());
         if let Some(old) = self.stage.lock().expect("progress lock").replace(bar) {
             old.finish_and_clear();
@@ -59,8 +91,16 @@ impl Progress for Bars {
         }
     }
 
+    fn status(&self, text: &str) {
+        if let Some(bar) = &*self.stage.lock().expect("progress lock") {
+            bar.set_message(format!("{}: {text}", bar.prefix()));
+        }
+    }
+
     fn message(&self, text: &str) {
-        self.line(text);
+        if self.verbosity == Verbosity::Verbose {
+            self.line(text);
+        }
     }
 
     fn finish(&self) {

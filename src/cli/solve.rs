@@ -161,8 +161,8 @@ impl SolveArgs {
     }
 }
 
-pub fn run(s: Solve, out: &mut dyn Write) -> Result<ExitCode> {
-    let mut result = solve(s.board, s.walls, &s.options, &Bars::new())?;
+pub fn run(s: Solve, bars: &Bars, out: &mut dyn Write) -> Result<ExitCode> {
+    let mut result = solve(s.board, s.walls, &s.options, bars)?;
     if !s.stats {
         result.stats = None;
     }

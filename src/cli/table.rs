@@ -12,7 +12,6 @@ use quoridor_solver::error::count;
 use quoridor_solver::geometry::Board;
 use quoridor_solver::plan;
 use quoridor_solver::position::MAX_WALLS_PER_PLAYER;
-use quoridor_solver::progress::Progress;
 use quoridor_solver::report::check::{CheckSummary, check};
 use quoridor_solver::report::published::{self, EVEN_BOARDS};
 use quoridor_solver::report::{self, CSV_NAME, CellRecord};
@@ -202,23 +201,7 @@ fn parse_walls(text: &str) -> Result<Vec<u8>> {
     Ok(v)
 }
 
-/// Forwards the solver's stages to the bars but not its per-depth lines: a table run
-/// prints one line per cell instead.
-struct CellProgress<'a>(&'a Bars);
-
-impl Progress for CellProgress<'_> {
-    fn begin(&self, stage: &str, total: u64) {
-        self.0.begin(stage, total);
-    }
-    fn advance(&self, units: u64) {
-        self.0.advance(units);
-    }
-    fn finish(&self) {
-        self.0.finish();
-    }
-}
-
-pub fn run(t: Table, out: &mut dyn Write) -> Result<ExitCode> {
+pub fn run(t: Table, bars: &Bars, out: &mut dyn Write) -> Result<ExitCode> {
     let (cells, options, resume, dir) = match t {
         Table::Check(file) => {
             let records = report::read_csv(&file)?;
@@ -257,7 +240,6 @@ pub fn run(t: Table, out: &mut dyn Write) -> Result<ExitCode> {
         .into_iter()
         .filter(|(b, n)| !done(&records, b, *n))
         .collect();
-    let bars = Bars::new();
     let overall = bars.overall("table", todo.len() as u64);
     let started = std::time::Instant::now();
     let mut skipped = 0;
@@ -279,7 +261,7 @@ pub fn run(t: Table, out: &mut dyn Write) -> Result<ExitCode> {
             tt_bytes: planned.tt_bytes,
             ..options.clone()
         };
-        let result = match solve(board, walls, &cell_options, &CellProgress(&bars)) {
+        let result = match solve(board, walls, &cell_options, bars) {
             Ok(r) => r,
             // One cell too large for the budget does not stop the others; it stays missing.
             Err(e @ Error::Memory { .. }) => {

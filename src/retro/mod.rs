@@ -404,7 +404,11 @@ fn run<'t, P: Packing>(
     let mut values: Vec<Option<Vec<u8>>> = vec![None; layers];
     let mut stats = RetroStats::default();
     let mut peak = 0u64;
-    progress.begin("retrograde layers", layers as u64);
+    // Measured in slots, which the work follows, so that the time left can be told.
+    progress.begin(
+        "retrograde analysis",
+        (0..layers).map(|k| layout.layer_len(k) as u64).sum(),
+    );
     for k in (0..layers).rev() {
         let mut store = vec![P::EMPTY; store::bytes_for::<P>(layout.layer_len(k))];
         let below = values.get(k + 1).and_then(Option::as_deref);
@@ -417,7 +421,7 @@ fn run<'t, P: Packing>(
         if k + 1 < layers && k + 1 >= kept {
             values[k + 1] = None;
         }
-        progress.advance(1);
+        progress.advance(layout.layer_len(k) as u64);
     }
     progress.finish();
     Ok(Solved {
