@@ -762,3 +762,25 @@ fn stderr_is_as_loud_as_asked() {
     // Both at once is a usage error.
     refused(&["solve", "3x3", "--walls", "1", "-q", "-v"]);
 }
+
+#[test]
+fn ctrl_c_during_a_table_says_how_to_go_on() {
+    let dir = scratch("interrupt");
+    // 5x5 with 6 walls takes the search tens of seconds: still running after one.
+    let child = Command::new(env!("CARGO_BIN_EXE_quoridor-solver"))
+        .args(["table", "--boards", "5x5", "--walls", "6", "--method", "search"])
+        .args(["--out", dir.to_str().unwrap(), "--threads", "1"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_secs(1));
+    // SAFETY: sends a signal to the child started above, which is still ours to wait for.
+    unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) };
+    let out = child.wait_with_output().unwrap();
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(130), "{err}");
+    assert!(err.contains("--resume"), "{err}");
+    assert!(err.contains("table.csv"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

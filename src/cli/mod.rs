@@ -9,6 +9,7 @@
 //! Exit codes (set by `main`): 0 success, 1 a check failed, 2 bad usage or input.
 
 mod configs;
+mod interrupt;
 mod perft;
 mod progress;
 mod resources;

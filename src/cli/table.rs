@@ -241,6 +241,11 @@ pub fn run(t: Table, bars: &Bars, out: &mut dyn Write) -> Result<ExitCode> {
         .filter(|(b, n)| !done(&records, b, *n))
         .collect();
     let overall = bars.overall("table", todo.len() as u64);
+    super::interrupt::hint_on_interrupt(&format!(
+        "interrupted: every cell finished so far is in {}; run the same command again with \
+         --resume to solve only the others",
+        csv_path.display()
+    ));
     let started = std::time::Instant::now();
     let mut skipped = 0;
     for (i, &(board, walls)) in todo.iter().enumerate() {
