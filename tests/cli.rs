@@ -784,3 +784,16 @@ fn ctrl_c_during_a_table_says_how_to_go_on() {
     assert!(err.contains("table.csv"), "{err}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn every_output_field_is_documented() {
+    let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/FORMATS.md"))
+        .expect("docs/FORMATS.md");
+    let json = ok(&["solve", "3x3", "--walls", "1", "--json", "--method", "retro", "--stats"]);
+    let object: serde_json::Map<String, serde_json::Value> =
+        serde_json::from_str(&json).expect("one JSON object");
+    let csv_fields = CSV_HEADER.trim().split(',').map(String::from);
+    for field in object.keys().cloned().chain(csv_fields) {
+        assert!(doc.contains(&format!("`{field}`")), "{field} is not in docs/FORMATS.md");
+    }
+}
