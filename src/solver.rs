@@ -8,17 +8,10 @@ use crate::notation::action_name;
 use crate::position::Position;
 use crate::progress::Progress;
 use crate::retro::{self, Precision, RetroEstimate, RetroResult, RetroStats, Solved, Wdl};
-use crate::search::node::Node;
-use crate::search::pv::principal_line;
-use crate::search::tt::{self, Table};
-use crate::search::{Oracle, Search, Shared};
+use crate::search::{self, Node, Oracle};
 use crate::tables::{TableEstimate, Tables};
 use serde::Serialize;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
-
-/// Plies left from which a node's moves are searched in parallel (when threads > 1).
-pub const SPLIT_DEPTH: u8 = 11;
 
 /// A rate of the retrograde analysis, in positions of its estimate (an upper bound, 2-3
 /// times the real positions) per second, for planning and for deciding whether it fits a
@@ -32,10 +25,6 @@ pub const MIN_SEARCH_SECONDS: f64 = 5.0;
 
 /// The default largest transposition table, when the budget allows it.
 pub const DEFAULT_TT_BYTES: u64 = 1 << 30;
-
-/// The transposition table's first size; once crowded, it grows to its full size between
-/// iterations.
-pub const INITIAL_TT_BYTES: u64 = 64 << 20;
 
 /// How a cell is decided.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -226,9 +215,7 @@ struct SearchRun<'a> {
     tt_room: u64,
 }
 
-/// Iterative-deepening proof search from the start: Player 1 at odd depths, Player 2 at
-/// even ones (only the known winner's, if any), until one wins, the depth limit, or the
-/// time limit.
+/// Proof search from the start (for the known winner only, if any) into `result`.
 fn search_cell(
     tables: &Tables,
     options: &SolveOptions,
@@ -238,94 +225,24 @@ fn search_cell(
     result: &mut CellResult,
 ) -> Result<()> {
     let board = tables.board();
-    // No more entries than the cell has positions: configurations x splits of walls left
-    // x pawn placements x sides to move (an upper bound).
-    let cells = board.cells() as u128;
-    let positions =
-        tables.len() as u128 * (tables.walls_per_player() as u128 + 1) * cells * (cells - 1) * 2;
-    let tt_bytes = options
-        .tt_bytes
-        .min(run.tt_room)
-        .min(u64::try_from(positions * Table::ENTRY_BYTES as u128).unwrap_or(u64::MAX))
-        .max(1 << 16);
-    let abort = AtomicBool::new(false);
-    let mut shared = Shared {
-        tables,
-        oracle: run.oracle,
-        tt: Table::new(tt_bytes.min(INITIAL_TT_BYTES), tt::dominance_holds(board)),
-        abort: &abort,
+    let limits = search::Limits {
+        max_depth: options.max_depth,
         deadline: run.time_limit.map(|t| started + t),
-        nodes: AtomicU64::new(0),
-        history: Default::default(),
-        split_depth: if options.threads > 1 {
-            SPLIT_DEPTH
-        } else {
-            u8::MAX
-        },
+        tt_bytes: options.tt_bytes.min(run.tt_room),
+        parallel: options.threads > 1,
+        winner: run.winner,
+        oracle: run.oracle,
     };
-    let start = Node::from_position(tables, &Position::start(board, tables.walls_per_player())?)
-        .expect("the empty configuration exists");
-    // No bar of depths: the depth of the win is what the search finds out.
-    progress.begin("proof search", 0);
-    for depth in 1..=options.max_depth {
-        if shared.tt.crowded() && shared.tt.bytes() * 2 <= tt_bytes {
-            // Straight to the full size: a cell that fills the first table goes on to need
-            // far more (measured on 5x5 with 5 walls: 13.6 s against 14.4-15.3 s when
-            // doubling, which copies the table four times and loses entries meanwhile).
-            shared.tt = shared.tt.grown(tt_bytes);
-        }
-        let attacker = if depth % 2 == 1 {
-            Player::One
-        } else {
-            Player::Two
-        };
-        if run.winner.is_some_and(|w| w != attacker) {
-            continue;
-        }
-        let nodes = shared.nodes.load(Ordering::Relaxed);
-        let seconds = started.elapsed().as_secs_f64();
-        progress.status(&format!(
-            "depth {depth} (Player {}), {} nodes so far, {}/s",
-            attacker.number(),
-            si(nodes as f64),
-            si(nodes as f64 / seconds.max(1e-3)),
-        ));
-        let won = Search::attack_root(&shared, attacker, &start, depth);
-        if abort.load(Ordering::Relaxed) {
-            break;
-        }
-        result.depth_reached = depth as u32;
-        progress.message(&format!(
-            "depth {depth}: Player {} {} within {} ({}, {:.2} s)",
-            attacker.number(),
-            if won { "wins" } else { "cannot win" },
-            count(depth, "ply"),
-            count(shared.nodes.load(Ordering::Relaxed), "node"),
-            started.elapsed().as_secs_f64()
-        ));
-        if won {
-            result.outcome = Outcome::winner(attacker);
-            result.plies = Some(depth as u32);
-            let line = principal_line(&shared, attacker, &start, depth);
-            result.pv = line
-                .iter()
-                .map(|&m| action_name(board, Node::action(tables, m)))
-                .collect();
-            break;
-        }
+    let start = Position::start(board, tables.walls_per_player())?;
+    let found = search::solve(tables, &start, &limits, progress);
+    result.depth_reached = found.depth_reached as u32;
+    result.nodes += found.nodes;
+    if let Some(win) = found.win {
+        result.outcome = Outcome::winner(win.winner);
+        result.plies = Some(win.plies as u32);
+        result.pv = win.line.iter().map(|&a| action_name(board, a)).collect();
     }
-    progress.finish();
-    result.nodes += shared.nodes.load(Ordering::Relaxed);
     Ok(())
-}
-
-/// A count in three digits with a metric suffix: 1234567 -> "1.23M".
-fn si(x: f64) -> String {
-    let (value, suffix) = [(1e12, "T"), (1e9, "G"), (1e6, "M"), (1e3, "k")]
-        .into_iter()
-        .find(|&(unit, _)| x >= unit)
-        .map_or((x, ""), |(unit, s)| (x / unit, s));
-    format!("{value:.3}{suffix}")
 }
 
 /// The least memory a retrograde analysis of the cell needs besides the tables: exact

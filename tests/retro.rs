@@ -185,11 +185,8 @@ fn oracle_search_equals_retro_on_every_position() {
 }
 
 fn search_against_retro_on_every_position(with_oracle: bool) -> usize {
-    use quoridor_solver::search::node::Node;
-    use quoridor_solver::search::tt::{Table, dominance_holds};
-    use quoridor_solver::search::{Search, Shared};
+    use quoridor_solver::search::{Limits, Prover};
     use quoridor_solver::solver::RetroOracle;
-    use std::sync::atomic::{AtomicBool, AtomicU64};
     let mut checked = 0;
     for (w, h, n) in [
         (3, 2, 3),
@@ -204,41 +201,41 @@ fn search_against_retro_on_every_position(with_oracle: bool) -> usize {
         let solved = retro::analyse(&t, BUDGET, &Silent).unwrap();
         let compact = retro::analyse_outcomes(&t, BUDGET, &Silent).unwrap();
         let oracle = RetroOracle(&compact);
-        let abort = AtomicBool::new(false);
-        let shared = Shared {
-            tables: &t,
-            oracle: if with_oracle { Some(&oracle) } else { None },
-            tt: Table::new(16 << 20, dominance_holds(board)),
-            abort: &abort,
-            deadline: None,
-            nodes: AtomicU64::new(0),
-            history: Default::default(),
-            split_depth: u8::MAX,
-        };
-        let wins = |attacker: Player, node: &Node, depth: u32| {
-            depth > 0 && Search::attack_root(&shared, attacker, node, depth as u8)
+        // One table for every question of the cell, as the search's own iterations share it.
+        let prover = Prover::new(
+            &t,
+            &Limits {
+                max_depth: 40,
+                deadline: None,
+                tt_bytes: 16 << 20,
+                parallel: false,
+                winner: None,
+                oracle: if with_oracle { Some(&oracle) } else { None },
+            },
+        );
+        let wins = |attacker: Player, pos: &Position, depth: u32| {
+            prover.wins_within(pos, attacker, depth as u8)
         };
         for r in common::reference::reachable_slow(RefBoard { w, h }, n as u32) {
             let pos = common::to_position(board, &r);
             if pos.winner(board).is_some() {
                 continue;
             }
-            let node = Node::from_position(&t, &pos).unwrap();
             let me = pos.to_move;
             let cell = format!("{w}x{h} with {n} walls, {pos:?}");
             match solved.value(&pos).unwrap() {
                 Value::Win(k) => {
                     assert!(
-                        wins(me, &node, k) && !wins(me, &node, k.saturating_sub(2)),
+                        wins(me, &pos, k) && !wins(me, &pos, k.saturating_sub(2)),
                         "{cell}"
                     )
                 }
                 Value::Loss(k) => assert!(
-                    wins(me.other(), &node, k) && !wins(me.other(), &node, k.saturating_sub(2)),
+                    wins(me.other(), &pos, k) && !wins(me.other(), &pos, k.saturating_sub(2)),
                     "{cell}"
                 ),
                 Value::Draw => assert!(
-                    !wins(me, &node, 40) && !wins(me.other(), &node, 40),
+                    !wins(me, &pos, 40) && !wins(me.other(), &pos, 40),
                     "{cell}"
                 ),
             }

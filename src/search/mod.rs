@@ -2,18 +2,26 @@
 //!
 //! The question at every node is boolean: can the *attacker* force their pawn onto their goal
 //! row within `depth` plies, against every defence? Player 1 can only finish on odd plies
-//! from the start, Player 2 on even ones, so the driver (`solver.rs`) asks "Player 1 within
-//! d?" for odd d and "Player 2 within d?" for even d, d = 1, 2, 3, ...: the first yes gives the
-//! winner and the exact length of the win.
+//! from the start, Player 2 on even ones, so the driver (`deepening.rs`) asks "Player 1
+//! within d?" for odd d and "Player 2 within d?" for even d, d = 1, 2, 3, ...: the first yes
+//! gives the winner and the exact length of the win.
+//!
+//! One entry, `solve` (or a `Prover` that answers many questions with one table); the
+//! steps are private: `node` (the search's position and key), `order` (move generation and
+//! ordering), `tt` (the transposition table), `pv` (the principal line).
 
-pub mod node;
-pub mod order;
-pub mod pv;
-pub mod tt;
+mod deepening;
+mod node;
+mod order;
+mod pv;
+mod tt;
+
+pub use deepening::{Limits, Prover, SearchResult, Win, solve};
+pub use node::Node;
 
 use crate::geometry::Player;
 use crate::tables::Tables;
-use node::{Move, Node};
+use node::Move;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use tt::{NO_MOVE, Table};
@@ -43,13 +51,13 @@ pub trait Oracle: Sync {
 }
 
 /// Everything a search thread shares with the others.
-pub struct Shared<'a> {
+struct Shared<'a> {
     pub tables: &'a Tables,
     /// Known outcomes, if any: a node the attacker cannot win at all is refuted at once.
     pub oracle: Option<&'a dyn Oracle>,
     pub tt: Table,
     /// Set when the time limit passes; an aborted search's answers are meaningless.
-    pub abort: &'a AtomicBool,
+    pub abort: AtomicBool,
     pub deadline: Option<std::time::Instant>,
     pub nodes: AtomicU64,
     pub history: order::History,
@@ -59,7 +67,7 @@ pub struct Shared<'a> {
 }
 
 /// One thread's search for one attacker.
-pub struct Search<'s, 'a> {
+struct Search<'s, 'a> {
     shared: &'s Shared<'a>,
     attacker: Player,
     nodes: u64,
