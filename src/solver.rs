@@ -4,13 +4,12 @@
 use crate::error::{Error, Result, count};
 use crate::geometry::{Board, Player};
 use crate::memory;
-use crate::notation::action_name;
-use crate::position::Position;
+use crate::position::{Action, Position};
 use crate::progress::Progress;
 use crate::retro::{self, Precision, RetroEstimate, RetroResult, RetroStats, Solved, Wdl};
 use crate::search::{self, Node, Oracle};
 use crate::tables::{TableEstimate, Tables};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::time::{Duration, Instant};
 
 /// A rate of the retrograde analysis, in positions of its estimate (an upper bound, 2-3
@@ -57,8 +56,10 @@ pub struct SolveOptions {
     pub precision: Option<Precision>,
 }
 
-/// The value of a cell, as reported.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+/// The value of a cell, as reported: `1`, `2`, `D` or `unknown` in CSV and JSON
+/// (docs/FORMATS.md).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(try_from = "String")]
 pub enum Outcome {
     #[serde(rename = "1")]
     Player1,
@@ -71,6 +72,13 @@ pub enum Outcome {
 }
 
 impl Outcome {
+    pub const ALL: [Outcome; 4] = [
+        Outcome::Player1,
+        Outcome::Player2,
+        Outcome::Draw,
+        Outcome::Unknown,
+    ];
+
     pub fn code(self) -> &'static str {
         match self {
             Outcome::Player1 => "1",
@@ -86,6 +94,86 @@ impl Outcome {
             Player::Two => Outcome::Player2,
         }
     }
+
+    /// The winner, for a win.
+    pub fn winning_player(self) -> Option<Player> {
+        match self {
+            Outcome::Player1 => Some(Player::One),
+            Outcome::Player2 => Some(Player::Two),
+            _ => None,
+        }
+    }
+}
+
+impl std::fmt::Display for Outcome {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str(self.code())
+    }
+}
+
+impl TryFrom<String> for Outcome {
+    type Error = String;
+    fn try_from(text: String) -> std::result::Result<Outcome, String> {
+        Outcome::ALL
+            .into_iter()
+            .find(|o| o.code() == text)
+            .ok_or_else(|| format!("outcome '{text}' is not 1, 2, D or unknown"))
+    }
+}
+
+/// How a cell was decided, as reported: `proof-search`, `retrograde` or
+/// `retrograde+search` in CSV and JSON (docs/FORMATS.md).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(try_from = "String")]
+pub enum MethodUsed {
+    /// Proof search alone (or nothing yet, for an undecided cell).
+    #[serde(rename = "proof-search")]
+    Search,
+    /// The retrograde analysis: outcome, and the length when it was exact.
+    #[serde(rename = "retrograde")]
+    Retro,
+    /// The compact analysis for the outcome, proof search guided by it for the length.
+    #[serde(rename = "retrograde+search")]
+    RetroSearch,
+}
+
+impl MethodUsed {
+    pub const ALL: [MethodUsed; 3] = [
+        MethodUsed::Search,
+        MethodUsed::Retro,
+        MethodUsed::RetroSearch,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            MethodUsed::Search => "proof-search",
+            MethodUsed::Retro => "retrograde",
+            MethodUsed::RetroSearch => "retrograde+search",
+        }
+    }
+
+    /// Whether the retrograde analysis decided the outcome.
+    pub fn is_retro(self) -> bool {
+        self != MethodUsed::Search
+    }
+}
+
+impl std::fmt::Display for MethodUsed {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl TryFrom<String> for MethodUsed {
+    type Error = String;
+    fn try_from(text: String) -> std::result::Result<MethodUsed, String> {
+        MethodUsed::ALL
+            .into_iter()
+            .find(|m| m.name() == text)
+            .ok_or_else(|| {
+                format!("method '{text}' is not proof-search, retrograde or retrograde+search")
+            })
+    }
 }
 
 /// The result of solving one cell.
@@ -99,14 +187,16 @@ pub struct CellResult {
     pub plies: Option<u32>,
     /// The deepest search iteration completed.
     pub depth_reached: u32,
-    pub method: String,
+    pub method: MethodUsed,
     pub nodes: u64,
     pub seconds: f64,
     pub peak_bytes: u64,
-    /// The principal line in notation: for a win, the winner's exact line; for a draw, moves
-    /// from the start into the cycle both players keep to.
-    pub pv: Vec<String>,
-    /// For a draw: the index in `pv` where the repeating cycle starts.
+    /// The principal line: for a win, the winner's exact line; for a draw, moves from the
+    /// start into the cycle both players keep to. (Written in notation as `pv` by the CLI,
+    /// which knows the board.)
+    #[serde(skip)]
+    pub line: Vec<Action>,
+    /// For a draw: the index in `line` where the repeating cycle starts.
     pub cycle_start: Option<usize>,
     /// Counts over every position of the cell, when retrograde analysis ran.
     #[serde(flatten)]
@@ -159,11 +249,11 @@ pub fn solve(
             outcome: Outcome::Unknown,
             plies: None,
             depth_reached: 0,
-            method: "proof-search".into(),
+            method: MethodUsed::Search,
             nodes: 0,
             seconds: 0.0,
             peak_bytes: 0,
-            pv: Vec::new(),
+            line: Vec::new(),
             cycle_start: None,
             stats: None,
         };
@@ -240,7 +330,7 @@ fn search_cell(
     if let Some(win) = found.win {
         result.outcome = Outcome::winner(win.winner);
         result.plies = Some(win.plies as u32);
-        result.pv = win.line.iter().map(|&a| action_name(board, a)).collect();
+        result.line = win.line;
     }
     Ok(())
 }
@@ -275,14 +365,14 @@ fn retro_cell(
     });
     if precision == Precision::Exact {
         let r = retro::solve(tables, options.memory_budget, progress)?;
-        record_retro(board, &r, result);
+        record_retro(&r, result);
         return Ok(());
     }
     // The layers kept take at most two thirds of what the tables leave (more layers make a
     // better oracle); the rest is for the search's table and slack.
     let solved = retro::analyse_outcomes(tables, tables.bytes() + room / 3 * 2, progress)?;
     let r = solved.result();
-    record_retro(board, &r, result);
+    record_retro(&r, result);
     if let Some(winner) = r.winner {
         // The length: proof search for the winner only, pruned by the outcomes. Its proof
         // of the win stands on its own; that no shorter win exists rests on the outcomes.
@@ -300,20 +390,20 @@ fn retro_cell(
         result.nodes = found.nodes;
         result.depth_reached = found.depth_reached;
         if found.outcome == result.outcome {
-            result.method = "retrograde+search".into();
+            result.method = MethodUsed::RetroSearch;
             result.plies = found.plies;
-            result.pv = found.pv;
+            result.line = found.line;
         }
     }
     Ok(())
 }
 
 /// The analysis's answer into the cell's result (no length after a compact analysis).
-fn record_retro(board: Board, r: &RetroResult, result: &mut CellResult) {
-    result.method = "retrograde".into();
+fn record_retro(r: &RetroResult, result: &mut CellResult) {
+    result.method = MethodUsed::Retro;
     result.outcome = r.winner.map_or(Outcome::Draw, Outcome::winner);
     result.plies = r.plies;
-    result.pv = r.line.iter().map(|&a| action_name(board, a)).collect();
+    result.line = r.line.clone();
     result.cycle_start = r.cycle_start;
     result.nodes += r.stats.positions;
     result.stats = Some(r.stats);

@@ -13,7 +13,7 @@ use quoridor_solver::notation::format_moves;
 use quoridor_solver::position::Position;
 use quoridor_solver::progress::Silent;
 use quoridor_solver::retro::{self, Precision, RetroResult, RetroStats, Value, Wdl};
-use quoridor_solver::solver::{Method, Outcome, SolveOptions};
+use quoridor_solver::solver::{Method, MethodUsed, Outcome, SolveOptions};
 use quoridor_solver::tables::{TableEstimate, Tables};
 use quoridor_solver::walls::{Orientation, Wall, WallSet};
 use std::time::Instant;
@@ -158,8 +158,8 @@ fn retro_equals_proof_search_and_published_up_to_area_12() {
             "{cell}"
         );
         assert_eq!(c.stats, Some(r.stats), "{cell}");
-        assert_eq!(c.pv.len(), search.pv.len(), "{cell}");
-        assert_eq!(c.method, "retrograde+search", "{cell}");
+        assert_eq!(c.line.len(), search.line.len(), "{cell}");
+        assert_eq!(c.method, MethodUsed::RetroSearch, "{cell}");
     }
 }
 
@@ -234,10 +234,9 @@ fn search_against_retro_on_every_position(with_oracle: bool) -> usize {
                     wins(me.other(), &pos, k) && !wins(me.other(), &pos, k.saturating_sub(2)),
                     "{cell}"
                 ),
-                Value::Draw => assert!(
-                    !wins(me, &pos, 40) && !wins(me.other(), &pos, 40),
-                    "{cell}"
-                ),
+                Value::Draw => {
+                    assert!(!wins(me, &pos, 40) && !wins(me.other(), &pos, 40), "{cell}")
+                }
             }
             checked += 1;
         }
@@ -254,7 +253,7 @@ fn win_lines_replay_to_the_goal() {
     }
 }
 
-/// seeds/003: "8x3 with 3 walls per player is a draw", both players dancing left and
+/// "Solving Quoridor" (docs/SOURCES.md): "8x3 with 3 walls per player is a draw", both players dancing left and
 /// right for ever. About 6 s in release on 2 cores (about 70 s in a debug build).
 #[test]
 fn eight_by_three_with_three_walls_is_a_draw() {
@@ -668,14 +667,14 @@ fn measure_cells() {
     measure(5, 5, 4, true);
 }
 
-/// 5x5 with 10 walls, streaming: the target is under 20 minutes and 8 GiB.
+/// 5x5 with 10 walls, streaming: the target set for it is under 20 minutes and 8 GiB.
 #[test]
 #[ignore = "measurement only: several minutes"]
 fn measure_5x5_with_10_walls() {
     measure(5, 5, 10, true);
 }
 
-/// 3x9 with 10 walls, streaming: the target is under 20 minutes and 8 GiB.
+/// 3x9 with 10 walls, streaming: the target set for it is under 20 minutes and 8 GiB.
 #[test]
 #[ignore = "measurement only: several minutes"]
 fn measure_3x9_with_10_walls() {

@@ -1,10 +1,9 @@
-//! Proof search against the published table (tests/data/published_table.csv, from
-//! seeds/003), with every principal line replayed by the flood-fill engine.
+//! Proof search against the published table (data/published_table.csv, from
+//! "Solving Quoridor", docs/SOURCES.md), with every principal line replayed by the flood-fill engine.
 
 mod common;
 
 use quoridor_solver::geometry::{Board, Player};
-use quoridor_solver::notation::parse_action;
 use quoridor_solver::position::Position;
 use quoridor_solver::progress::Silent;
 use quoridor_solver::solver::{CellResult, Method, Outcome, SolveOptions, solve};
@@ -25,12 +24,16 @@ fn options(threads: usize) -> SolveOptions {
 /// their goal row after exactly `plies` plies.
 fn check_line(board: Board, r: &CellResult) {
     let plies = r.plies.expect("a win has a length") as usize;
-    assert_eq!(r.pv.len(), plies, "line length {:?}", r.pv);
+    assert_eq!(r.line.len(), plies, "line length {:?}", r.line);
     let mut pos = Position::start(board, r.walls).unwrap();
-    for (i, text) in r.pv.iter().enumerate() {
+    for (i, &action) in r.line.iter().enumerate() {
         assert_eq!(pos.winner(board), None, "game over before ply {}", i + 1);
-        let action = parse_action(board, text).unwrap();
-        assert_eq!(pos.why_illegal(board, action), None, "ply {} {text}", i + 1);
+        assert_eq!(
+            pos.why_illegal(board, action),
+            None,
+            "ply {} {action:?}",
+            i + 1
+        );
         pos = pos.play(action);
     }
     let winner = match r.outcome {
@@ -80,7 +83,7 @@ fn single_thread_search_is_deterministic() {
     let board = Board::new(3, 5).unwrap();
     let a = solve(board, 4, &options(1), &Silent).unwrap();
     let b = solve(board, 4, &options(1), &Silent).unwrap();
-    assert_eq!((a.nodes, a.pv), (b.nodes, b.pv));
+    assert_eq!((a.nodes, a.line), (b.nodes, b.line));
 }
 
 #[test]
@@ -94,5 +97,5 @@ fn a_depth_limit_gives_unknown_never_a_guess() {
     let r = solve(board, 3, &opts, &Silent).unwrap();
     assert_eq!(r.outcome, Outcome::Unknown);
     assert_eq!((r.plies, r.depth_reached), (None, 10));
-    assert!(r.pv.is_empty());
+    assert!(r.line.is_empty());
 }

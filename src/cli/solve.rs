@@ -6,11 +6,11 @@ use std::process::ExitCode;
 use clap::Args;
 use quoridor_solver::error::{count, format_bytes};
 use quoridor_solver::geometry::{Board, Player};
-use quoridor_solver::notation::{format_moves, parse_action};
-use quoridor_solver::position::Action;
+use quoridor_solver::notation::{action_name, format_moves};
 use quoridor_solver::retro::Precision;
 use quoridor_solver::solver::{CellResult, DEFAULT_TT_BYTES, Method, Outcome, SolveOptions, solve};
 use quoridor_solver::{Error, Result};
+use serde::Serialize;
 
 use super::progress::Bars;
 use super::resources::{ResourceArgs, Resources};
@@ -167,15 +167,31 @@ pub fn run(s: Solve, bars: &Bars, out: &mut dyn Write) -> Result<ExitCode> {
         result.stats = None;
     }
     if s.json {
+        let json = Json {
+            result: &result,
+            pv: result
+                .line
+                .iter()
+                .map(|&a| action_name(s.board, a))
+                .collect(),
+        };
         writeln!(
             out,
             "{}",
-            serde_json::to_string(&result).expect("serializable")
+            serde_json::to_string(&json).expect("serializable")
         )?;
     } else {
         write_text(s.board, &result, out)?;
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// `solve --json`: the result with its line in notation (docs/FORMATS.md).
+#[derive(Serialize)]
+struct Json<'a> {
+    #[serde(flatten)]
+    result: &'a CellResult,
+    pv: Vec<String>,
 }
 
 fn write_text(board: Board, r: &CellResult, out: &mut dyn Write) -> Result<()> {
@@ -195,19 +211,15 @@ fn write_text(board: Board, r: &CellResult, out: &mut dyn Write) -> Result<()> {
         )?,
     }
     writeln!(out, "method       {}", r.method)?;
-    if r.pv.is_empty() && r.plies.is_some() {
+    if r.line.is_empty() && r.plies.is_some() {
         writeln!(
             out,
             "line         not kept (the retrograde analysis streamed its layers to fit the \
              memory budget; --method search finds a line)"
         )?;
     }
-    if !r.pv.is_empty() {
-        let actions: Vec<Action> =
-            r.pv.iter()
-                .map(|m| parse_action(board, m).expect("the solver prints valid moves"))
-                .collect();
-        let line = format_moves(board, Player::One, &actions);
+    if !r.line.is_empty() {
+        let line = format_moves(board, Player::One, &r.line);
         match r.cycle_start {
             Some(0) => writeln!(
                 out,

@@ -15,7 +15,7 @@ use quoridor_solver::position::MAX_WALLS_PER_PLAYER;
 use quoridor_solver::report::check::{CheckSummary, check};
 use quoridor_solver::report::published::{self, EVEN_BOARDS};
 use quoridor_solver::report::{self, CSV_NAME, CellRecord};
-use quoridor_solver::solver::{DEFAULT_TT_BYTES, Method, SolveOptions, solve};
+use quoridor_solver::solver::{DEFAULT_TT_BYTES, Method, MethodUsed, SolveOptions, solve};
 use quoridor_solver::{Error, Result};
 
 use super::progress::Bars;
@@ -39,7 +39,7 @@ pub struct TableArgs {
     walls: String,
 
     /// Also the even-height boards of at most 28 cells (2x4 to 7x4, 2x6 to 4x6, 2x8, 3x8),
-    /// which seeds/003 says are all Player 1 wins
+    /// which "Solving Quoridor" says are all Player 1 wins
     #[arg(long)]
     even: bool,
 
@@ -88,7 +88,9 @@ pub struct TableArgs {
 /// The time limit of each cell when `--max-seconds` is not given.
 const DEFAULT_MAX_SECONDS: f64 = 900.0;
 
-pub enum Table {
+/// What a checked `table` command does (named apart from the configuration tables and the
+/// results table it writes).
+pub enum TableJob {
     Check(PathBuf),
     Run {
         cells: Vec<(Board, u8)>,
@@ -99,9 +101,9 @@ pub enum Table {
 }
 
 impl TableArgs {
-    pub fn validate(&self) -> Result<Table> {
+    pub fn validate(&self) -> Result<TableJob> {
         if let Some(file) = &self.check {
-            return Ok(Table::Check(file.clone()));
+            return Ok(TableJob::Check(file.clone()));
         }
         let walls = parse_walls(&self.walls)?;
         let mut boards: Vec<Board> = match &self.boards {
@@ -151,7 +153,7 @@ impl TableArgs {
         let max_depth = super::max_depth(self.max_depth)?;
         let method = self.method.into();
         let r = self.resources.validate()?;
-        Ok(Table::Run {
+        Ok(TableJob::Run {
             cells,
             options: SolveOptions {
                 method,
@@ -201,9 +203,9 @@ fn parse_walls(text: &str) -> Result<Vec<u8>> {
     Ok(v)
 }
 
-pub fn run(t: Table, bars: &Bars, out: &mut dyn Write) -> Result<ExitCode> {
+pub fn run(t: TableJob, bars: &Bars, out: &mut dyn Write) -> Result<ExitCode> {
     let (cells, options, resume, dir) = match t {
-        Table::Check(file) => {
+        TableJob::Check(file) => {
             let records = report::read_csv(&file)?;
             // A check of nothing would pass: an empty file is a wrong path, not a result.
             if records.is_empty() {
@@ -216,7 +218,7 @@ pub fn run(t: Table, bars: &Bars, out: &mut dyn Write) -> Result<ExitCode> {
             write_summary(&summary, out)?;
             return Ok(exit_code(&summary));
         }
-        Table::Run {
+        TableJob::Run {
             cells,
             options,
             resume,
@@ -319,7 +321,7 @@ fn earlier(records: &[CellRecord]) -> Vec<plan::Earlier> {
             Some(plan::Earlier {
                 board: Board::new(r.width, r.height).ok()?,
                 walls: r.walls,
-                by_search: r.method == "proof-search" && r.is_decided(),
+                by_search: r.method == MethodUsed::Search && r.is_decided(),
                 seconds: r.seconds,
             })
         })

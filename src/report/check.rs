@@ -2,6 +2,7 @@
 
 use super::CellRecord;
 use super::published::PublishedCell;
+use crate::solver::Outcome;
 
 /// How a set of results compares with the published table.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -9,7 +10,7 @@ pub struct CheckSummary {
     /// Decided cells whose outcome equals the published one.
     pub matching: usize,
     /// Decided cells that contradict the published outcome: (ours, published outcome).
-    pub differing: Vec<(CellRecord, String)>,
+    pub differing: Vec<(CellRecord, Outcome)>,
     /// Decided cells the published table marks `?` or does not list: new results.
     pub new: Vec<CellRecord>,
     /// Cells left undecided (`unknown`).
@@ -43,10 +44,10 @@ pub fn check(records: &[CellRecord], published: &[PublishedCell]) -> CheckSummar
         let known = published
             .iter()
             .find(|p| (p.width, p.height, p.walls) == r.cell())
-            .filter(|p| p.outcome != "?");
+            .filter(|p| p.outcome != Outcome::Unknown);
         match known {
             Some(p) if p.outcome == r.outcome => summary.matching += 1,
-            Some(p) => summary.differing.push((r.clone(), p.outcome.clone())),
+            Some(p) => summary.differing.push((r.clone(), p.outcome)),
             None => summary.new.push(r.clone()),
         }
     }
@@ -62,9 +63,9 @@ mod tests {
             width: w,
             height: h,
             walls: n,
-            outcome: outcome.into(),
+            outcome: Outcome::try_from(outcome.to_string()).unwrap(),
             plies: None,
-            method: "proof-search".into(),
+            method: crate::solver::MethodUsed::Search,
             nodes: 0,
             seconds: 0.0,
             peak_bytes: 0,
@@ -86,7 +87,7 @@ mod tests {
         let s = check(&records, &published);
         assert_eq!(s.matching, 1);
         assert_eq!(s.differing.len(), 1);
-        assert_eq!(s.differing[0].1, "2");
+        assert_eq!(s.differing[0].1, Outcome::Player2);
         assert_eq!(s.new.len(), 2);
         assert_eq!(s.unknown.len(), 1);
         assert!(!s.passed());

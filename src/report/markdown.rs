@@ -2,16 +2,19 @@
 //! each cell `1`, `2` or `D` with the length of the win, e.g. `1 (25)`; `?` where unknown.
 
 use super::CellRecord;
+use crate::solver::Outcome;
 use std::collections::BTreeMap;
 
 /// One cell's text: `1 (25)`, `D`, or `? (>40)` for unknown (with the depth reached).
 pub fn cell_text(r: &CellRecord) -> String {
-    match (r.outcome.as_str(), r.plies) {
-        ("1" | "2", Some(p)) => format!("{} ({p})", r.outcome),
+    match (r.outcome, r.plies) {
+        (Outcome::Player1 | Outcome::Player2, Some(p)) => format!("{} ({p})", r.outcome),
         // Decided by the compact analysis; its length not found within the limits.
-        ("1" | "2", None) => format!("{} (>{})", r.outcome, r.depth_reached),
-        ("D", _) => "D".into(),
-        _ => format!("? (>{})", r.depth_reached),
+        (Outcome::Player1 | Outcome::Player2, None) => {
+            format!("{} (>{})", r.outcome, r.depth_reached)
+        }
+        (Outcome::Draw, _) => "D".into(),
+        (Outcome::Unknown, _) => format!("? (>{})", r.depth_reached),
     }
 }
 

@@ -9,7 +9,7 @@ pub mod published;
 use crate::error::{Error, Result, count};
 use crate::geometry::Board;
 use crate::position::MAX_WALLS_PER_PLAYER;
-use crate::solver::{CellResult, Outcome};
+use crate::solver::{CellResult, MethodUsed, Outcome};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
@@ -19,10 +19,9 @@ pub struct CellRecord {
     pub width: usize,
     pub height: usize,
     pub walls: u8,
-    /// `1`, `2`, `D` or `unknown`.
-    pub outcome: String,
+    pub outcome: Outcome,
     pub plies: Option<u32>,
-    pub method: String,
+    pub method: MethodUsed,
     pub nodes: u64,
     pub seconds: f64,
     pub peak_bytes: u64,
@@ -37,9 +36,9 @@ impl CellRecord {
             width: r.width,
             height: r.height,
             walls: r.walls,
-            outcome: r.outcome.code().to_string(),
+            outcome: r.outcome,
             plies: r.plies,
-            method: r.method.clone(),
+            method: r.method,
             nodes: r.nodes,
             seconds: (r.seconds * 1000.0).round() / 1000.0,
             peak_bytes: r.peak_bytes,
@@ -54,7 +53,7 @@ impl CellRecord {
 
     /// Whether the cell is decided (not `unknown`).
     pub fn is_decided(&self) -> bool {
-        self.outcome != Outcome::Unknown.code()
+        self.outcome != Outcome::Unknown
     }
 
     /// Why this record cannot be a result of the solver, if it cannot: a board outside the
@@ -76,7 +75,7 @@ impl CellRecord {
         let parity = |winner: u32| match self.plies {
             // The compact analysis decides the outcome; the search for its length may stop
             // at the time limit. Proof search always knows the length of a win it finds.
-            None if self.method.starts_with("retrograde") => None,
+            None if self.method.is_retro() => None,
             None => Some(format!(
                 "a win for Player {winner} by proof search needs its length in plies"
             )),
@@ -88,17 +87,16 @@ impl CellRecord {
             )),
             Some(_) => None,
         };
-        let why = match self.outcome.as_str() {
-            "1" => parity(1),
-            "2" => parity(2),
-            "D" | "unknown" => self.plies.map(|p| {
+        let why = match self.outcome {
+            Outcome::Player1 => parity(1),
+            Outcome::Player2 => parity(2),
+            Outcome::Draw | Outcome::Unknown => self.plies.map(|p| {
                 format!(
                     "outcome {} with {}: only a win has a length",
                     self.outcome,
                     count(p, "ply")
                 )
             }),
-            other => Some(format!("outcome '{other}' is not 1, 2, D or unknown")),
         };
         why.or_else(|| {
             (!(self.seconds >= 0.0 && self.seconds.is_finite()))
@@ -254,9 +252,9 @@ mod tests {
             width: w,
             height: h,
             walls: n,
-            outcome: outcome.into(),
+            outcome: Outcome::try_from(outcome.to_string()).unwrap(),
             plies,
-            method: "proof-search".into(),
+            method: MethodUsed::Search,
             nodes: 10,
             seconds: 0.5,
             peak_bytes: 1 << 20,

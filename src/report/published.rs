@@ -1,18 +1,20 @@
-//! The published table (seeds/003, shipped as tests/data/published_table.csv): the cells the
-//! `table` command solves and the outcomes it checks against.
+//! The published table ("Solving Quoridor", docs/SOURCES.md; shipped as
+//! data/published_table.csv): the cells the `table` command solves and the outcomes it
+//! checks against.
 
 use crate::error::{Error, Result};
+use crate::solver::Outcome;
 
 /// The published table, compiled into the binary so `table` works from any directory.
-pub const PUBLISHED_CSV: &str = include_str!("../../tests/data/published_table.csv");
+pub const PUBLISHED_CSV: &str = include_str!("../../data/published_table.csv");
 
-/// One published cell: outcome `1`, `2`, `D`, or `?` (unsolved).
+/// One published cell: `?` (unsolved) in the file is `Outcome::Unknown`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PublishedCell {
     pub width: usize,
     pub height: usize,
     pub walls: u8,
-    pub outcome: String,
+    pub outcome: Outcome,
 }
 
 pub fn parse(text: &str) -> Result<Vec<PublishedCell>> {
@@ -26,13 +28,18 @@ pub fn parse(text: &str) -> Result<Vec<PublishedCell>> {
                 .parse()
                 .map_err(|_| Error::Io(format!("published table row {}: bad number", i + 2)))
         };
-        let outcome = field(3);
-        if !["1", "2", "D", "?"].contains(&outcome.as_str()) {
-            return Err(Error::Io(format!(
-                "published table row {}: outcome '{outcome}' is not 1, 2, D or ?",
-                i + 2
-            )));
-        }
+        let outcome = match field(3).as_str() {
+            "?" => Outcome::Unknown,
+            code @ ("1" | "2" | "D") => {
+                Outcome::try_from(code.to_string()).expect("1, 2 and D are outcomes")
+            }
+            other => {
+                return Err(Error::Io(format!(
+                    "published table row {}: outcome '{other}' is not 1, 2, D or ?",
+                    i + 2
+                )));
+            }
+        };
         cells.push(PublishedCell {
             width: num(0)?,
             height: num(1)?,
@@ -48,7 +55,7 @@ pub fn cells() -> Vec<PublishedCell> {
     parse(PUBLISHED_CSV).expect("the shipped published table is well formed")
 }
 
-/// The boards of even height with at most 28 cells that seeds/003 calls Player 1 wins at
+/// The boards of even height with at most 28 cells that "Solving Quoridor" calls Player 1 wins at
 /// every wall count (added to `table` by `--even`).
 pub const EVEN_BOARDS: [(usize, usize); 11] = [
     (2, 4),
@@ -70,12 +77,13 @@ mod tests {
     fn shipped_table_has_every_cell() {
         let cells = super::cells();
         assert_eq!(cells.len(), 17 * 11);
-        let unsolved: Vec<_> = cells.iter().filter(|c| c.outcome == "?").collect();
+        let unsolved: Vec<_> = cells
+            .iter()
+            .filter(|c| c.outcome == super::Outcome::Unknown)
+            .collect();
         assert_eq!(unsolved.len(), 6, "4x7 with 7-10 walls and 3x9 with 9-10");
-        assert!(
-            cells
-                .iter()
-                .any(|c| (c.width, c.height, c.walls) == (8, 3, 3) && c.outcome == "D")
-        );
+        assert!(cells.iter().any(
+            |c| (c.width, c.height, c.walls) == (8, 3, 3) && c.outcome == super::Outcome::Draw
+        ));
     }
 }

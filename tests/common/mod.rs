@@ -43,10 +43,13 @@ pub fn data_rows(name: &str) -> Vec<Vec<String>> {
         .collect()
 }
 
-/// (width, height, walls, outcome) rows of the published table; outcome 1, 2, D or ?.
+/// (width, height, walls, outcome) rows of the published table (data/published_table.csv,
+/// the library's own copy); outcome 1, 2, D or ?.
 pub fn published() -> Vec<(usize, usize, u8, String)> {
-    data_rows("published_table.csv")
-        .into_iter()
+    quoridor_solver::report::published::PUBLISHED_CSV
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').map(str::to_string).collect::<Vec<_>>())
         .map(|f| {
             (
                 f[0].parse().unwrap(),
