@@ -8,6 +8,7 @@
 use crate::bitboard::bits;
 use crate::geometry::{Board, Player};
 use crate::position::{Action, Position};
+use crate::tables::Tables;
 use crate::walls::{Orientation, Wall, WallSet};
 
 /// Decides whether both pawns still have a path to their goals once `walls` stand.
@@ -24,6 +25,18 @@ impl PathOracle for FloodFill {
         [Player::One, Player::Two]
             .into_iter()
             .all(|p| edges.reach(board.goal(p)) >> pawns[p.index()] & 1 == 1)
+    }
+}
+
+/// The oracle of the configuration tables: a lookup of which cells still reach each goal.
+/// (Here rather than in `tables.rs`: the tables know nothing of move generation.)
+impl PathOracle for Tables {
+    fn keeps_paths(&self, _board: Board, walls: WallSet, pawns: [u8; 2]) -> bool {
+        let id = self
+            .id_of(walls)
+            .expect("walls beyond the tables' wall count");
+        self.reach(id, Player::One) >> pawns[0] & 1 == 1
+            && self.reach(id, Player::Two) >> pawns[1] & 1 == 1
     }
 }
 

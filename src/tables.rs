@@ -18,7 +18,6 @@ use crate::configs::{ConfigId, Enumeration, candidates, count_by_walls, key};
 use crate::error::Result;
 use crate::geometry::{Board, Cell, Player};
 use crate::memory::huge_vec;
-use crate::movegen::PathOracle;
 use crate::progress::Progress;
 use crate::walls::{Orientation, Wall, WallSet};
 use rayon::prelude::*;
@@ -287,17 +286,6 @@ impl Tables {
     }
 }
 
-/// Legal-wall decisions from the tables, for the generic move generator.
-impl PathOracle for Tables {
-    fn keeps_paths(&self, _board: Board, walls: WallSet, pawns: [u8; 2]) -> bool {
-        let id = self
-            .id_of(walls)
-            .expect("walls beyond the tables' wall count");
-        self.reach(id, Player::One) >> pawns[0] & 1 == 1
-            && self.reach(id, Player::Two) >> pawns[1] & 1 == 1
-    }
-}
-
 fn slot_maps(board: Board) -> (Vec<Wall>, [[u8; 64]; 2]) {
     let mut slot_wall = Vec::new();
     let mut slot_of = [[u8::MAX; 64]; 2];
@@ -411,20 +399,51 @@ mod tests {
     use crate::progress::Silent;
     use std::collections::{HashMap, VecDeque};
 
-    /// Steps to the goal row by a plain BFS over coordinates (the slow twin of `distances`).
+    /// Steps to the goal row by a plain BFS over coordinates, with each wall's two blocked
+    /// edges worked out from docs/RULES.md (the slow twin of `distances`: it shares none of
+    /// the bitboards, edge masks or flood fills of the fast path).
     fn distance_slow(board: Board, walls: WallSet, from: Cell, player: Player) -> u8 {
-        let edges = walls.edges(board);
-        let goal = board.goal(player);
-        let mut seen = HashMap::from([(from, 0u8)]);
-        let mut queue = VecDeque::from([from]);
-        while let Some(c) = queue.pop_front() {
-            if goal >> c & 1 == 1 {
-                return seen[&c];
+        let (w, h) = (board.width(), board.height());
+        let list: Vec<(usize, usize, Orientation)> = walls
+            .iter()
+            .map(|wall| {
+                let a = wall.anchor as usize;
+                (a % w, a / w, wall.orientation)
+            })
+            .collect();
+        // A horizontal wall at (c, r) blocks rows r <-> r+1 in columns c and c+1; a
+        // vertical one blocks columns c <-> c+1 in rows r and r+1.
+        let blocked = |(c, r): (usize, usize), (nc, nr): (usize, usize)| {
+            list.iter().any(|&(ac, ar, o)| match o {
+                Orientation::Horizontal => {
+                    c == nc && (c == ac || c == ac + 1) && r != nr && r.min(nr) == ar
+                }
+                Orientation::Vertical => {
+                    r == nr && (r == ar || r == ar + 1) && c != nc && c.min(nc) == ac
+                }
+            })
+        };
+        let goal_row = match player {
+            Player::One => h - 1,
+            Player::Two => 0,
+        };
+        let start = (from as usize % w, from as usize / w);
+        let mut seen = HashMap::from([(start, 0u8)]);
+        let mut queue = VecDeque::from([start]);
+        while let Some((c, r)) = queue.pop_front() {
+            if r == goal_row {
+                return seen[&(c, r)];
             }
-            for n in bits(edges.expand(1 << c)) {
-                if !seen.contains_key(&n) {
-                    seen.insert(n, seen[&c] + 1);
-                    queue.push_back(n);
+            let steps = [(0i64, 1i64), (0, -1), (1, 0), (-1, 0)];
+            for (dc, dr) in steps {
+                let (nc, nr) = (c as i64 + dc, r as i64 + dr);
+                if nc < 0 || nr < 0 || nc >= w as i64 || nr >= h as i64 {
+                    continue;
+                }
+                let next = (nc as usize, nr as usize);
+                if !blocked((c, r), next) && !seen.contains_key(&next) {
+                    seen.insert(next, seen[&(c, r)] + 1);
+                    queue.push_back(next);
                 }
             }
         }
