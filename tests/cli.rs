@@ -757,7 +757,11 @@ fn stderr_is_as_loud_as_asked() {
     let out = run(&[&table[..], &[dir.to_str().unwrap(), "--quiet"]].concat());
     assert_eq!(out.status.code(), Some(0));
     assert!(out.stderr.is_empty(), "{}", stderr(&out));
-    assert!(stdout(&out).starts_with("2 cells solved"), "{}", stdout(&out));
+    assert!(
+        stdout(&out).starts_with("2 cells solved"),
+        "{}",
+        stdout(&out)
+    );
     std::fs::remove_dir_all(&dir).unwrap();
     // Both at once is a usage error.
     refused(&["solve", "3x3", "--walls", "1", "-q", "-v"]);
@@ -768,7 +772,9 @@ fn ctrl_c_during_a_table_says_how_to_go_on() {
     let dir = scratch("interrupt");
     // 5x5 with 6 walls takes the search tens of seconds: still running after one.
     let child = Command::new(env!("CARGO_BIN_EXE_quoridor-solver"))
-        .args(["table", "--boards", "5x5", "--walls", "6", "--method", "search"])
+        .args([
+            "table", "--boards", "5x5", "--walls", "6", "--method", "search",
+        ])
         .args(["--out", dir.to_str().unwrap(), "--threads", "1"])
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
@@ -789,11 +795,16 @@ fn ctrl_c_during_a_table_says_how_to_go_on() {
 fn every_output_field_is_documented() {
     let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/FORMATS.md"))
         .expect("docs/FORMATS.md");
-    let json = ok(&["solve", "3x3", "--walls", "1", "--json", "--method", "retro", "--stats"]);
+    let json = ok(&[
+        "solve", "3x3", "--walls", "1", "--json", "--method", "retro", "--stats",
+    ]);
     let object: serde_json::Map<String, serde_json::Value> =
         serde_json::from_str(&json).expect("one JSON object");
     let csv_fields = CSV_HEADER.trim().split(',').map(String::from);
     for field in object.keys().cloned().chain(csv_fields) {
-        assert!(doc.contains(&format!("`{field}`")), "{field} is not in docs/FORMATS.md");
+        assert!(
+            doc.contains(&format!("`{field}`")),
+            "{field} is not in docs/FORMATS.md"
+        );
     }
 }

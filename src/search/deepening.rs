@@ -3,7 +3,7 @@
 
 use super::node::Node;
 use super::pv::principal_line;
-use super::tt::{self, Table};
+use super::tt::{self, TranspositionTable};
 use super::{Oracle, Search, Shared};
 use crate::error::count;
 use crate::geometry::Player;
@@ -78,13 +78,16 @@ impl<'a> Prover<'a> {
             * 2;
         let tt_bytes = limits
             .tt_bytes
-            .min(u64::try_from(positions * Table::ENTRY_BYTES as u128).unwrap_or(u64::MAX))
+            .min(
+                u64::try_from(positions * TranspositionTable::ENTRY_BYTES as u128)
+                    .unwrap_or(u64::MAX),
+            )
             .max(1 << 16);
         Prover {
             shared: Shared {
                 tables,
                 oracle: limits.oracle,
-                tt: Table::new(
+                tt: TranspositionTable::new(
                     tt_bytes.min(INITIAL_TT_BYTES),
                     tt::dominance_holds(tables.board()),
                 ),
@@ -92,7 +95,11 @@ impl<'a> Prover<'a> {
                 deadline: limits.deadline,
                 nodes: Default::default(),
                 history: Default::default(),
-                split_depth: if limits.parallel { SPLIT_DEPTH } else { u8::MAX },
+                split_depth: if limits.parallel {
+                    SPLIT_DEPTH
+                } else {
+                    u8::MAX
+                },
             },
             tt_bytes,
         }

@@ -1,4 +1,4 @@
-//! Iterative-deepening proof search with (0, ∞) bounds (seeds/003, "Proof search").
+//! Iterative-deepening proof search with (0, ∞) bounds ("Solving Quoridor", docs/SOURCES.md).
 //!
 //! The question at every node is boolean: can the *attacker* force their pawn onto their goal
 //! row within `depth` plies, against every defence? Player 1 can only finish on odd plies
@@ -15,6 +15,8 @@ mod node;
 mod order;
 mod pv;
 mod tt;
+#[cfg(test)]
+mod twin;
 
 pub use deepening::{Limits, Prover, SearchResult, Win, solve};
 pub use node::Node;
@@ -24,7 +26,7 @@ use crate::tables::Tables;
 use node::Move;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use tt::{NO_MOVE, Table};
+use tt::{NO_MOVE, TranspositionTable};
 
 /// The attacker's own moves among the next `depth` plies, `attacking` if the attacker moves
 /// first.
@@ -55,7 +57,7 @@ struct Shared<'a> {
     pub tables: &'a Tables,
     /// Known outcomes, if any: a node the attacker cannot win at all is refuted at once.
     pub oracle: Option<&'a dyn Oracle>,
-    pub tt: Table,
+    pub tt: TranspositionTable,
     /// Set when the time limit passes; an aborted search's answers are meaningless.
     pub abort: AtomicBool,
     pub deadline: Option<std::time::Instant>,
@@ -71,7 +73,7 @@ struct Search<'s, 'a> {
     shared: &'s Shared<'a>,
     attacker: Player,
     nodes: u64,
-    /// Table entries this search claimed, not yet reported to the table.
+    /// TranspositionTable entries this search claimed, not yet reported to the table.
     claimed: tt::Claimed,
 }
 

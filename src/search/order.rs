@@ -1,7 +1,7 @@
 //! Move generation and ordering for the search. Moves are tried best first:
 //! the transposition table's move, then by how much they improve the mover's race — the
 //! opponent's goal distance gained minus the mover's own distance lost, read from the
-//! configuration tables (seeds/003: "moves that help yourself or hurt your opponent first").
+//! configuration tables ("Solving Quoridor", docs/SOURCES.md: "moves that help yourself or hurt your opponent first").
 
 use super::node::{MAX_MOVES, Move, Node, WALL_BASE};
 use super::tt::NO_MOVE;

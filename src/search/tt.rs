@@ -13,7 +13,7 @@
 //! never returns another position's data.
 //! Keys are exact (see `node.rs`), so a hit can never prove something false; a probe also
 //! reads the entries of the same position with other walls left, which transfer only in the
-//! direction wall-stock dominance allows (`Table::probe`).
+//! direction wall-stock dominance allows (`TranspositionTable::probe`).
 //!
 //! Buckets of four entries fill one 64-byte cache line. A store replaces the same key, else an
 //! empty entry, else the entry whose deepest stored fact is shallowest.
@@ -25,7 +25,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 pub const NO_MOVE: u8 = u8::MAX;
 const NO_WIN: u8 = u8::MAX;
 
-/// Whether wall-stock dominance holds on `board` (see `Table::probe`): at least 3 rows.
+/// Whether wall-stock dominance holds on `board` (see `TranspositionTable::probe`): at least 3 rows.
 pub fn dominance_holds(board: crate::geometry::Board) -> bool {
     board.height() >= 3
 }
@@ -80,7 +80,7 @@ const _: () = assert!(size_of::<Bucket>() == 64, "a bucket is one cache line");
 /// Entries newly claimed by stores (0 or 1 for one store).
 pub type Claimed = u64;
 
-pub struct Table {
+pub struct TranspositionTable {
     buckets: Vec<Bucket>,
     /// Whether a probe may use the entries of other splits of the walls left (see `probe`).
     with_dominance: bool,
@@ -89,13 +89,13 @@ pub struct Table {
     claimed: AtomicU64,
 }
 
-impl Table {
+impl TranspositionTable {
     /// Bytes per entry.
     pub const ENTRY_BYTES: u64 = 16;
 
     /// A table of at most `bytes` bytes (rounded down to a power of two of buckets, at least one).
     /// `with_dominance`: whether wall-stock dominance holds (boards of 3 or more rows).
-    pub fn new(bytes: u64, with_dominance: bool) -> Table {
+    pub fn new(bytes: u64, with_dominance: bool) -> TranspositionTable {
         let buckets = (bytes / (Self::ENTRY_BYTES * WAYS as u64)).max(1);
         let buckets = 1usize << (63 - buckets.leading_zeros());
         // Written by all threads at once: every page is touched by one write, and a large
@@ -107,7 +107,7 @@ impl Table {
                 .into_par_iter()
                 .map(|_| Bucket(Default::default())),
         );
-        Table {
+        TranspositionTable {
             buckets: table,
             mask: buckets - 1,
             with_dominance,
@@ -124,8 +124,8 @@ impl Table {
     /// A table of at most `bytes` bytes (at least this one's size) holding every entry of
     /// this one. The solver starts with a small table, so that a small cell does not pay for
     /// a large one, and grows it between iterations once it is crowded.
-    pub fn grown(&self, bytes: u64) -> Table {
-        let bigger = Table::new(bytes.max(self.bytes()), self.with_dominance);
+    pub fn grown(&self, bytes: u64) -> TranspositionTable {
+        let bigger = TranspositionTable::new(bytes.max(self.bytes()), self.with_dominance);
         // A larger power of two adds bits above a bucket's index, so an old bucket's entries
         // go to new buckets of the same index modulo the old length, which no other old
         // bucket feeds: the buckets move in parallel without meeting.
@@ -290,7 +290,7 @@ mod tests {
 
     #[test]
     fn facts_accumulate_per_attacker() {
-        let t = Table::new(1 << 12, true);
+        let t = TranspositionTable::new(1 << 12, true);
         assert_eq!(t.probe(42, 0), Fact::UNKNOWN);
         t.store(42, 0, 7, false, 3);
         t.store(42, 0, 5, false, NO_MOVE);
@@ -332,7 +332,7 @@ mod tests {
             pos.left = [p1, p2];
             Node::from_position(&tables, &pos).unwrap().own_key()
         };
-        let t = Table::new(1 << 12, true);
+        let t = TranspositionTable::new(1 << 12, true);
         // Player 1 (attacker 0) wins within 5 holding 1 wall against 1.
         t.store(key(1, 1), 0, 5, true, NO_MOVE);
         // More walls for the attacker or fewer for the defender: the win holds.
@@ -348,14 +348,14 @@ mod tests {
         }
         assert_eq!(t.probe(key(0, 2), 1).refuted, 0);
         // Refutations transfer the other way: Player 2 refuted at 6 holding 1 against 1.
-        let u = Table::new(1 << 12, true);
+        let u = TranspositionTable::new(1 << 12, true);
         u.store(key(1, 1), 1, 6, false, NO_MOVE);
         assert_eq!(u.probe(key(2, 0), 1).refuted, 6);
         assert_eq!(u.probe(key(1, 0), 1).refuted, 6);
         assert_eq!(u.probe(key(0, 2), 1).refuted, 0);
         assert_eq!(u.probe(key(1, 1), 0), Fact::UNKNOWN);
         // Without dominance (two-row boards) only the exact entry counts.
-        let exact = Table::new(1 << 12, false);
+        let exact = TranspositionTable::new(1 << 12, false);
         exact.store(key(1, 1), 0, 5, true, NO_MOVE);
         assert_eq!(exact.probe(key(1, 1), 0).win, 5);
         assert_eq!(exact.probe(key(2, 0), 0).win, NO_WIN);
@@ -368,7 +368,7 @@ mod tests {
 
     #[test]
     fn growing_keeps_every_entry() {
-        let t = Table::new(1 << 12, true);
+        let t = TranspositionTable::new(1 << 12, true);
         for k in 1..100u64 {
             t.store(
                 k * 7919,
@@ -391,7 +391,7 @@ mod tests {
 
     #[test]
     fn a_full_bucket_keeps_working() {
-        let t = Table::new(64, true);
+        let t = TranspositionTable::new(64, true);
         for k in 0..100u64 {
             t.store(k, 0, (k % 50) as u8 + 1, false, NO_MOVE);
             assert_eq!(t.probe(k, 0).refuted, (k % 50) as u8 + 1);

@@ -1,0 +1,158 @@
+//! The slow twin of the search's own move path: on every reachable position of small cells,
+//! what `Moves::generate`, `admissible`, `Node::play`, `Node::finishes` and the mirrored
+//! keys and moves say, against the rules engine (`Position::legal_actions` with a flood
+//! fill per wall, itself checked against an independent reference engine in
+//! tests/differential.rs). The search's fast path reads walls from the configuration tables
+//! and distances; none of that is used on the slow side.
+
+use super::node::{Node, WALL_BASE};
+use super::order::{self, History, Moves};
+use super::tt::NO_MOVE;
+use crate::geometry::Board;
+use crate::position::{Action, Position};
+use crate::progress::Silent;
+use crate::tables::Tables;
+use std::collections::{HashMap, HashSet};
+
+/// Every position reachable from the start, by the rules engine.
+fn reachable(board: Board, walls: u8) -> Vec<Position> {
+    let start = Position::start(board, walls).unwrap();
+    let mut seen = HashSet::from([start]);
+    let mut stack = vec![start];
+    while let Some(pos) = stack.pop() {
+        for a in pos.legal_actions(board) {
+            let next = pos.play(a);
+            if seen.insert(next) {
+                stack.push(next);
+            }
+        }
+    }
+    seen.into_iter().collect()
+}
+
+fn check_cell(w: usize, h: usize, walls: u8) -> usize {
+    let board = Board::new(w, h).unwrap();
+    let tables = Tables::build(board, walls, u64::MAX, &Silent).unwrap();
+    let history = History::new();
+    let slots = tables.children(0).len();
+    let mut by_key: HashMap<u64, Position> = HashMap::new();
+    let positions = reachable(board, walls);
+    for pos in &positions {
+        let cell = format!("{w}x{h} with {walls}: {pos:?}");
+        let node = Node::from_position(&tables, pos).unwrap();
+        assert_eq!(node.to_position(&tables), *pos, "{cell}");
+        // Keys: a position and its mirror image share the key, and no other does.
+        let mirror = pos.mirror(board);
+        let mirror_node = Node::from_position(&tables, &mirror).unwrap();
+        let key = node.key(&tables);
+        assert_eq!(key, mirror_node.key(&tables), "{cell}");
+        if let Some(other) = by_key.insert(key, *pos) {
+            assert!(
+                other == *pos || other == mirror,
+                "{cell} and {other:?} share a key"
+            );
+        }
+        if pos.winner(board).is_some() {
+            continue;
+        }
+        let legal = pos.legal_actions(board);
+        let dests = node.pawn_destinations(&tables);
+        // Every move, generated and ordered, is a legal action and every legal action is
+        // generated, each once.
+        let mut moves = Moves::new();
+        moves.generate(&tables, &node, dests, NO_MOVE, &history, None);
+        let generated: Vec<Action> = moves
+            .as_slice()
+            .iter()
+            .map(|&m| Node::action(&tables, m))
+            .collect();
+        let unique: HashSet<Action> = generated.iter().copied().collect();
+        assert_eq!(unique.len(), generated.len(), "{cell}: a move twice");
+        assert_eq!(unique, legal.iter().copied().collect(), "{cell}");
+        // `admissible` says yes exactly to the legal moves, for every byte a move can be.
+        for mv in (0..WALL_BASE).chain(WALL_BASE..WALL_BASE + slots as u8) {
+            let is_legal = legal.contains(&Node::action(&tables, mv))
+                && (mv >= WALL_BASE || (mv as usize) < board.cells());
+            assert_eq!(
+                order::admissible(&tables, &node, dests, mv, None),
+                is_legal,
+                "{cell}: move {mv}"
+            );
+        }
+        for &mv in moves.as_slice() {
+            let action = Node::action(&tables, mv);
+            // Playing a move gives the rules engine's next position.
+            let child = node.play(&tables, mv);
+            assert_eq!(
+                child.to_position(&tables),
+                pos.play(action),
+                "{cell} {action:?}"
+            );
+            assert_eq!(Node::encode(&tables, action), mv);
+            // A move stored under the mirror image's key comes back mirrored, and the
+            // mirrored move is legal in the mirror image with the mirrored result.
+            if mirror != *pos {
+                let mirrored = order::mirror_move(&tables, &node, mirror_node.own_key(), mv);
+                let mirror_child = mirror_node.play(&tables, mirrored);
+                assert_eq!(
+                    mirror_child.to_position(&tables),
+                    pos.play(action).mirror(board),
+                    "{cell} {action:?}"
+                );
+                assert!(order::admissible(
+                    &tables,
+                    &mirror_node,
+                    mirror_node.pawn_destinations(&tables),
+                    mirrored,
+                    None
+                ));
+                let back = order::mirror_move(&tables, &mirror_node, node.own_key(), mirrored);
+                assert_eq!(back, mv, "{cell} {action:?}");
+            }
+        }
+        // With `pawns_within`, only the pawn moves that many steps from the goal or nearer.
+        let me = pos.to_move;
+        for within in 0..4 {
+            let mut near = Moves::new();
+            near.generate(&tables, &node, dests, NO_MOVE, &history, Some(within));
+            let got: HashSet<Action> = near
+                .as_slice()
+                .iter()
+                .map(|&m| Node::action(&tables, m))
+                .collect();
+            let want: HashSet<Action> = legal
+                .iter()
+                .copied()
+                .filter(|a| match *a {
+                    Action::Pawn(c) => tables.distance(node.config, me, c) <= within,
+                    Action::Wall(_) => false,
+                })
+                .collect();
+            assert_eq!(got, want, "{cell} within {within}");
+        }
+        // `finishes`: the player to move can step onto their goal row now.
+        let dist = tables.distance(node.config, me, pos.pawn(me));
+        let finishes = legal.iter().any(|a| match *a {
+            Action::Pawn(c) => board.goal(me) >> c & 1 == 1,
+            Action::Wall(_) => false,
+        });
+        assert_eq!(node.finishes(&tables, dist), finishes, "{cell}");
+    }
+    positions.len()
+}
+
+#[test]
+fn the_search_moves_as_the_rules_engine_on_every_reachable_position() {
+    let mut checked = 0;
+    for (w, h, walls) in [
+        (3, 3, 2),
+        (4, 3, 1),
+        (3, 4, 1),
+        (2, 5, 2),
+        (5, 2, 2),
+        (2, 3, 3),
+    ] {
+        checked += check_cell(w, h, walls);
+    }
+    assert!(checked > 10_000, "{checked}");
+}
