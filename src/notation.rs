@@ -2,9 +2,9 @@
 //! position records `b2 / a1c3 / c2 c4 / 2 3 / 1`, printed and parsed on a given board.
 //! Parse errors say what is wrong and where.
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, count};
 use crate::geometry::{Board, Cell, Player};
-use crate::position::{Action, Position};
+use crate::position::{Action, MAX_WALLS_PER_PLAYER, Position, PositionError};
 use crate::walls::{Clash, Orientation, Wall, WallSet};
 
 pub fn cell_name(board: Board, cell: Cell) -> String {
@@ -247,11 +247,48 @@ pub fn parse_record(board: Board, text: &str, walls_per_player: Option<u8>) -> R
         left,
         to_move,
     };
-    pos.validate(board, walls_per_player).map_err(|e| match e {
-        Error::Notation(m) => bad(m),
-        other => other,
-    })?;
+    pos.validate(board, walls_per_player)
+        .map_err(|e| bad(position_error_text(board, e)))?;
     Ok(pos)
+}
+
+/// Why a position cannot stand, in words and notation.
+pub fn position_error_text(board: Board, e: PositionError) -> String {
+    match e {
+        PositionError::PawnOffBoard(p) => format!("Player {}'s pawn is off the board", p.number()),
+        PositionError::SameCell => "both pawns stand on the same cell".into(),
+        PositionError::WallOffBoard => "a wall is off the board".into(),
+        PositionError::WallClash(wall, clash) => format!(
+            "the wall {} {}",
+            wall_name(board, wall),
+            clash_text(board, clash)
+        ),
+        PositionError::NoPath(p, cell) => format!(
+            "Player {}'s pawn on {} has no path to its goal row",
+            p.number(),
+            cell_name(board, cell)
+        ),
+        PositionError::BothHome => "both pawns stand on their goal rows".into(),
+        PositionError::TooManyLeft(p, left) => format!(
+            "Player {} has {left} walls left: at most {MAX_WALLS_PER_PLAYER} are supported",
+            p.number()
+        ),
+        PositionError::MoreLeftThanDealt(p, left, dealt) => format!(
+            "Player {} has {} left, more than the {} per player",
+            p.number(),
+            count(left, "wall"),
+            count(dealt, "wall")
+        ),
+        PositionError::WallsDoNotAddUp {
+            placed,
+            used,
+            dealt,
+        } => format!(
+            "{} on the board but the players have used {used} of their {} each",
+            count(placed, "wall"),
+            count(dealt, "wall")
+        ),
+    }
 }
 
 /// `a1c3a10` into `["a1", "c3", "a10"]`: each anchor starts with a letter.

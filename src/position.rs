@@ -1,9 +1,9 @@
 //! A game state: walls on the board, both pawns, walls left for each player, the player to
 //! move. Actions and playing them live here too; which actions are legal is `movegen.rs`.
 
-use crate::error::{Error, Result, count};
+use crate::error::{Error, Result};
 use crate::geometry::{Board, Cell, Player};
-use crate::walls::{Wall, WallSet};
+use crate::walls::{Clash, Wall, WallSet};
 
 /// The most walls a player may hold: walls-left counts are packed in 5 bits in search keys.
 pub const MAX_WALLS_PER_PLAYER: u8 = 31;
@@ -76,78 +76,89 @@ impl Position {
     /// Checks that a position given by a user could stand on `board`: pawns on distinct cells,
     /// walls on valid anchors that do not overlap, both pawns with a path to their goals, not
     /// both pawns home, and (when `walls_per_player` is given) walls left not above it.
-    pub fn validate(&self, board: Board, walls_per_player: Option<u8>) -> Result<()> {
-        let bad = |m: String| Err(Error::Notation(m));
+    /// The error is typed; `notation::position_error_text` words it.
+    pub fn validate(
+        &self,
+        board: Board,
+        walls_per_player: Option<u8>,
+    ) -> std::result::Result<(), PositionError> {
         let on_board = board.all_cells();
         for p in [Player::One, Player::Two] {
             if on_board >> self.pawn(p) & 1 == 0 {
-                return bad(format!("Player {}'s pawn is off the board", p.number()));
+                return Err(PositionError::PawnOffBoard(p));
             }
         }
         if self.pawns[0] == self.pawns[1] {
-            return bad("both pawns stand on the same cell".into());
+            return Err(PositionError::SameCell);
         }
         let mut placed = WallSet::EMPTY;
         for wall in self.walls.iter() {
             if board.anchors() >> wall.anchor & 1 == 0 {
-                return bad("a wall is off the board".into());
+                return Err(PositionError::WallOffBoard);
             }
             if let Some(clash) = placed.clash(board, wall) {
-                let name = crate::notation::wall_name(board, wall);
-                return bad(format!(
-                    "the wall {name} {}",
-                    crate::notation::clash_text(board, clash)
-                ));
+                return Err(PositionError::WallClash(wall, clash));
             }
             placed = placed.with(wall);
         }
         let edges = self.walls.edges(board);
         for p in [Player::One, Player::Two] {
             if edges.reach(board.goal(p)) >> self.pawn(p) & 1 == 0 {
-                return bad(format!(
-                    "Player {}'s pawn on {} has no path to its goal row",
-                    p.number(),
-                    crate::notation::cell_name(board, self.pawn(p))
-                ));
+                return Err(PositionError::NoPath(p, self.pawn(p)));
             }
         }
         if board.goal(Player::One) >> self.pawns[0] & board.goal(Player::Two) >> self.pawns[1] & 1
             == 1
         {
-            return bad("both pawns stand on their goal rows".into());
+            return Err(PositionError::BothHome);
         }
         for p in [Player::One, Player::Two] {
-            if self.left[p.index()] > MAX_WALLS_PER_PLAYER {
-                return bad(format!(
-                    "Player {} has {} walls left: at most {MAX_WALLS_PER_PLAYER} are supported",
-                    p.number(),
-                    self.left[p.index()]
-                ));
+            let left = self.left[p.index()];
+            if left > MAX_WALLS_PER_PLAYER {
+                return Err(PositionError::TooManyLeft(p, left));
             }
             if let Some(n) = walls_per_player
-                && self.left[p.index()] > n
+                && left > n
             {
-                return bad(format!(
-                    "Player {} has {} left, more than the {} per player",
-                    p.number(),
-                    count(self.left[p.index()], "wall"),
-                    count(n, "wall")
-                ));
+                return Err(PositionError::MoreLeftThanDealt(p, left, n));
             }
         }
         if let Some(n) = walls_per_player {
             let placed = self.walls.len() as i32;
             let used = 2 * n as i32 - self.left[0] as i32 - self.left[1] as i32;
             if placed != used {
-                return bad(format!(
-                    "{} on the board but the players have used {used} of their {} each",
-                    count(placed, "wall"),
-                    count(n, "wall")
-                ));
+                return Err(PositionError::WallsDoNotAddUp {
+                    placed,
+                    used,
+                    dealt: n,
+                });
             }
         }
         Ok(())
     }
+}
+
+/// Why a position cannot stand on a board (`Position::validate`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PositionError {
+    PawnOffBoard(Player),
+    SameCell,
+    WallOffBoard,
+    /// A wall clashes with one listed before it.
+    WallClash(Wall, Clash),
+    /// The player's pawn, on this cell, cannot reach its goal row.
+    NoPath(Player, Cell),
+    BothHome,
+    /// More walls left than the solver supports.
+    TooManyLeft(Player, u8),
+    /// More walls left (second) than each player was dealt (third).
+    MoreLeftThanDealt(Player, u8, u8),
+    /// Walls on the board and walls used (dealt twice less those left) differ.
+    WallsDoNotAddUp {
+        placed: i32,
+        used: i32,
+        dealt: u8,
+    },
 }
 
 /// Walls per player must fit the search key (5 bits).
