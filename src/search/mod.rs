@@ -23,7 +23,7 @@ pub use node::Node;
 
 use crate::geometry::Player;
 use crate::tables::Tables;
-use node::Move;
+use node::{Key, Move};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use tt::{NO_MOVE, TranspositionTable};
@@ -154,7 +154,7 @@ impl<'s, 'a> Search<'s, 'a> {
         }
         // (Skipping the table near the leaves, where its probe is a cache miss, was measured:
         // no gain at 3, 4 or 5 plies left.)
-        let fact = self.shared.tt.probe(key, a.index());
+        let fact = self.shared.tt.probe(key, a);
         if fact.win <= depth {
             return true;
         }
@@ -207,7 +207,7 @@ impl<'s, 'a> Search<'s, 'a> {
     }
 
     /// `mv` decided `node`: credit it and store the answer.
-    fn decided(&mut self, node: &Node, key: u64, depth: u8, mv: Move) -> bool {
+    fn decided(&mut self, node: &Node, key: Key, depth: u8, mv: Move) -> bool {
         self.shared.history.bump(node.to_move.index(), mv, depth);
         let attacking = node.to_move == self.attacker;
         self.record(node, key, depth, attacking, mv)
@@ -258,14 +258,11 @@ impl<'s, 'a> Search<'s, 'a> {
     }
 
     /// Stores the answer (unless aborted) and returns it.
-    fn record(&mut self, node: &Node, key: u64, depth: u8, won: bool, mv: Move) -> bool {
+    fn record(&mut self, node: &Node, key: Key, depth: u8, won: bool, mv: Move) -> bool {
         if !self.shared.abort.load(Ordering::Relaxed) {
             let tables = self.shared.tables;
             let stored = order::key_move(tables, node, key, mv);
-            self.claimed += self
-                .shared
-                .tt
-                .store(key, self.attacker.index(), depth, won, stored);
+            self.claimed += self.shared.tt.store(key, self.attacker, depth, won, stored);
         }
         won
     }

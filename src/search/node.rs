@@ -22,6 +22,11 @@ pub const WALL_BASE: Move = 64;
 /// Most moves a node can have: 4 pawn destinations plus one per wall slot (at most 98).
 pub const MAX_MOVES: usize = 4 + 98;
 
+/// A node's exact key (layout in the module doc): what the transposition table is
+/// indexed by.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Key(pub u64);
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Node {
     pub config: ConfigId,
@@ -91,23 +96,23 @@ impl Node {
 
     /// The exact key of this node itself, without folding the mirror image.
     #[inline(always)]
-    pub fn own_key(&self) -> u64 {
-        Self::pack(self.config, self.pawns, self.left, self.to_move)
+    pub fn own_key(&self) -> Key {
+        Key(Self::pack(self.config, self.pawns, self.left, self.to_move))
     }
 
     /// The exact key of this node or of its mirror image, whichever is smaller: both have
     /// the same value, so they share one table entry.
     #[inline]
-    pub fn key(&self, tables: &Tables) -> u64 {
+    pub fn key(&self, tables: &Tables) -> Key {
         let board = tables.board();
-        let own = self.own_key();
+        let own = self.own_key().0;
         let mirror = Self::pack(
             tables.mirror(self.config),
             self.pawns.map(|c| board.mirror_cell(c)),
             self.left,
             self.to_move,
         );
-        own.min(mirror)
+        Key(own.min(mirror))
     }
 
     #[inline(always)]

@@ -3,7 +3,7 @@
 //! opponent's goal distance gained minus the mover's own distance lost, read from the
 //! configuration tables ("Solving Quoridor", docs/SOURCES.md: "moves that help yourself or hurt your opponent first").
 
-use super::node::{MAX_MOVES, Move, Node, WALL_BASE};
+use super::node::{Key, MAX_MOVES, Move, Node, WALL_BASE};
 use super::tt::NO_MOVE;
 use crate::bitboard::bits;
 use crate::tables::Tables;
@@ -179,12 +179,12 @@ fn mirror(tables: &Tables, mv: Move) -> Move {
 }
 
 /// Whether `key` (the canonical key) is the node's mirror image's key rather than its own.
-fn mirrored(node: &Node, key: u64) -> bool {
+fn mirrored(node: &Node, key: Key) -> bool {
     node.own_key() != key
 }
 
 /// A move stored under the canonical key, translated to this node's orientation.
-pub fn mirror_move(tables: &Tables, node: &Node, key: u64, stored: Move) -> Move {
+pub fn mirror_move(tables: &Tables, node: &Node, key: Key, stored: Move) -> Move {
     if stored == NO_MOVE || !mirrored(node, key) {
         stored
     } else {
@@ -193,6 +193,6 @@ pub fn mirror_move(tables: &Tables, node: &Node, key: u64, stored: Move) -> Move
 }
 
 /// A move of this node, translated to the canonical key's orientation for storing.
-pub fn key_move(tables: &Tables, node: &Node, key: u64, mv: Move) -> Move {
+pub fn key_move(tables: &Tables, node: &Node, key: Key, mv: Move) -> Move {
     mirror_move(tables, node, key, mv)
 }

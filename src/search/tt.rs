@@ -18,7 +18,8 @@
 //! Buckets of four entries fill one 64-byte cache line. A store replaces the same key, else an
 //! empty entry, else the entry whose deepest stored fact is shallowest.
 
-use super::node::{STOCK_MASK, stocks};
+use super::node::{Key, STOCK_MASK, stocks};
+use crate::geometry::Player;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -185,8 +186,8 @@ impl TranspositionTable {
     /// Starts loading `key`'s bucket into the cache, so that the probe a little later does
     /// not wait for memory (the probe's miss is most of a node's time).
     #[inline(always)]
-    pub fn prefetch(&self, key: u64) {
-        crate::memory::prefetch(self.word(self.bucket(key)));
+    pub fn prefetch(&self, key: Key) {
+        crate::memory::prefetch(self.word(self.bucket(key.0)));
     }
 
     /// What is known about `key` for `attacker`: its own entry, and, when the table was made
@@ -202,7 +203,8 @@ impl TranspositionTable {
     /// stuck when its one way on is the other pawn standing on the goal row beside it with
     /// every jump walled off; with 3 or more rows that walls the other pawn in too, which no
     /// legal position allows. With 2 rows it happens, so such boards use exact entries only.
-    pub fn probe(&self, key: u64, attacker: usize) -> Fact {
+    pub fn probe(&self, key: Key, attacker: Player) -> Fact {
+        let (key, attacker) = (key.0, attacker.index());
         let base = self.bucket(key);
         let position = key & !STOCK_MASK;
         let [own, theirs] = stocks(key, attacker);
@@ -238,7 +240,8 @@ impl TranspositionTable {
     }
 
     /// Records that `attacker` wins within `depth` (`won`) or not, with the move that showed it.
-    pub fn store(&self, key: u64, attacker: usize, depth: u8, won: bool, best: u8) -> Claimed {
+    pub fn store(&self, key: Key, attacker: Player, depth: u8, won: bool, best: u8) -> Claimed {
+        let (key, attacker) = (key.0, attacker.index());
         let (slot, old, claimed) = match self.find(key) {
             Some((i, data)) => (i, data, 0),
             None => (self.victim(key), EMPTY_DATA, 1),
@@ -288,17 +291,20 @@ impl TranspositionTable {
 mod tests {
     use super::*;
 
+    /// Attackers by index: Player 1, Player 2.
+    const P: [Player; 2] = [Player::One, Player::Two];
+
     #[test]
     fn facts_accumulate_per_attacker() {
         let t = TranspositionTable::new(1 << 12, true);
-        assert_eq!(t.probe(42, 0), Fact::UNKNOWN);
-        t.store(42, 0, 7, false, 3);
-        t.store(42, 0, 5, false, NO_MOVE);
-        t.store(42, 1, 9, true, 4);
-        t.store(42, 1, 11, true, NO_MOVE);
+        assert_eq!(t.probe(Key(42), P[0]), Fact::UNKNOWN);
+        t.store(Key(42), P[0], 7, false, 3);
+        t.store(Key(42), P[0], 5, false, NO_MOVE);
+        t.store(Key(42), P[1], 9, true, 4);
+        t.store(Key(42), P[1], 11, true, NO_MOVE);
         // Player 2's win refutes Player 1 at every depth.
         assert_eq!(
-            t.probe(42, 0),
+            t.probe(Key(42), P[0]),
             Fact {
                 win: NO_WIN,
                 refuted: u8::MAX,
@@ -306,14 +312,14 @@ mod tests {
             }
         );
         assert_eq!(
-            t.probe(42, 1),
+            t.probe(Key(42), P[1]),
             Fact {
                 win: 9,
                 refuted: 0,
                 best: 4
             }
         );
-        assert_eq!(t.probe(43, 1), Fact::UNKNOWN);
+        assert_eq!(t.probe(Key(43), P[1]), Fact::UNKNOWN);
     }
 
     #[test]
@@ -334,36 +340,36 @@ mod tests {
         };
         let t = TranspositionTable::new(1 << 12, true);
         // Player 1 (attacker 0) wins within 5 holding 1 wall against 1.
-        t.store(key(1, 1), 0, 5, true, NO_MOVE);
+        t.store(key(1, 1), P[0], 5, true, NO_MOVE);
         // More walls for the attacker or fewer for the defender: the win holds.
-        assert_eq!(t.probe(key(2, 0), 0).win, 5);
-        assert_eq!(t.probe(key(2, 1), 0).win, 5);
-        assert_eq!(t.probe(key(1, 0), 0).win, 5);
+        assert_eq!(t.probe(key(2, 0), P[0]).win, 5);
+        assert_eq!(t.probe(key(2, 1), P[0]).win, 5);
+        assert_eq!(t.probe(key(1, 0), P[0]).win, 5);
         // Fewer for the attacker or more for the defender: nothing is known.
-        assert_eq!(t.probe(key(0, 2), 0).win, NO_WIN);
-        assert_eq!(t.probe(key(1, 2), 0).win, NO_WIN);
+        assert_eq!(t.probe(key(0, 2), P[0]).win, NO_WIN);
+        assert_eq!(t.probe(key(1, 2), P[0]).win, NO_WIN);
         // Player 2 (attacker 1) is refuted at every depth wherever the win holds.
         for k in [key(1, 1), key(2, 0), key(2, 1), key(1, 0)] {
-            assert_eq!(t.probe(k, 1).refuted, u8::MAX);
+            assert_eq!(t.probe(k, P[1]).refuted, u8::MAX);
         }
-        assert_eq!(t.probe(key(0, 2), 1).refuted, 0);
+        assert_eq!(t.probe(key(0, 2), P[1]).refuted, 0);
         // Refutations transfer the other way: Player 2 refuted at 6 holding 1 against 1.
         let u = TranspositionTable::new(1 << 12, true);
-        u.store(key(1, 1), 1, 6, false, NO_MOVE);
-        assert_eq!(u.probe(key(2, 0), 1).refuted, 6);
-        assert_eq!(u.probe(key(1, 0), 1).refuted, 6);
-        assert_eq!(u.probe(key(0, 2), 1).refuted, 0);
-        assert_eq!(u.probe(key(1, 1), 0), Fact::UNKNOWN);
+        u.store(key(1, 1), P[1], 6, false, NO_MOVE);
+        assert_eq!(u.probe(key(2, 0), P[1]).refuted, 6);
+        assert_eq!(u.probe(key(1, 0), P[1]).refuted, 6);
+        assert_eq!(u.probe(key(0, 2), P[1]).refuted, 0);
+        assert_eq!(u.probe(key(1, 1), P[0]), Fact::UNKNOWN);
         // Without dominance (two-row boards) only the exact entry counts.
         let exact = TranspositionTable::new(1 << 12, false);
-        exact.store(key(1, 1), 0, 5, true, NO_MOVE);
-        assert_eq!(exact.probe(key(1, 1), 0).win, 5);
-        assert_eq!(exact.probe(key(2, 0), 0).win, NO_WIN);
-        assert_eq!(exact.probe(key(2, 0), 1).refuted, 0);
+        exact.store(key(1, 1), P[0], 5, true, NO_MOVE);
+        assert_eq!(exact.probe(key(1, 1), P[0]).win, 5);
+        assert_eq!(exact.probe(key(2, 0), P[0]).win, NO_WIN);
+        assert_eq!(exact.probe(key(2, 0), P[1]).refuted, 0);
         // The best move is only taken from the position's own entry.
-        t.store(key(1, 1), 0, 5, true, 7);
-        assert_eq!(t.probe(key(2, 0), 0).best, NO_MOVE);
-        assert_eq!(t.probe(key(1, 1), 0).best, 7);
+        t.store(key(1, 1), P[0], 5, true, 7);
+        assert_eq!(t.probe(key(2, 0), P[0]).best, NO_MOVE);
+        assert_eq!(t.probe(key(1, 1), P[0]).best, 7);
     }
 
     #[test]
@@ -371,20 +377,20 @@ mod tests {
         let t = TranspositionTable::new(1 << 12, true);
         for k in 1..100u64 {
             t.store(
-                k * 7919,
-                (k % 2) as usize,
+                Key(k * 7919),
+                P[(k % 2) as usize],
                 (k % 40) as u8 + 1,
                 k % 3 == 0,
                 k as u8,
             );
         }
         let before: Vec<Fact> = (1..100u64)
-            .map(|k| t.probe(k * 7919, (k % 2) as usize))
+            .map(|k| t.probe(Key(k * 7919), P[(k % 2) as usize]))
             .collect();
         let g = t.grown(2 * t.bytes());
         assert_eq!(g.bytes(), 2 * t.bytes());
         let after: Vec<Fact> = (1..100u64)
-            .map(|k| g.probe(k * 7919, (k % 2) as usize))
+            .map(|k| g.probe(Key(k * 7919), P[(k % 2) as usize]))
             .collect();
         assert_eq!(before, after);
     }
@@ -393,8 +399,8 @@ mod tests {
     fn a_full_bucket_keeps_working() {
         let t = TranspositionTable::new(64, true);
         for k in 0..100u64 {
-            t.store(k, 0, (k % 50) as u8 + 1, false, NO_MOVE);
-            assert_eq!(t.probe(k, 0).refuted, (k % 50) as u8 + 1);
+            t.store(Key(k), P[0], (k % 50) as u8 + 1, false, NO_MOVE);
+            assert_eq!(t.probe(Key(k), P[0]).refuted, (k % 50) as u8 + 1);
         }
     }
 }

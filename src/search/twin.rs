@@ -5,7 +5,7 @@
 //! tests/differential.rs). The search's fast path reads walls from the configuration tables
 //! and distances; none of that is used on the slow side.
 
-use super::node::{Node, WALL_BASE};
+use super::node::{Key, Node, WALL_BASE};
 use super::order::{self, History, Moves};
 use super::tt::NO_MOVE;
 use crate::geometry::Board;
@@ -35,7 +35,7 @@ fn check_cell(w: usize, h: usize, walls: u8) -> usize {
     let tables = Tables::build(board, walls, u64::MAX, &Silent).unwrap();
     let history = History::new();
     let slots = tables.children(0).len();
-    let mut by_key: HashMap<u64, Position> = HashMap::new();
+    let mut by_key: HashMap<Key, Position> = HashMap::new();
     let positions = reachable(board, walls);
     for pos in &positions {
         let cell = format!("{w}x{h} with {walls}: {pos:?}");
