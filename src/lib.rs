@@ -1,13 +1,15 @@
 //! quoridor-solver: exhaustive solving of Quoridor on small boards.
 //!
 //! Dependencies point one way (see STYLE.md):
-//! `geometry <- bitboard <- walls <- position/movegen <- notation`, then the configuration
-//! tables, the searches and the solver on top.
+//! `geometry <- bitboard <- walls <- position <- notation`, then the configuration tables,
+//! move generation (which may read them), the estimates, the searches and the solver on
+//! top.
 
 pub mod bitboard;
 pub mod configs;
 pub mod diagram;
 pub mod error;
+pub mod estimate;
 pub mod geometry;
 pub mod memory;
 pub mod movegen;

@@ -2,22 +2,16 @@
 //! iterative-deepening proof search, and extract the principal line.
 
 use crate::error::{Error, Result, count};
+use crate::estimate::CellEstimate;
 use crate::geometry::{Board, Player};
 use crate::memory;
 use crate::position::{Action, Position};
 use crate::progress::Progress;
-use crate::retro::{self, Precision, RetroEstimate, RetroResult, RetroStats, Solved, Wdl};
+use crate::retro::{self, Precision, RetroResult, RetroStats, Solved, Wdl};
 use crate::search::{self, Node, Oracle};
-use crate::tables::{TableEstimate, Tables};
+use crate::tables::Tables;
 use serde::{Deserialize, Serialize};
 use std::time::{Duration, Instant};
-
-/// A rate of the retrograde analysis, in positions of its estimate (an upper bound, 2-3
-/// times the real positions) per second, for planning and for deciding whether it fits a
-/// time limit. Measured on 2 cores, tables included: 494 million (4x7 with 7 walls, exact,
-/// 270 s), 240 million (5x5 with 10 walls, machine loaded) to 560 million (3x9 with 10
-/// walls); the compact analysis runs at about the same rate.
-pub const RETRO_POSITIONS_PER_SECOND: f64 = 400e6;
 
 /// The least time `auto` gives the proof search before a retrograde analysis that fits.
 pub const MIN_SEARCH_SECONDS: f64 = 5.0;
@@ -212,21 +206,17 @@ pub fn solve(
 ) -> Result<CellResult> {
     let started = Instant::now();
     memory::reset_peak();
-    let estimate = TableEstimate::new(board, walls);
-    let retro_estimate = retro::estimate(board, walls, &estimate.by_walls);
-    let least_retro = retro_least_bytes(&retro_estimate, options.precision);
+    let estimate = CellEstimate::new(board, walls);
+    let retro_bytes = estimate.retro_bytes(options.precision);
     let (what, needed) = match options.method {
-        Method::Retro => (
-            "retrograde analysis of",
-            estimate.bytes.saturating_add(least_retro),
-        ),
-        _ => ("solving", estimate.bytes + (16 << 20)),
+        Method::Retro => ("retrograde analysis of", retro_bytes),
+        _ => ("solving", estimate.tables.bytes + (16 << 20)),
     };
     memory::check(
         &format!(
             "{what} {board} with {} ({} positions)",
             count(walls, "wall"),
-            retro_estimate.positions
+            estimate.retro.positions
         ),
         needed,
         options.memory_budget,
@@ -258,8 +248,8 @@ pub fn solve(
             stats: None,
         };
         // With a time limit, retrograde analysis runs only if its estimated time fits too.
-        let retro_seconds = retro_estimate.positions as f64 / RETRO_POSITIONS_PER_SECOND;
-        let retro_fits = estimate.bytes.saturating_add(least_retro) <= options.memory_budget
+        let retro_seconds = estimate.retro_seconds();
+        let retro_fits = retro_bytes <= options.memory_budget
             && options
                 .time_limit
                 .is_none_or(|t| retro_seconds <= t.as_secs_f64());
@@ -333,16 +323,6 @@ fn search_cell(
         result.line = win.line;
     }
     Ok(())
-}
-
-/// The least memory a retrograde analysis of the cell needs besides the tables: exact
-/// when asked for, else compact with two layers in two thirds of it (`retro_cell`).
-pub fn retro_least_bytes(e: &RetroEstimate, precision: Option<Precision>) -> u64 {
-    let two = e.layers.min(2);
-    match precision {
-        Some(Precision::Exact) => e.peak(Precision::Exact, two),
-        _ => e.peak(Precision::Compact, two).saturating_mul(3) / 2,
-    }
 }
 
 /// Retrograde analysis of the whole cell: the start's value, its line, and the counts.

@@ -266,6 +266,7 @@ pub fn run(t: TableJob, bars: &Bars, out: &mut dyn Write) -> Result<ExitCode> {
                 m => m,
             },
             tt_bytes: planned.tt_bytes,
+            precision: planned.precision,
             ..options.clone()
         };
         let result = match solve(board, walls, &cell_options, bars) {
