@@ -620,6 +620,24 @@ mod tests {
     use crate::progress::Silent;
     use crate::walls::{Orientation, Wall, WallSet};
 
+    /// The compact analysis with the `bitvec` packing: the same outcomes as the hand-packed
+    /// one, layer by layer. Run under callgrind to compare their instructions (README,
+    /// "Dependencies"): `QS_PACKING=bitvec` or `hand` picks the one measured.
+    #[test]
+    #[ignore]
+    fn bitvec_packing_for_callgrind() {
+        let board = crate::geometry::Board::new(3, 7).unwrap();
+        let tables = Tables::build(board, 3, u64::MAX, &Silent).unwrap();
+        let layers = tables.layers();
+        let bitvec = || run::<store::CompactBitvec>(&tables, Precision::Compact, layers, &Silent);
+        let hand = || run::<Compact>(&tables, Precision::Compact, layers, &Silent);
+        match std::env::var("QS_PACKING").as_deref() {
+            Ok("bitvec") => drop(bitvec().unwrap()),
+            Ok("hand") => drop(hand().unwrap()),
+            _ => assert_eq!(bitvec().unwrap().values, hand().unwrap().values),
+        }
+    }
+
     /// 2x2 with the wall a1v, Player 1 on b1 and Player 2 on b2: the mover can neither
     /// step (the other pawn), jump straight (off the board) nor beside (the wall), and no
     /// other wall fits, so the position is a draw, whoever is to move.

@@ -118,6 +118,47 @@ impl Packing for Compact {
     }
 }
 
+/// The compact packing written with `bitvec` (the same bits as `Compact`: two per slot,
+/// low first), kept only to measure it against the hand-packed bytes (`mod.rs` tests,
+/// README "Dependencies").
+#[cfg(test)]
+#[derive(Clone, Copy, Debug)]
+pub struct CompactBitvec;
+
+#[cfg(test)]
+impl Packing for CompactBitvec {
+    const PER_BYTE: usize = 4;
+    const EXACT: bool = false;
+    const EMPTY: u8 = Compact::EMPTY;
+
+    #[inline(always)]
+    fn read(bytes: &[u8], slot: usize) -> Code {
+        use bitvec::prelude::*;
+        DECODE[bytes.view_bits::<Lsb0>()[2 * slot..2 * slot + 2].load_le::<u8>() as usize]
+    }
+
+    fn decode(bytes: &[u8], start: usize, out: &mut [Code]) {
+        use bitvec::prelude::*;
+        let bits = &bytes.view_bits::<Lsb0>()[2 * start..2 * (start + out.len())];
+        for (c, two) in out.iter_mut().zip(bits.chunks_exact(2)) {
+            *c = DECODE[two.load_le::<u8>() as usize];
+        }
+    }
+
+    #[inline(always)]
+    fn write(bytes: &mut [u8], slot: usize, code: Code) {
+        use bitvec::prelude::*;
+        let v = if code::is_loss(code) {
+            LOSS
+        } else if code::is_win(code) {
+            WIN
+        } else {
+            DRAW
+        };
+        bytes.view_bits_mut::<Lsb0>()[2 * slot..2 * slot + 2].store_le(v);
+    }
+}
+
 /// Bytes for `slots` slots under packing `P`.
 pub fn bytes_for<P: Packing>(slots: usize) -> usize {
     slots.div_ceil(P::PER_BYTE)
