@@ -10,16 +10,10 @@
 # Prints per cell: outcome, plies, nodes, seconds, nodes per second, peak memory.
 # Exits 1 when an outcome, a length or a 1-thread node count differs from the record.
 set -euo pipefail
-cd "$(dirname "$0")/.."
-cargo build --release --quiet
-bin=target/release/quoridor-solver
+source "$(dirname "$0")/bench_setup.sh"
 expected=scripts/bench_expected.csv
 cells=${CELLS:-"3x5:4 4x5:4 3x7:5 5x5:4 5x5:5"}
-record=0
-[ "${1:-}" = "--record" ] && record=1
 
-echo "machine: $(nproc) cores, $(awk '/MemTotal/ {printf "%.1f GiB", $2/1048576}' /proc/meminfo), $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
-echo "version: $($bin --version), commit $(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
 fail=0
 [ $record = 1 ] && echo "width,height,walls,outcome,plies,nodes" > "$expected"
 printf '%-8s %-7s %5s %6s %12s %9s %12s %10s\n' cell threads out plies nodes seconds nodes/s peak

@@ -10,17 +10,11 @@
 # memory. Exits 1 when an outcome, a length or a count of positions by outcome differs
 # from the record (these are deterministic; the search's nodes with 2 threads are not).
 set -euo pipefail
-cd "$(dirname "$0")/.."
-cargo build --release --quiet
-bin=target/release/quoridor-solver
+source "$(dirname "$0")/bench_setup.sh"
 expected=scripts/bench_retro_expected.csv
 cells=${CELLS:-"8x3:3 5x5:4 3x9:5 4x7:7"}
 precisions=${PRECISIONS:-"exact compact"}
-record=0
-[ "${1:-}" = "--record" ] && record=1
 
-echo "machine: $(nproc) cores, $(awk '/MemTotal/ {printf "%.1f GiB", $2/1048576}' /proc/meminfo), $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
-echo "version: $($bin --version), commit $(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
 fail=0
 [ $record = 1 ] && echo "width,height,walls,outcome,plies,positions,p1_wins,p2_wins,draws" > "$expected"
 printf '%-7s %-8s %4s %5s %14s %11s %12s %8s %9s\n' cell store out plies positions pos/s search seconds peak

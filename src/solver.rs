@@ -334,9 +334,7 @@ fn retro_cell(
     progress: &dyn Progress,
     result: &mut CellResult,
 ) -> Result<()> {
-    let board = tables.board();
-    let by_walls: Vec<u128> = tables.by_walls().iter().map(|&c| c as u128).collect();
-    let e = retro::estimate(board, tables.walls_per_player(), &by_walls);
+    let e = retro::cell_estimate(tables);
     let room = options.memory_budget.saturating_sub(tables.bytes());
     let precision = options.precision.unwrap_or(if e.all_layers_bytes <= room {
         Precision::Exact

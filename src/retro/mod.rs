@@ -360,7 +360,8 @@ fn analyse_at<'t>(
     }
 }
 
-fn cell_estimate(tables: &Tables) -> RetroEstimate {
+/// The estimate of the cell of built `tables` (their exact configuration counts).
+pub fn cell_estimate(tables: &Tables) -> RetroEstimate {
     let by_walls: Vec<u128> = tables.by_walls().iter().map(|&c| c as u128).collect();
     estimate(tables.board(), tables.walls_per_player(), &by_walls)
 }

@@ -65,6 +65,18 @@ const LOSS: u8 = 0b00;
 const DRAW: u8 = 0b01;
 const WIN: u8 = 0b10;
 
+/// A code's outcome in 2 bits.
+#[inline(always)]
+fn outcome_bits(code: Code) -> u8 {
+    if code::is_loss(code) {
+        LOSS
+    } else if code::is_win(code) {
+        WIN
+    } else {
+        DRAW
+    }
+}
+
 /// A 2-bit outcome read back as a code (3 never occurs; read as a draw).
 const DECODE: [Code; 4] = [code::LOSS_NOW, UNDECIDED, code::WIN_IN_ONE, UNDECIDED];
 
@@ -105,13 +117,7 @@ impl Packing for Compact {
 
     #[inline(always)]
     fn write(bytes: &mut [u8], slot: usize, code: Code) {
-        let bits = if code::is_loss(code) {
-            LOSS
-        } else if code::is_win(code) {
-            WIN
-        } else {
-            DRAW
-        };
+        let bits = outcome_bits(code);
         let shift = (slot & 3) * 2;
         let byte = &mut bytes[slot >> 2];
         *byte = *byte & !(3 << shift) | bits << shift;
@@ -148,14 +154,7 @@ impl Packing for CompactBitvec {
     #[inline(always)]
     fn write(bytes: &mut [u8], slot: usize, code: Code) {
         use bitvec::prelude::*;
-        let v = if code::is_loss(code) {
-            LOSS
-        } else if code::is_win(code) {
-            WIN
-        } else {
-            DRAW
-        };
-        bytes.view_bits_mut::<Lsb0>()[2 * slot..2 * slot + 2].store_le(v);
+        bytes.view_bits_mut::<Lsb0>()[2 * slot..2 * slot + 2].store_le(outcome_bits(code));
     }
 }
 
