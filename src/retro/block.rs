@@ -186,18 +186,19 @@ fn scan_exits<P: Packing>(block: &Block, exits: &mut [Code], decoded: &mut [Code
             }
             let cut = &cut[..cells];
             let offsets = layout.offsets(view);
+            let (open, width) = (layout.open(), layout.width());
             for p1 in bits(open1 & tables.reach(child, Player::One)) {
                 let row = &mut exits[layout.index(side, p1, 0)..][..cells];
-                let first = p1 as usize * cells;
                 match offsets {
                     None => {
-                        let from = &child_values[first..first + cells];
-                        for ((e, &c), &m) in row.iter_mut().zip(from).zip(cut) {
+                        // The stored row holds Player 2's cells off row 0 (`layout.rs`).
+                        let from = &child_values[p1 as usize * open..][..open];
+                        for ((e, &c), &m) in row[width..].iter_mut().zip(from).zip(&cut[width..]) {
                             *e = (*e).min(c | m);
                         }
                     }
                     Some(offsets) => {
-                        let from = &offsets[first..first + cells];
+                        let from = &offsets[p1 as usize * cells..][..cells];
                         for ((e, &o), &m) in row.iter_mut().zip(from).zip(cut) {
                             *e = (*e).min(child_values[o as usize] | m);
                         }

@@ -8,7 +8,7 @@
 
 use super::RetroStats;
 use super::block::{self, Block, Scratch, TooDeep};
-use super::code::{self, Code};
+use super::code::Code;
 use super::layout::Layout;
 use super::pawn_graph::PawnGraph;
 use super::store::Packing;
@@ -101,23 +101,23 @@ fn cut_groups<'s, P: Packing>(
 /// block's first slot in the group).
 fn store_block<P: Packing>(block: &Block, values: &[Code], at: usize, group: &mut [u8]) {
     let layout = block.layout;
-    let cells = layout.cells();
-    for p1 in 0..cells {
+    let (cells, open, width) = (layout.cells(), layout.open(), layout.width());
+    for p1 in 0..open {
+        // Player 2's cells off row 0 (`layout.rs`).
         let local = layout.index(Player::One, p1 as Cell, 0);
-        let row = &values[local..local + cells];
+        let row = &values[local + width..local + cells];
         if P::EXACT {
-            group[at + p1 * cells..][..cells].copy_from_slice(row);
+            group[at + p1 * open..][..open].copy_from_slice(row);
         } else {
             for (p2, &code) in row.iter().enumerate() {
-                P::write(group, at + p1 * cells + p2, code);
+                P::write(group, at + p1 * open + p2, code);
             }
         }
     }
 }
 
 /// The Player 2 half, turned half a turn (and mirrored if need be), is the partner's stored
-/// block. A position with both pawns home is Player 1's whoever moves, so there it is a win
-/// for the partner's mover (Player 1) where it was a loss for this block's (Player 2).
+/// block; positions that are over have no slot.
 fn store_turned<P: Packing>(
     block: &Block,
     values: &[Code],
@@ -126,15 +126,11 @@ fn store_turned<P: Packing>(
     group: &mut [u8],
 ) {
     let layout = block.layout;
-    let goal2 = block.tables.board().goal(Player::Two);
+    let board = block.tables.board();
     let [live1, live2] = block.live();
-    for p1 in bits(live1) {
-        for p2 in bits(live2 & !(1u64 << p1)) {
-            let code = if goal2 >> p2 & 1 == 1 {
-                code::WIN_NOW
-            } else {
-                values[layout.index(Player::Two, p1, p2)]
-            };
+    for p1 in bits(live1 & !board.goal(Player::One)) {
+        for p2 in bits(live2 & !board.goal(Player::Two) & !(1u64 << p1)) {
+            let code = values[layout.index(Player::Two, p1, p2)];
             P::write(group, layout.slot(partner, p1, p2) - base, code);
         }
     }

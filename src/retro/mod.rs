@@ -47,9 +47,10 @@
 //!
 //! The store folds the mirror and the half turn that swaps the players (`symmetry.rs`,
 //! `layout.rs`): it keeps only positions with Player 1 to move, of the configurations that
-//! are not the mirror of a smaller one, `S * S` slots per block (padded to a multiple of
-//! 4): about a quarter of the `2 * S * (S - 1)` positions per block. Each orbit of blocks
-//! is solved once, so the work is about a quarter too.
+//! are not the mirror of a smaller one, and none that is over (its value is known):
+//! `(S - W)^2` slots per block (padded to a multiple of 4), fewer than a quarter of the
+//! `2 * S * (S - 1)` positions per block. Each orbit of blocks is solved once, so the work
+//! is about a quarter too.
 //!
 //! Solving layer `k` reads only layer `k + 1` (the wall moves), so the analysis keeps
 //! layers `0..kept` to the end and frees any other layer once the layer below it is solved:
@@ -185,7 +186,7 @@ pub fn estimate(
     let cells = board.cells() as u128;
     let layers = configurations_by_walls.len();
     let symmetric = symmetry::symmetric_by_walls(board, layers);
-    let block = layout::stored_block_len(board.cells()) as u128;
+    let block = layout::stored_block_len(board) as u128;
     let mut positions = 0u128;
     let mut stored_configs = 0u128;
     let mut layer_slots = Vec::with_capacity(layers);
