@@ -40,9 +40,10 @@ pub struct Block<'a> {
     /// Walls left, by `Player::index`.
     pub left: [u8; 2],
     pub graph: &'a PawnGraph,
-    /// The bytes of the solved layer `layer + 1` (`None` for the last layer), packed as
-    /// the analysis packs them (`store.rs`).
-    pub below: Option<&'a [u8]>,
+    /// The stores of the solved layer `layer + 1` by split (`None` for the last layer),
+    /// packed as the analysis packs them (`store.rs`); the splits this block reads are
+    /// there (`layout::splits_below`), others may be freed.
+    pub below: Option<&'a [Option<Vec<u8>>]>,
 }
 
 /// Per-thread working memory, reused from block to block.
@@ -168,6 +169,9 @@ fn scan_exits<P: Packing>(block: &Block, exits: &mut [Code], decoded: &mut [Code
                 continue;
             }
             let view = layout.view(block.layer + 1, child, left1, side.other());
+            let below = below[view.split]
+                .as_deref()
+                .expect("a split below is kept until its pair is solved");
             let child_values: &[Code] = if P::EXACT {
                 &below[view.start..view.start + layout.stored_len()]
             } else {

@@ -1,6 +1,7 @@
-//! One layer (all configurations with `k` walls), solved in parallel: one task per group of
-//! stored configurations (`layout.rs`), which builds the first configuration's pawn graph
-//! once and solves its blocks in split order. A solved block holds both sides to move; it
+//! One pair of splits of a layer (all configurations with `k` walls, see
+//! `layout::split_pairs`), solved in parallel: one task per group of stored configurations
+//! (`layout.rs`), which builds the first configuration's pawn graph once and solves its
+//! blocks of both splits. A solved block holds both sides to move; it
 //! gives its own stored block (Player 1 to move) and, turned half a turn, its partner's
 //! (Player 2 to move), which lies in the same group. So each block of an orbit under the
 //! two symmetries is solved once, tasks write disjoint slices and only read the layer
@@ -17,33 +18,59 @@ use crate::geometry::{Cell, Player};
 use crate::tables::Tables;
 use rayon::prelude::*;
 
-/// Solves layer `k` into `store` (the bytes of its stored blocks under packing `P`, all
-/// undecided on entry), reading the solved layer `k + 1` from `below`, and counts the
-/// outcomes of every position of the layer (not only the stored ones).
-pub fn solve_layer<P: Packing>(
+/// Solves one pair of splits of layer `k` (`layout::split_pairs`) into `first` and
+/// `second` (the bytes of both splits' stores under packing `P`, all undecided on entry;
+/// `second` is `None` when the pair is one split), reading the solved layer `k + 1` from
+/// `below`, and counts the outcomes of every position of the pair (not only the stored
+/// ones).
+pub fn solve_pair<P: Packing>(
     tables: &Tables,
     layout: &Layout,
     k: usize,
-    store: &mut [u8],
-    below: Option<&[u8]>,
+    pair: (usize, usize),
+    first: &mut [u8],
+    second: Option<&mut [u8]>,
+    below: Option<&[Option<Vec<u8>>]>,
 ) -> Result<RetroStats, TooDeep> {
-    let per_config = layout.splits(k) * layout.stored_len();
-    let groups = cut_groups::<P>(layout, k, store, per_config);
-    groups
+    let per_config = layout.stored_len();
+    let firsts = cut_groups::<P>(layout, k, first, per_config);
+    let seconds: Vec<Option<&mut [u8]>> = match second {
+        Some(second) => cut_groups::<P>(layout, k, second, per_config)
+            .into_iter()
+            .map(|(_, group)| Some(group))
+            .collect(),
+        None => firsts.iter().map(|_| None).collect(),
+    };
+    firsts
         .into_par_iter()
+        .zip(seconds)
         .map_init(
             || (PawnGraph::new(tables.board()), Scratch::new()),
-            |(graph, scratch), (rank, group)| {
+            |(graph, scratch), ((rank, first), second)| {
                 let config = layout.stored(k)[rank];
                 graph.build(tables, config);
                 let base = rank * per_config;
+                let mut stores = GroupStores {
+                    pair,
+                    first,
+                    second,
+                };
                 let mut stats = RetroStats::default();
-                for j in 0..layout.splits(k) {
+                let splits = if pair.0 == pair.1 {
+                    &[pair.0][..]
+                } else {
+                    &[pair.0, pair.1][..]
+                };
+                for &j in splits {
                     let left = layout.split_left(k, j);
                     let own = layout.view(k, config, left[0], Player::One);
                     let partner = layout.view(k, config, left[0], Player::Two);
-                    if partner.start < own.start {
-                        continue; // solved with its partner, an earlier split
+                    // Which stored block, whatever the map: the same one when the block is
+                    // its own half turn (perhaps mirrored).
+                    let (own_at, partner_at) =
+                        ((own.start, own.split), (partner.start, partner.split));
+                    if partner_at < own_at {
+                        continue; // solved with its partner, the other split of the pair
                     }
                     let block = Block {
                         tables,
@@ -55,7 +82,8 @@ pub fn solve_layer<P: Packing>(
                         below,
                     };
                     let counts = block::solve::<P>(&block, scratch)?;
-                    store_block::<P>(&block, &scratch.values, own.start - base, group);
+                    let at = own.start - base;
+                    store_block::<P>(&block, &scratch.values, at, stores.of(own.split));
                     // The block's mirror image counts too, and so do the half turns of both
                     // unless the block is its own (then its partner is itself).
                     let copies = if tables.mirror(config) == config {
@@ -64,7 +92,8 @@ pub fn solve_layer<P: Packing>(
                         2
                     };
                     stats = stats + counts.times(copies);
-                    if partner.start != own.start {
+                    if partner_at != own_at {
+                        let group = stores.of(partner.split);
                         store_turned::<P>(&block, &scratch.values, partner, base, group);
                         stats = stats + turned(&block, counts).times(copies);
                     }
@@ -75,8 +104,29 @@ pub fn solve_layer<P: Packing>(
         .try_reduce(RetroStats::default, |a, b| Ok(a + b))
 }
 
-/// The layer's store cut into groups: (rank of the group's first stored configuration,
-/// its bytes). `per_config` slots are a whole number of bytes (blocks are padded).
+/// One group's bytes in the stores of both splits of a pair.
+struct GroupStores<'s> {
+    pair: (usize, usize),
+    first: &'s mut [u8],
+    second: Option<&'s mut [u8]>,
+}
+
+impl GroupStores<'_> {
+    /// The group's bytes in the store of split `j`, one of the pair.
+    fn of(&mut self, j: usize) -> &mut [u8] {
+        if j == self.pair.0 {
+            self.first
+        } else {
+            debug_assert_eq!(j, self.pair.1);
+            self.second
+                .as_deref_mut()
+                .expect("a pair of two splits has two stores")
+        }
+    }
+}
+
+/// A split's store cut into groups: (rank of the group's first stored configuration, its
+/// bytes). `per_config` slots are a whole number of bytes (blocks are padded).
 fn cut_groups<'s, P: Packing>(
     layout: &Layout,
     k: usize,

@@ -17,9 +17,13 @@
 //! half-turned partner of every block of a group lies in the same group. Splits go by
 //! Player 1's walls left, ascending.
 //!
+//! A layer keeps one store per split, so that a split can be freed as soon as nothing reads
+//! it any more (`split_pairs`, `splits_below`); in a split's store the blocks go by stored
+//! configuration:
+//!
 //! ```text
-//!  layer k:  | group: config d, split 0 | d, split 1 | e, split 0 | e, split 1 | next group ...
-//!                                              (e = the stored form of d turned half a turn)
+//!  layer k, split j:  | group: config d | e | next group ...
+//!                           (e = the stored form of d turned half a turn)
 //!  block:    slot = p1 * R + (p2 - W)           R = S - W, Player 1 to move
 //!            e.g. 2x3 (R = 4): p1 = a1 (0), p2 = b3 (5): 0 * 4 + (5 - 2) = 3
 //!            then padding up to a multiple of 4 slots (3x3: 36 slots, none unused)
@@ -80,7 +84,9 @@ pub struct Layout {
 /// store: the stored block and how cells map into it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct View {
-    /// The stored block's first slot in its layer.
+    /// The split (index in the layer) whose store holds the block.
+    pub split: usize,
+    /// The stored block's first slot in its split's store.
     pub start: usize,
     /// Index into the cell maps: bit `MIRROR`, bit `TURN`.
     map: usize,
@@ -96,6 +102,31 @@ pub fn splits(n: u8, k: usize) -> (u8, usize) {
     let lo = n.saturating_sub(k);
     let hi = n.min(2 * n - k);
     (lo as u8, hi - lo + 1)
+}
+
+/// The splits of layer `k` (by index, `a <= b`) that are solved together, in the order
+/// solved: Player 2 to move in split `a` is Player 1 to move in split `b` turned half a
+/// turn, so the blocks of both are solved at once (`layer.rs`).
+pub fn split_pairs(n: u8, k: usize) -> Vec<(usize, usize)> {
+    let count = splits(n, k).1;
+    (0..count.div_ceil(2)).map(|a| (a, count - 1 - a)).collect()
+}
+
+/// The splits of layer `k + 1` that the wall moves of `pair` (of layer `k`) reach, by
+/// index: those in which Player 1 holds as many walls as in split `a` or `b`. (Player 1
+/// placing a wall in split `a` leaves Player 2 to move, stored turned in the split where
+/// Player 1 holds Player 2's walls, `b`'s; Player 2 placing one keeps Player 1's walls.)
+/// No other pair of layer `k` reaches them, so they can be freed once `pair` is solved.
+pub fn splits_below(n: u8, k: usize, pair: (usize, usize)) -> Vec<usize> {
+    let lo = splits(n, k).0 as usize;
+    let (lo1, count1) = splits(n, k + 1);
+    let mut below: Vec<usize> = [pair.0, pair.1]
+        .iter()
+        .filter_map(|&j| (lo + j).checked_sub(lo1 as usize))
+        .filter(|&i| i < count1)
+        .collect();
+    below.dedup();
+    below
 }
 
 /// Slots of a stored block on `board`: `R * R` (`R` cells off a goal row, see the module
@@ -172,7 +203,12 @@ impl Layout {
                     offsets.push(if over(p1, p2) {
                         0
                     } else {
-                        slot_in(&maps, cells, width, View { start: 0, map }, p1, p2) as u16
+                        let view = View {
+                            split: 0,
+                            start: 0,
+                            map,
+                        };
+                        slot_in(&maps, cells, width, view, p1, p2) as u16
                     });
                 }
             }
@@ -236,9 +272,14 @@ impl Layout {
         if partner as usize == i { 1 } else { 2 }
     }
 
+    /// Slots of one split of layer `k`.
+    pub fn split_len(&self, k: usize) -> usize {
+        self.shapes[k].stored.len() * self.stored_len()
+    }
+
     /// Slots of layer `k`.
     pub fn layer_len(&self, k: usize) -> usize {
-        self.shapes[k].stored.len() * self.shapes[k].splits * self.stored_len()
+        self.split_len(k) * self.shapes[k].splits
     }
 
     /// Bytes of the layout's own indices (see `index_bytes`).
@@ -273,9 +314,9 @@ impl Layout {
         let mirror = if d & MIRRORED != 0 { MIRROR } else { 0 };
         let s = &self.shapes[k];
         debug_assert!(left1 >= s.min_left && ((left1 - s.min_left) as usize) < s.splits);
-        let block = (d & !MIRRORED) as usize * s.splits + (left1 - s.min_left) as usize;
         View {
-            start: block * self.stored_len(),
+            split: (left1 - s.min_left) as usize,
+            start: (d & !MIRRORED) as usize * self.stored_len(),
             map: mirror | turn,
         }
     }
@@ -365,7 +406,7 @@ mod tests {
             let maps = symmetry::cell_maps(board);
             assert_eq!(layout.layers(), tables.layers());
             for k in 0..layout.layers() {
-                let mut hit = vec![false; layout.layer_len(k)];
+                let mut hit = vec![vec![false; layout.split_len(k)]; layout.splits(k)];
                 for c in tables.layer(k) {
                     for j in 0..layout.splits(k) {
                         let left = layout.split_left(k, j);
@@ -382,15 +423,18 @@ mod tests {
                                         continue;
                                     }
                                     let slot = layout.slot(v, p1, p2);
-                                    hit[slot] = true;
+                                    hit[v.split][slot] = true;
                                     let (m1, m2) =
                                         (maps[MIRROR][p1 as usize], maps[MIRROR][p2 as usize]);
                                     if tables.mirror(c) != c {
-                                        assert_eq!(layout.slot(m, m1, m2), slot);
+                                        assert_eq!(
+                                            (m.split, layout.slot(m, m1, m2)),
+                                            (v.split, slot)
+                                        );
                                     }
                                     let (t1, t2) =
                                         (maps[TURN][p2 as usize], maps[TURN][p1 as usize]);
-                                    assert_eq!(layout.slot(t, t1, t2), slot);
+                                    assert_eq!((t.split, layout.slot(t, t1, t2)), (v.split, slot));
                                 }
                             }
                         }
@@ -398,7 +442,9 @@ mod tests {
                 }
                 let pairs = layout.open() * layout.open();
                 let covered = |(i, &h): (usize, &bool)| h || i % layout.stored_len() >= pairs;
-                assert!(hit.iter().enumerate().all(covered), "{w}x{h} layer {k}");
+                for hit in &hit {
+                    assert!(hit.iter().enumerate().all(covered), "{w}x{h} layer {k}");
+                }
                 let stored = layout.stored(k);
                 let mut i = 0;
                 while i < stored.len() {
@@ -425,6 +471,52 @@ mod tests {
         assert_eq!(stored_block_len(board(3, 2)), 12); // 3 * 3 = 9, padded
     }
 
+    /// Every split of a layer is in one pair; the splits below that the pairs read are
+    /// those that the blocks' wall moves reach (by `view`), each read by one pair.
+    #[test]
+    fn pairs_cover_the_splits_and_read_their_own_below() {
+        for n in 0..=4u8 {
+            for k in 0..=2 * n as usize {
+                let pairs = split_pairs(n, k);
+                let mut seen: Vec<usize> = pairs.iter().flat_map(|&(a, b)| [a, b]).collect();
+                seen.sort();
+                seen.dedup();
+                assert_eq!(seen, (0..splits(n, k).1).collect::<Vec<_>>());
+                let (lo, _) = splits(n, k);
+                let (lo1, count1) = splits(n, k + 1);
+                let mut read = Vec::new();
+                for &(a, b) in &pairs {
+                    let below = splits_below(n, k, (a, b));
+                    // The wall moves of both blocks of the pair, both sides to move.
+                    let mut reached = Vec::new();
+                    for j in [a, b] {
+                        let left = [
+                            lo + j as u8,
+                            (2 * n) as usize as u8 - k as u8 - lo - j as u8,
+                        ];
+                        if left[0] > 0 {
+                            reached.push(left[1]); // Player 2 to move, stored turned
+                        }
+                        if left[1] > 0 {
+                            reached.push(left[0]);
+                        }
+                    }
+                    let mut reached: Vec<usize> =
+                        reached.iter().map(|&l| (l - lo1) as usize).collect();
+                    reached.sort();
+                    reached.dedup();
+                    assert!(reached.iter().all(|&i| i < count1));
+                    assert!(reached.iter().all(|i| below.contains(i)), "n {n} k {k}");
+                    read.extend(below);
+                }
+                let all = read.len();
+                read.sort();
+                read.dedup();
+                assert_eq!(read.len(), all, "a split below read by two pairs");
+            }
+        }
+    }
+
     #[test]
     fn local_indices_round_trip() {
         let board = Board::new(3, 4).unwrap();
@@ -441,7 +533,11 @@ mod tests {
         }
         let (open, width) = (layout.open(), layout.width());
         for map in 0..4 {
-            let view = View { start: 0, map };
+            let view = View {
+                split: 0,
+                start: 0,
+                map,
+            };
             for p1 in 0..board.cells() as Cell {
                 for p2 in 0..board.cells() as Cell {
                     if over(board, p1, p2) {
