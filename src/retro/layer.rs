@@ -10,7 +10,7 @@
 use super::RetroStats;
 use super::block::{self, Block, Scratch, TooDeep};
 use super::code::Code;
-use super::layout::Layout;
+use super::layout::{self, Layout};
 use super::pawn_graph::PawnGraph;
 use super::store::Packing;
 use crate::bitboard::bits;
@@ -56,12 +56,7 @@ pub fn solve_pair<P: Packing>(
                     second,
                 };
                 let mut stats = RetroStats::default();
-                let splits = if pair.0 == pair.1 {
-                    &[pair.0][..]
-                } else {
-                    &[pair.0, pair.1][..]
-                };
-                for &j in splits {
+                for j in layout::members(pair) {
                     let left = layout.split_left(k, j);
                     let own = layout.view(k, config, left[0], Player::One);
                     let partner = layout.view(k, config, left[0], Player::Two);

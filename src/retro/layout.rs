@@ -112,6 +112,11 @@ pub fn split_pairs(n: u8, k: usize) -> Vec<(usize, usize)> {
     (0..count.div_ceil(2)).map(|a| (a, count - 1 - a)).collect()
 }
 
+/// The splits of a pair: both, or one when the pair is a single split (the middle one).
+pub fn members(pair: (usize, usize)) -> impl Iterator<Item = usize> {
+    std::iter::once(pair.0).chain((pair.1 != pair.0).then_some(pair.1))
+}
+
 /// The splits of layer `k + 1` that the wall moves of `pair` (of layer `k`) reach, by
 /// index: those in which Player 1 holds as many walls as in split `a` or `b`. (Player 1
 /// placing a wall in split `a` leaves Player 2 to move, stored turned in the split where
@@ -120,26 +125,22 @@ pub fn split_pairs(n: u8, k: usize) -> Vec<(usize, usize)> {
 pub fn splits_below(n: u8, k: usize, pair: (usize, usize)) -> Vec<usize> {
     let lo = splits(n, k).0 as usize;
     let (lo1, count1) = splits(n, k + 1);
-    let mut below: Vec<usize> = [pair.0, pair.1]
-        .iter()
-        .filter_map(|&j| (lo + j).checked_sub(lo1 as usize))
+    members(pair)
+        .filter_map(|j| (lo + j).checked_sub(lo1 as usize))
         .filter(|&i| i < count1)
-        .collect();
-    below.dedup();
-    below
+        .collect()
 }
 
 /// Slots of a stored block on `board`: `R * R` (`R` cells off a goal row, see the module
 /// doc), rounded up to a multiple of 4 so that a block of 2-bit outcomes starts on a byte
 /// (`store.rs`).
 pub fn stored_block_len(board: Board) -> usize {
-    let open = open_cells(board);
-    (open * open).next_multiple_of(4)
+    block_len(board.cells() - board.width())
 }
 
-/// The cells off one goal row: `R` in the module doc.
-fn open_cells(board: Board) -> usize {
-    board.cells() - board.width()
+/// `R * R` slots padded to a multiple of 4, for `open` = `R` cells off a goal row.
+fn block_len(open: usize) -> usize {
+    (open * open).next_multiple_of(4)
 }
 
 /// Bytes of the layout's own indices for `configurations` configurations of which `stored`
@@ -195,7 +196,8 @@ impl Layout {
         let cells = board.cells();
         let width = board.width();
         let maps = symmetry::cell_maps(board);
-        let over = |p1: Cell, p2: Cell| p1 as usize >= cells - width || (p2 as usize) < width;
+        let open = cells - width;
+        let over = |p1: Cell, p2: Cell| p1 as usize >= open || (p2 as usize) < width;
         let offsets = std::array::from_fn(|map| {
             let mut offsets = Vec::with_capacity(cells * cells);
             for p1 in 0..cells as Cell {
@@ -208,7 +210,7 @@ impl Layout {
                             start: 0,
                             map,
                         };
-                        slot_in(&maps, cells, width, view, p1, p2) as u16
+                        slot_in(&maps, open, width, view, p1, p2) as u16
                     });
                 }
             }
@@ -253,7 +255,7 @@ impl Layout {
     /// move, padded to a multiple of 4 (`stored_block_len`).
     #[inline(always)]
     pub fn stored_len(&self) -> usize {
-        (self.open() * self.open()).next_multiple_of(4)
+        block_len(self.open())
     }
 
     pub fn splits(&self, k: usize) -> usize {
@@ -325,7 +327,7 @@ impl Layout {
     /// which must not be over: under the half turn the pawns swap roles.
     #[inline(always)]
     pub fn slot(&self, view: View, p1: Cell, p2: Cell) -> usize {
-        slot_in(&self.maps, self.cells, self.width, view, p1, p2)
+        slot_in(&self.maps, self.open(), self.width, view, p1, p2)
     }
 
     /// The offsets in the stored block of `view` of the pawn pairs `p1 * S + p2`, or `None`
@@ -353,11 +355,11 @@ impl Layout {
     }
 }
 
-/// `Layout::slot` with the maps, cell count and width given.
+/// `Layout::slot` with the maps, `R` (`open`) and width given.
 #[inline(always)]
 fn slot_in(
     maps: &[[Cell; 64]; 4],
-    cells: usize,
+    open: usize,
     width: usize,
     view: View,
     p1: Cell,
@@ -371,10 +373,10 @@ fn slot_in(
     };
     let (a, b) = (map[a as usize] as usize, map[b as usize] as usize);
     debug_assert!(
-        a < cells - width && b >= width,
+        a < open && b >= width,
         "a position that is over has no slot"
     );
-    view.start + a * (cells - width) + (b - width)
+    view.start + a * open + (b - width)
 }
 
 #[cfg(test)]
@@ -490,10 +492,7 @@ mod tests {
                     // The wall moves of both blocks of the pair, both sides to move.
                     let mut reached = Vec::new();
                     for j in [a, b] {
-                        let left = [
-                            lo + j as u8,
-                            (2 * n) as usize as u8 - k as u8 - lo - j as u8,
-                        ];
+                        let left = [lo + j as u8, 2 * n - k as u8 - lo - j as u8];
                         if left[0] > 0 {
                             reached.push(left[1]); // Player 2 to move, stored turned
                         }

@@ -165,7 +165,7 @@ impl RetroEstimate {
                 live -= split(k + 1) * (layout::splits(n, k + 1).1 - read) as u128;
             }
             for pair in pairs {
-                live += split(k) * if pair.0 == pair.1 { 1 } else { 2 };
+                live += split(k) * layout::members(pair).count() as u128;
                 peak = peak.max(live);
                 if frees {
                     live -= split(k + 1) * layout::splits_below(n, k, pair).len() as u128;
