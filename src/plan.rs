@@ -7,17 +7,18 @@
 //!   its estimated time fits the cell's time limit. It runs exact (a byte per position,
 //!   two layers at a time if need be: the length comes with the outcome) whenever that
 //!   fits, else compact (the length then from a search guided by its outcomes).
-//! - **Proof search**: no formula predicts it, so the plan reads the cells already solved:
-//!   the same board with one wall fewer. A cell whose neighbour needed the retrograde
-//!   analysis goes straight to it (the search only grows harder with more walls: measured
-//!   on every board of the published table); one whose neighbour the search decided in `t`
-//!   seconds is expected to take about `SEARCH_GROWTH * t`.
+//! - **Proof search**: no formula predicts it (on 5x5 it grows 12 times from 3 to 4 walls
+//!   and 1.0-1.4 times a wall from 4 to 10; on 4x7 40 times from 2 to 3 walls), so the plan
+//!   tries it first on every board, for at most twice the analysis's estimated time
+//!   (`solver::AUTO_SEARCH_SHARE`), until it fails to decide a cell of that board: the cells
+//!   of that board with more walls go straight to the analysis, since the search only grows
+//!   harder with more walls (measured on every board of the published table) while a failed
+//!   try costs up to twice the analysis.
 //!
-//! The choice: the analysis alone when the search is expected to cost more than it; else
-//! the search first, for at most the analysis's estimated time, then the analysis
-//! (`Method::Auto`); the search alone when no analysis fits. The transposition table is
-//! sized to the cell: larger tables for cells with larger configuration tables, within
-//! what the budget leaves.
+//! The choice: the analysis alone once the search has failed on the board; else the search
+//! first, then the analysis (`Method::Auto`); the search alone when no analysis fits. The
+//! transposition table is sized to the cell: larger tables for cells with larger
+//! configuration tables, within what the budget leaves.
 
 use crate::error::count;
 use crate::estimate::CellEstimate;
@@ -25,11 +26,6 @@ use crate::geometry::Board;
 use crate::retro::Precision;
 use crate::solver::{DEFAULT_TT_BYTES, Method};
 use std::time::Duration;
-
-/// How much longer a search takes with one wall more per player, as a planning guess
-/// (published table, proof search: 5x5 and 9x3 grow by 1.1-2x from 4 walls on, 3x9 and 4x7
-/// by 10x or more up to the wall count where the analysis takes over).
-pub const SEARCH_GROWTH: f64 = 3.0;
 
 /// The largest transposition table a plan gives a cell.
 pub const MAX_TT_BYTES: u64 = 8 << 30;
@@ -41,7 +37,6 @@ pub struct Earlier {
     pub walls: u8,
     /// Whether the proof search alone decided it.
     pub by_search: bool,
-    pub seconds: f64,
 }
 
 /// The plan for one cell.
@@ -82,9 +77,13 @@ pub fn plan(
         .clamp(DEFAULT_TT_BYTES, MAX_TT_BYTES)
         .min(budget.saturating_sub(tables.bytes) / 2)
         .max(DEFAULT_TT_BYTES.min(budget / 4));
-    let neighbour = earlier
+    // The most walls of this board that the search did not decide (tried and failed, or
+    // not tried because it had failed before).
+    let beyond_search = earlier
         .iter()
-        .find(|e| e.board == board && e.walls + 1 == walls);
+        .filter(|e| e.board == board && e.walls < walls && !e.by_search)
+        .map(|e| e.walls)
+        .max();
     let retro_text = format!(
         "{} retrograde: {:.1e} positions, about {:.0} s, {:.2} GiB",
         if precision.is_some() {
@@ -96,27 +95,19 @@ pub fn plan(
         retro_seconds.ceil(),
         precision.map_or(retro_bytes, |_| exact_bytes) as f64 / (1u64 << 30) as f64
     );
-    let (method, why) = match neighbour {
+    let (method, why) = match beyond_search {
         _ if !retro_fits => (
             Method::Search,
             format!("proof search alone ({retro_text}: does not fit)"),
         ),
-        Some(e) if !e.by_search => (
+        Some(w) => (
             Method::Retro,
             format!(
-                "{retro_text}; no search: {} went to the retrograde",
-                count(e.walls, "wall")
+                "{retro_text}; no search: it did not decide {}",
+                count(w, "wall")
             ),
         ),
-        Some(e) if e.seconds * SEARCH_GROWTH > retro_seconds => (
-            Method::Retro,
-            format!(
-                "{retro_text}; no search: {} took {:.1} s of search",
-                count(e.walls, "wall"),
-                e.seconds
-            ),
-        ),
-        _ => (
+        None => (
             Method::Auto,
             format!("proof search, then if undecided the {retro_text}"),
         ),
@@ -135,37 +126,45 @@ mod tests {
 
     const GIB: u64 = 1 << 30;
 
-    fn earlier(board: Board, walls: u8, by_search: bool, seconds: f64) -> Earlier {
+    fn earlier(board: Board, walls: u8, by_search: bool) -> Earlier {
         Earlier {
             board,
             walls,
             by_search,
-            seconds,
         }
     }
 
     #[test]
-    fn small_cells_search_first_and_hard_ones_go_to_the_analysis() {
+    fn the_search_goes_first_until_it_fails_on_the_board() {
         let b = Board::new(4, 7).unwrap();
         let limit = Duration::from_secs(900);
         // Nothing known yet: search first.
         assert_eq!(plan(b, 2, 20 * GIB, limit, &[]).method, Method::Auto);
-        // The search decided 2 walls at once: search first again.
-        let quick = [earlier(b, 2, true, 0.4)];
-        assert_eq!(plan(b, 3, 20 * GIB, limit, &quick).method, Method::Auto);
-        // 3 walls needed the analysis: 4 goes straight to it.
-        let hard = [earlier(b, 3, false, 20.0)];
-        let p = plan(b, 4, 20 * GIB, limit, &hard);
-        assert_eq!(p.method, Method::Retro, "{}", p.why);
-        // Another board's history says nothing.
-        let other = [earlier(Board::new(3, 9).unwrap(), 3, false, 9.0)];
+        // The search decided 2 walls: search first again, however long it took.
+        let decided = [earlier(b, 2, true)];
+        assert_eq!(plan(b, 3, 20 * GIB, limit, &decided).method, Method::Auto);
+        // It did not decide 3 walls: 4 and 6 go straight to the analysis.
+        let failed = [earlier(b, 2, true), earlier(b, 3, false)];
+        for walls in [4, 6] {
+            let p = plan(b, walls, 20 * GIB, limit, &failed);
+            assert_eq!(p.method, Method::Retro, "{}", p.why);
+            assert!(p.why.contains("did not decide 3 walls"), "{}", p.why);
+        }
+        // The failure says nothing of its own cell or fewer walls, nor of another board.
+        for walls in [2, 3] {
+            assert_eq!(
+                plan(b, walls, 20 * GIB, limit, &failed).method,
+                Method::Auto
+            );
+        }
+        let other = [earlier(Board::new(3, 9).unwrap(), 3, false)];
         assert_eq!(plan(b, 4, 20 * GIB, limit, &other).method, Method::Auto);
     }
 
     #[test]
     fn without_room_for_the_analysis_only_search_is_left() {
         let b = Board::new(4, 7).unwrap();
-        let hard = [earlier(b, 9, false, 600.0)];
+        let hard = [earlier(b, 9, false)];
         let p = plan(b, 10, 4 * GIB, Duration::from_secs(900), &hard);
         assert_eq!(p.method, Method::Search, "{}", p.why);
         assert!(p.why.contains("does not fit"), "{}", p.why);

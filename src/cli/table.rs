@@ -323,7 +323,6 @@ fn earlier(records: &[CellRecord]) -> Vec<plan::Earlier> {
                 board: Board::new(r.width, r.height).ok()?,
                 walls: r.walls,
                 by_search: r.method == MethodUsed::Search && r.is_decided(),
-                seconds: r.seconds,
             })
         })
         .collect()
