@@ -119,7 +119,7 @@ fn groove_line(out: &mut String, board: Board, pos: &Position, row: usize) {
 }
 
 /// Who is to move, who has won, or why the game is drawn.
-fn turn_text(board: Board, pos: &Position) -> String {
+pub(crate) fn turn_text(board: Board, pos: &Position) -> String {
     if let Some(winner) = pos.winner(board) {
         return format!("Player {} has won", winner.number());
     }

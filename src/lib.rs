@@ -5,6 +5,7 @@
 //! move generation (which may read them), the estimates, the searches and the solver on
 //! top.
 
+pub mod analysis;
 pub mod bitboard;
 pub mod configs;
 pub mod diagram;
@@ -15,6 +16,7 @@ pub mod memory;
 pub mod movegen;
 pub mod notation;
 pub mod perft;
+pub mod picture;
 pub mod plan;
 pub mod position;
 pub mod progress;

@@ -11,6 +11,7 @@ use crate::retro::{self, Precision, RetroResult, RetroStats, Solved, Wdl};
 use crate::search::{self, Node, Oracle};
 use crate::tables::Tables;
 use serde::{Deserialize, Serialize};
+use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 /// The least time `auto` gives the proof search before a retrograde analysis that fits.
@@ -56,6 +57,9 @@ pub struct SolveOptions {
     /// remoteness) when every layer fits the budget that way, else compact (2 bits, the
     /// length then proven by an oracle-guided proof search).
     pub precision: Option<Precision>,
+    /// Write the exact analysis's values here (`retro::saved`); only with `Method::Retro`
+    /// and an exact analysis that keeps every layer.
+    pub save: Option<PathBuf>,
 }
 
 /// The value of a cell, as reported: `1`, `2`, `D` or `unknown` in CSV and JSON
@@ -352,8 +356,25 @@ fn retro_cell(
         Precision::Compact
     });
     if precision == Precision::Exact {
-        let r = retro::solve(tables, options.memory_budget, progress)?;
-        record_retro(&r, result);
+        let solved = match &options.save {
+            Some(dir) => {
+                // Saving needs every layer: refuse before solving rather than after.
+                memory::check(
+                    &format!(
+                        "saving every position's value of {} with {}",
+                        tables.board(),
+                        count(tables.walls_per_player(), "wall")
+                    ),
+                    tables.bytes() + e.all_layers_bytes,
+                    options.memory_budget,
+                )?;
+                let solved = retro::analyse(tables, options.memory_budget, progress)?;
+                retro::saved::save(&solved, dir)?;
+                solved
+            }
+            None => retro::analyse(tables, options.memory_budget, progress)?,
+        };
+        record_retro(&solved.result(), result);
         return Ok(());
     }
     // The layers kept take at most two thirds of what the tables leave (more layers make a

@@ -1,7 +1,8 @@
 //! The binary end to end: output shape, exit codes (0 success, 2 bad usage or input) and
 //! one-line error messages, never a panic.
 
-use std::process::{Command, Output};
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
 
 use quoridor_solver::geometry::Board;
 use quoridor_solver::position::Position;
@@ -242,7 +243,9 @@ fn show_takes_a_record_without_walls() {
 
 #[test]
 fn help_works_everywhere() {
-    let commands = ["solve", "configs", "perft", "show"];
+    let commands = [
+        "table", "solve", "configs", "perft", "show", "analyze", "play", "verify",
+    ];
     for args in [&["--help"][..]]
         .into_iter()
         .chain(commands.map(|c| [c, "--help"]).iter().map(|a| &a[..]))
@@ -807,4 +810,229 @@ fn every_output_field_is_documented() {
             "{field} is not in docs/FORMATS.md"
         );
     }
+}
+
+#[test]
+fn analyze_values_the_position_and_every_move() {
+    let out = ok(&["analyze", "3x3", "--walls", "1", "-q"]);
+    assert!(
+        out.starts_with("3x3 with 1 wall per player, Player 1 to move: Player 2 wins in 8 plies"),
+        "{out}"
+    );
+    assert!(out.contains("11 legal moves, best first:"), "{out}");
+    assert!(out.contains("  b2     Player 2 wins in 2 plies"), "{out}");
+    // The same by proof search, and as JSON.
+    let search = ok(&["analyze", "3x3", "--walls", "1", "--method", "search", "-q"]);
+    let moves = |text: &str| {
+        text.lines()
+            .filter(|l| l.starts_with("  "))
+            .map(String::from)
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(moves(&out), moves(&search));
+    let json: serde_json::Value =
+        serde_json::from_str(&ok(&["analyze", "3x3", "--walls", "1", "--json", "-q"])).unwrap();
+    assert_eq!(json["verdict"]["kind"], "loss");
+    assert_eq!(json["verdict"]["plies"], 8);
+    assert_eq!(json["method"], "retrograde");
+    assert_eq!(json["moves"].as_array().unwrap().len(), 11);
+    assert_eq!(json["moves"][0]["verdict"]["plies"], 8);
+}
+
+#[test]
+fn analyze_shows_draws_and_marks_the_moves_of_a_game_that_throw_a_result_away() {
+    // From the start of 8x3 with 3 walls, a draw.
+    let game = scratch("game");
+    std::fs::write(&game, "1. e2 d3\n").unwrap();
+    let out = ok(&[
+        "analyze",
+        "8x3",
+        "--walls",
+        "3",
+        "--game",
+        game.to_str().unwrap(),
+        "-q",
+    ]);
+    assert!(out.contains("Player 1 to move: draw"), "{out}");
+    assert!(out.contains("2 moves:"), "{out}");
+    let json: serde_json::Value = serde_json::from_str(&ok(&[
+        "analyze",
+        "8x3",
+        "--walls",
+        "3",
+        "--game",
+        game.to_str().unwrap(),
+        "--json",
+        "-q",
+    ]))
+    .unwrap();
+    let plies = json["game"].as_array().unwrap();
+    assert_eq!(plies.len(), 2);
+    assert_eq!(plies[0]["before"]["kind"], "draw");
+    // Each annotated value after a move is the next one's value before, from the other side.
+    let flip = |kind: &serde_json::Value| match kind.as_str().unwrap() {
+        "win" => "loss",
+        "loss" => "win",
+        k => {
+            if k == "draw" {
+                "draw"
+            } else {
+                "unknown"
+            }
+        }
+    };
+    assert_eq!(
+        flip(&plies[0]["after"]["kind"]),
+        plies[1]["before"]["kind"].as_str().unwrap()
+    );
+    let _ = std::fs::remove_file(&game);
+}
+
+#[test]
+fn analyze_refuses_bad_input_in_one_line() {
+    refused(&["analyze", "3x3", "--walls", "1", "--moves", "b1"]);
+    refused(&[
+        "analyze",
+        "3x3",
+        "--walls",
+        "1",
+        "--method",
+        "retro",
+        "--max-depth",
+        "9",
+    ]);
+    refused(&[
+        "analyze",
+        "3x3",
+        "--walls",
+        "1",
+        "--game",
+        "/nonexistent/game.txt",
+    ]);
+    let err = refused(&[
+        "analyze", "5x5", "--walls", "4", "--method", "retro", "--memory", "64M",
+    ]);
+    assert!(err.contains("memory budget"), "{err}");
+}
+
+/// Runs `play` with `input` piped in; returns its stdout.
+fn play(args: &[&str], input: &str) -> String {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_quoridor-solver"))
+        .args(["play", "-q"])
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    stdout(&out)
+}
+
+#[test]
+fn play_answers_with_perfect_play_and_takes_hints_undo_and_bad_moves() {
+    let out = play(
+        &["3x3", "--walls", "1", "--as", "2"],
+        "hint\nzz\nb1\na3\nundo\nb2\n",
+    );
+    assert!(
+        out.contains("The program (Player 1) plays a1: Player 2 wins in 8 plies"),
+        "{out}"
+    );
+    assert!(out.contains("Best: b2 (Player 2 wins in 7 plies)"), "{out}");
+    assert!(out.contains("'zz' is not a cell"), "{out}");
+    assert!(out.contains("b1 is not legal here"), "{out}");
+    assert!(
+        out.contains("You play a3: Player 2 wins in 11 plies (slower win)"),
+        "{out}"
+    );
+    assert!(out.contains("Took back your last move."), "{out}");
+    assert!(
+        out.contains("You play b2: Player 2 wins in 7 plies"),
+        "{out}"
+    );
+    assert!(out.contains("End of input: the game stops here."), "{out}");
+}
+
+#[test]
+fn show_writes_an_svg_picture() {
+    let path = scratch("show.svg");
+    let out = ok(&[
+        "show",
+        "5x5",
+        "--position",
+        "b2 / a1c3 / c2 c4 / 2 3 / 1",
+        "--svg",
+        path.to_str().unwrap(),
+    ]);
+    assert!(out.contains("Picture: "), "{out}");
+    let svg = std::fs::read_to_string(&path).unwrap();
+    assert!(svg.starts_with("<svg ") && svg.contains("Record: b2 / a1c3 / c2 c4 / 2 3 / 1"));
+    let _ = std::fs::remove_file(&path);
+}
+
+#[test]
+fn a_saved_table_answers_analyze_and_verify_catches_a_damaged_file() {
+    let dir = scratch("saved");
+    let d = dir.to_str().unwrap();
+    let solved = ok(&[
+        "solve", "4x3", "--walls", "2", "--method", "retro", "--save", d, "-q",
+    ]);
+    assert!(
+        solved.starts_with("4x3 with 2 walls per player: Player 2 wins in 10 plies"),
+        "{solved}"
+    );
+    let out = ok(&["verify", d, "-q"]);
+    assert!(
+        out.contains("values consistent on 54620 positions"),
+        "{out}"
+    );
+    let from_disk = ok(&["analyze", "4x3", "--walls", "2", "--table", d, "-q"]);
+    let solving = ok(&["analyze", "4x3", "--walls", "2", "-q"]);
+    let body = |t: &str| {
+        t.lines()
+            .skip(3)
+            .take_while(|l| l.starts_with("  ") || l.contains("legal"))
+            .map(String::from)
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(body(&from_disk), body(&solving));
+    assert!(!body(&from_disk).is_empty());
+    // Another cell, or --save without the exact analysis, is refused.
+    refused(&["analyze", "4x3", "--walls", "3", "--table", d]);
+    refused(&["solve", "4x3", "--walls", "2", "--save", d]);
+    refused(&[
+        "solve",
+        "4x3",
+        "--walls",
+        "2",
+        "--method",
+        "retro",
+        "--precision",
+        "compact",
+        "--save",
+        d,
+    ]);
+    // A flipped bit: verify fails (exit 1) naming the file; analyze refuses it.
+    let file = dir.join("layer-01-split-00.bin");
+    let mut bytes = std::fs::read(&file).unwrap();
+    bytes[5] ^= 1;
+    std::fs::write(&file, &bytes).unwrap();
+    let out = run(&["verify", d, "-q"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stdout(&out).contains("layer-01-split-00.bin is damaged"),
+        "{}",
+        stdout(&out)
+    );
+    let err = refused(&["analyze", "4x3", "--walls", "2", "--table", d]);
+    assert!(err.contains("layer-01-split-00.bin is damaged"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -131,6 +131,7 @@ fn retro_equals_proof_search_and_published_up_to_area_12() {
         memory_budget: BUDGET,
         tt_bytes: 64 << 20,
         precision: None,
+        save: None,
     };
     let compact = SolveOptions {
         method: Method::Retro,

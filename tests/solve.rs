@@ -17,6 +17,7 @@ fn options(threads: usize) -> SolveOptions {
         memory_budget: 8 << 30,
         tt_bytes: 64 << 20,
         precision: None,
+        save: None,
     }
 }
 

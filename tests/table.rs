@@ -56,6 +56,8 @@ fn table_writes_all_three_files_and_checks_them() {
     let json: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(dir.join("table.json")).unwrap()).unwrap();
     assert_eq!(json.as_array().unwrap().len(), 12);
+    let svg = std::fs::read_to_string(dir.join("table.svg")).unwrap();
+    assert!(svg.contains(">4 x 3<") && svg.contains(">1 (13)<"), "{svg}");
     assert_eq!(json[0]["outcome"], "2");
 
     // --check alone: passes on these results, fails (exit 1) on a contradicting file.

@@ -8,14 +8,18 @@
 //!
 //! Exit codes (set by `main`): 0 success, 1 a check failed, 2 bad usage or input.
 
+mod analyst;
+mod analyze;
 mod configs;
 mod interrupt;
 mod perft;
+mod play;
 mod progress;
 mod resources;
 mod show;
 mod solve;
 mod table;
+mod verify;
 
 use std::io::Write;
 use std::process::ExitCode;
@@ -51,6 +55,9 @@ enum Command {
     Configs(configs::ConfigsArgs),
     Perft(perft::PerftArgs),
     Show(show::ShowArgs),
+    Analyze(analyze::AnalyzeArgs),
+    Play(play::PlayArgs),
+    Verify(verify::VerifyArgs),
 }
 
 impl Cli {
@@ -68,6 +75,9 @@ impl Cli {
             Command::Configs(args) => configs::run(args.validate()?, &bars, out),
             Command::Perft(args) => perft::run(args.validate()?, out),
             Command::Show(args) => show::run(args.validate()?, out),
+            Command::Analyze(args) => analyze::run(args.validate()?, &bars, out),
+            Command::Play(args) => play::run(args.validate()?, &bars, out),
+            Command::Verify(args) => verify::run(args.validate()?, &bars, out),
         }
     }
 }

@@ -1,4 +1,5 @@
-//! `show`: draw a position as a text diagram (`diagram::render`).
+//! `show`: draw a position as a text diagram (`diagram::render`), and as an SVG picture
+//! with --svg (`picture::render`).
 
 use std::io::Write;
 use std::process::ExitCode;
@@ -7,7 +8,10 @@ use clap::Args;
 use quoridor_solver::Result;
 use quoridor_solver::diagram::render;
 use quoridor_solver::geometry::Board;
+use quoridor_solver::picture;
 use quoridor_solver::position::Position;
+use quoridor_solver::report::write_atomically;
+use std::path::PathBuf;
 
 use super::{BOARD_HELP, PositionArgs, walls_per_player};
 
@@ -27,12 +31,17 @@ pub struct ShowArgs {
 
     #[command(flatten)]
     position: PositionArgs,
+
+    /// Also write the position as an SVG picture to FILE (open it in a web browser)
+    #[arg(long, value_name = "FILE")]
+    svg: Option<PathBuf>,
 }
 
 /// A checked `show` request.
 pub struct Show {
     board: Board,
     position: Position,
+    svg: Option<PathBuf>,
 }
 
 impl ShowArgs {
@@ -42,11 +51,16 @@ impl ShowArgs {
         Ok(Show {
             board,
             position: self.position.validate(board, walls, DEFAULT_WALLS)?,
+            svg: self.svg.clone(),
         })
     }
 }
 
 pub fn run(s: Show, out: &mut dyn Write) -> Result<ExitCode> {
     out.write_all(render(s.board, &s.position).as_bytes())?;
+    if let Some(path) = &s.svg {
+        write_atomically(path, picture::render(s.board, &s.position).as_bytes())?;
+        writeln!(out, "Picture: {}", path.display())?;
+    }
     Ok(ExitCode::SUCCESS)
 }

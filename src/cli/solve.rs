@@ -64,6 +64,12 @@ pub struct SolveArgs {
     #[arg(long, value_name = "SIZE")]
     tt: Option<String>,
 
+    /// With --method retro: also write every position's value to DIR (a saved table, read
+    /// by `analyze --table` and checked by `verify`; format in docs/FORMATS.md). Needs the
+    /// exact analysis with every layer in the memory budget
+    #[arg(long, value_name = "DIR")]
+    save: Option<std::path::PathBuf>,
+
     #[command(flatten)]
     resources: ResourceArgs,
 }
@@ -136,6 +142,16 @@ impl SolveArgs {
                     .into(),
             ));
         }
+        if self.save.is_some()
+            && (method != Method::Retro
+                || self.precision.map(Precision::from) == Some(Precision::Compact))
+        {
+            return Err(Error::Argument(
+                "--save writes the exact retrograde analysis's values: use it with --method \
+                 retro (and not --precision compact)"
+                    .into(),
+            ));
+        }
         let Resources {
             threads,
             memory_budget,
@@ -155,7 +171,12 @@ impl SolveArgs {
                     Some(size) => quoridor_solver::memory::parse_size(size)?,
                     None => DEFAULT_TT_BYTES,
                 },
-                precision: self.precision.map(Precision::from),
+                // Saving needs the exact analysis.
+                precision: match self.save {
+                    Some(_) => Some(Precision::Exact),
+                    None => self.precision.map(Precision::from),
+                },
+                save: self.save.clone(),
             },
         })
     }

@@ -77,7 +77,7 @@ pub struct TableArgs {
     )]
     check: Option<PathBuf>,
 
-    /// Directory for table.csv, table.json and table.md
+    /// Directory for table.csv, table.json, table.md and table.svg
     #[arg(long, value_name = "DIR", default_value = "results")]
     out: PathBuf,
 
@@ -163,6 +163,7 @@ impl TableArgs {
                 memory_budget: r.memory_budget,
                 tt_bytes: DEFAULT_TT_BYTES,
                 precision: None,
+                save: None,
             },
             resume: self.resume,
             out: self.out.clone(),
@@ -302,6 +303,9 @@ pub fn run(t: TableJob, bars: &Bars, out: &mut dyn Write) -> Result<ExitCode> {
         overall.inc(1);
     }
     overall.finish_and_clear();
+    // Written again at the end, so that a run with nothing left to solve (--resume)
+    // brings the files up to date with this version, table.svg included.
+    report::write_all(&dir, &records)?;
     writeln!(
         out,
         "{} solved, {skipped} skipped (over the memory budget) in {:.1} s; results in {}",

@@ -18,9 +18,11 @@ pub fn cell_text(r: &CellRecord) -> String {
     }
 }
 
-/// The whole table: odd heights first as published, then even ones; boards by height, then
-/// width; wall columns from 0 to the largest present.
-pub fn render(records: &[CellRecord]) -> String {
+/// The table's rows in the published order (odd heights first, then even ones; by height,
+/// then width), each board with its cells by walls, and the largest wall count present.
+pub type Grid<'r> = Vec<((usize, usize), BTreeMap<u8, &'r CellRecord>)>;
+
+pub fn grid(records: &[CellRecord]) -> (Grid<'_>, u8) {
     // Keyed by (even height?, height, width): the published odd-height rows come first.
     let mut boards: BTreeMap<(bool, usize, usize), BTreeMap<u8, &CellRecord>> = BTreeMap::new();
     for r in records {
@@ -30,6 +32,17 @@ pub fn render(records: &[CellRecord]) -> String {
             .insert(r.walls, r);
     }
     let max_walls = records.iter().map(|r| r.walls).max().unwrap_or(0);
+    let rows = boards
+        .into_iter()
+        .map(|((_, height, width), cells)| ((width, height), cells))
+        .collect();
+    (rows, max_walls)
+}
+
+/// The whole table in Markdown, in the order of `grid`, wall columns from 0 to the largest
+/// present.
+pub fn render(records: &[CellRecord]) -> String {
+    let (boards, max_walls) = grid(records);
     let mut out = String::from("# Quoridor on small boards: who wins\n\n");
     out.push_str(
         "`1` / `2`: that player forces a win, in the number of plies given (the winner \
@@ -45,7 +58,7 @@ pub fn render(records: &[CellRecord]) -> String {
         out.push_str("---|");
     }
     out.push('\n');
-    for ((_, height, width), cells) in &boards {
+    for ((width, height), cells) in &boards {
         out.push_str(&format!("| {width} x {height} |"));
         for n in 0..=max_walls {
             let text = cells.get(&n).map_or(String::new(), |r| cell_text(r));

@@ -5,6 +5,7 @@
 pub mod check;
 pub mod markdown;
 pub mod published;
+pub mod svg;
 
 use crate::error::{Error, Result, count};
 use crate::geometry::Board;
@@ -108,6 +109,7 @@ impl CellRecord {
 pub const CSV_NAME: &str = "table.csv";
 pub const JSON_NAME: &str = "table.json";
 pub const MARKDOWN_NAME: &str = "table.md";
+pub const SVG_NAME: &str = "table.svg";
 
 /// Reads a results CSV (as written by `write_all`), refusing any row that cannot be a
 /// result (`CellRecord::impossibility`) or repeats a cell, with the file and line: `--check`
@@ -170,7 +172,7 @@ fn csv_reason(e: &csv::Error, headers: &csv::StringRecord) -> String {
     }
 }
 
-/// Writes table.csv, table.json and table.md into `dir`, each atomically, records sorted
+/// Writes table.csv, table.json, table.md and table.svg into `dir`, each atomically, records sorted
 /// by board and walls.
 pub fn write_all(dir: &Path, records: &[CellRecord]) -> Result<()> {
     std::fs::create_dir_all(dir)
@@ -192,6 +194,7 @@ pub fn write_all(dir: &Path, records: &[CellRecord]) -> Result<()> {
         &dir.join(MARKDOWN_NAME),
         markdown::render(&sorted).as_bytes(),
     )?;
+    write_atomically(&dir.join(SVG_NAME), svg::render(&sorted).as_bytes())?;
     Ok(())
 }
 
@@ -278,8 +281,10 @@ mod tests {
         assert!(back.contains(&records[2]));
         let md = std::fs::read_to_string(dir.join(MARKDOWN_NAME)).unwrap();
         assert!(md.contains("2 (38)"), "{md}");
+        let svg = std::fs::read_to_string(dir.join(SVG_NAME)).unwrap();
+        assert!(svg.contains(">2 (38)<"), "{svg}");
         let entries: Vec<_> = std::fs::read_dir(&dir).unwrap().collect();
-        assert_eq!(entries.len(), 3, "no temporary file left");
+        assert_eq!(entries.len(), 4, "no temporary file left");
         std::fs::remove_dir_all(dir).unwrap();
     }
 }

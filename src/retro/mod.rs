@@ -79,6 +79,7 @@ mod layer;
 mod layout;
 mod line;
 mod pawn_graph;
+pub mod saved;
 mod store;
 mod symmetry;
 

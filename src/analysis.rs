@@ -1,0 +1,298 @@
+//! The value of any position of a cell and of every move from it, for `analyze` and
+//! `play`: from the exact retrograde analysis of the whole cell when every layer fits the
+//! memory budget (then every answer is a lookup, draws included), else from proof search
+//! with one transposition table over all the questions (wins and their lengths; a position
+//! neither player wins within the depth limit is `Unknown`, never a guess).
+
+use crate::error::{Result, count};
+use crate::geometry::Player;
+use crate::memory;
+use crate::position::{Action, Position};
+use crate::progress::Progress;
+use crate::retro::{self, Precision, Solved, Value};
+use crate::search::{Limits, Prover};
+use crate::tables::Tables;
+use serde::Serialize;
+use std::cmp::Reverse;
+
+/// What is known of a position's value, from the view of the player to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", rename_all = "lowercase")]
+pub enum Verdict {
+    /// The player to move wins in `plies` (the last ply theirs).
+    Win { plies: u32 },
+    /// The player to move loses in `plies`, holding out as long as possible.
+    Loss { plies: u32 },
+    /// Neither player can force a win.
+    Draw,
+    /// Neither player wins within `depth` plies (proof search cannot prove a draw).
+    Unknown { depth: u32 },
+}
+
+impl Verdict {
+    /// The verdict for the player who moved into a position of verdict `self`: a win in
+    /// `n` for the one to move there is a loss in `n + 1` for the mover, and so on.
+    pub fn before_move(self) -> Verdict {
+        match self {
+            Verdict::Win { plies } => Verdict::Loss { plies: plies + 1 },
+            Verdict::Loss { plies } => Verdict::Win { plies: plies + 1 },
+            Verdict::Draw => Verdict::Draw,
+            Verdict::Unknown { depth } => Verdict::Unknown {
+                depth: depth.saturating_add(1),
+            },
+        }
+    }
+
+    /// A key that sorts the best verdict first for the player it belongs to: the shortest
+    /// win, then draws, then what is unknown (no win for either side within the depth),
+    /// then the longest loss.
+    pub fn rank(self) -> (u8, Reverse<u32>, u32) {
+        match self {
+            Verdict::Win { plies } => (0, Reverse(0), plies),
+            Verdict::Draw => (1, Reverse(0), 0),
+            Verdict::Unknown { .. } => (2, Reverse(0), 0),
+            Verdict::Loss { plies } => (3, Reverse(plies), 0),
+        }
+    }
+
+    /// Words for people, from the view of `player` (the one to move): "Player 1 wins in 5
+    /// plies", "draw", "unknown (no win within 20 plies)".
+    pub fn text(self, player: Player) -> String {
+        match self {
+            Verdict::Win { plies } => {
+                format!("Player {} wins in {}", player.number(), count(plies, "ply"))
+            }
+            Verdict::Loss { plies } => format!(
+                "Player {} wins in {}",
+                player.other().number(),
+                count(plies, "ply")
+            ),
+            Verdict::Draw => "draw".into(),
+            Verdict::Unknown { depth } => {
+                format!(
+                    "unknown (no win for either player within {})",
+                    count(depth, "ply")
+                )
+            }
+        }
+    }
+}
+
+impl From<Value> for Verdict {
+    fn from(v: Value) -> Verdict {
+        match v {
+            Value::Win(plies) => Verdict::Win { plies },
+            Value::Loss(plies) => Verdict::Loss { plies },
+            Value::Draw => Verdict::Draw,
+        }
+    }
+}
+
+/// A legal action and the verdict after it, from the view of the player who takes it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MoveVerdict {
+    pub action: Action,
+    pub verdict: Verdict,
+}
+
+/// How an `Analyst` answers.
+enum Source<'t> {
+    /// The exact analysis of the cell, every layer kept (boxed: far larger than a prover).
+    Retro(Box<Solved<'t>>),
+    /// Proof search up to `max_depth` plies, one table for every question.
+    Search { prover: Prover<'t>, max_depth: u8 },
+}
+
+/// Answers the value of positions of one cell (see the module doc).
+pub struct Analyst<'t> {
+    tables: &'t Tables,
+    source: Source<'t>,
+}
+
+impl<'t> Analyst<'t> {
+    /// By the exact retrograde analysis of the cell of `tables`: every position's value.
+    /// Refused (before anything large is allocated) when every layer does not fit
+    /// `memory_budget` with the tables: a streamed analysis forgets the layers of most
+    /// positions.
+    pub fn retro(tables: &'t Tables, memory_budget: u64, progress: &dyn Progress) -> Result<Self> {
+        memory::check(
+            &format!(
+                "keeping every position's value of {} with {} (retrograde analysis)",
+                tables.board(),
+                count(tables.walls_per_player(), "wall")
+            ),
+            retro_bytes(tables),
+            memory_budget,
+        )?;
+        let solved = retro::analyse(tables, memory_budget, progress)?;
+        debug_assert!(solved.keeps_all_layers());
+        Ok(Analyst {
+            tables,
+            source: Source::Retro(Box::new(solved)),
+        })
+    }
+
+    /// From an exact analysis (read from a saved table, for one). It answers for the
+    /// positions of the layers it kept: the caller asks for no other.
+    pub fn from_solved(solved: Solved<'t>) -> Self {
+        assert_eq!(solved.precision(), Precision::Exact);
+        Analyst {
+            tables: solved.tables(),
+            source: Source::Retro(Box::new(solved)),
+        }
+    }
+
+    /// By proof search within `limits` (its depth limit and deadline bound each question).
+    pub fn search(tables: &'t Tables, limits: &Limits<'t>) -> Self {
+        Analyst {
+            tables,
+            source: Source::Search {
+                prover: Prover::new(tables, limits),
+                max_depth: limits.max_depth,
+            },
+        }
+    }
+
+    pub fn tables(&self) -> &'t Tables {
+        self.tables
+    }
+
+    /// Whether the answers come from the retrograde analysis (exact, draws included).
+    pub fn is_retro(&self) -> bool {
+        matches!(self.source, Source::Retro(_))
+    }
+
+    /// Search nodes spent so far (0 for the retrograde analysis).
+    pub fn nodes(&self) -> u64 {
+        match &self.source {
+            Source::Retro(_) => 0,
+            Source::Search { prover, .. } => prover.nodes(),
+        }
+    }
+
+    /// The verdict of `pos`, which must be a position of the cell (`Position::validate`
+    /// with the cell's walls per player).
+    pub fn verdict(&mut self, pos: &Position, progress: &dyn Progress) -> Verdict {
+        let board = self.tables.board();
+        if let Some(p) = pos.winner(board) {
+            return if p == pos.to_move {
+                Verdict::Win { plies: 0 }
+            } else {
+                Verdict::Loss { plies: 0 }
+            };
+        }
+        match &mut self.source {
+            Source::Retro(solved) => solved
+                .value(pos)
+                .expect("the position is one of the cell, in a layer kept")
+                .into(),
+            Source::Search { .. } if pos.legal_actions_with(board, self.tables).is_empty() => {
+                // Stuck (only on boards 2 high): a draw by the rules.
+                Verdict::Draw
+            }
+            Source::Search { prover, max_depth } => {
+                let found = prover.deepen(pos, *max_depth, None, progress);
+                match found.win {
+                    Some(w) if w.winner == pos.to_move => Verdict::Win {
+                        plies: w.plies as u32,
+                    },
+                    Some(w) => Verdict::Loss {
+                        plies: w.plies as u32,
+                    },
+                    None => Verdict::Unknown {
+                        depth: found.depth_reached as u32,
+                    },
+                }
+            }
+        }
+    }
+
+    /// Every legal action of `pos` with its verdict for the player to move, best first
+    /// (`Verdict::rank`; equal verdicts in the order of `legal_actions`).
+    pub fn moves(&mut self, pos: &Position, progress: &dyn Progress) -> Vec<MoveVerdict> {
+        let mut moves: Vec<MoveVerdict> = pos
+            .legal_actions_with(self.tables.board(), self.tables)
+            .into_iter()
+            .map(|action| MoveVerdict {
+                action,
+                verdict: self.verdict(&pos.play(action), progress).before_move(),
+            })
+            .collect();
+        moves.sort_by_key(|m| m.verdict.rank());
+        moves
+    }
+}
+
+/// The bytes of the exact analysis of the cell of `tables` with every layer kept, the
+/// tables included.
+pub fn retro_bytes(tables: &Tables) -> u64 {
+    tables.bytes() + retro::cell_estimate(tables).all_layers_bytes
+}
+
+impl Analyst<'_> {
+    /// Whether the value of `pos` is the value of its best move (a position that is over
+    /// has none; a player with no legal action has a draw): what every value of a correct
+    /// analysis satisfies, checked position by position by `verify`.
+    pub fn consistent(&mut self, pos: &Position, progress: &dyn Progress) -> bool {
+        let value = self.verdict(pos, progress);
+        if pos.winner(self.tables.board()).is_some() {
+            return matches!(
+                value,
+                Verdict::Win { plies: 0 } | Verdict::Loss { plies: 0 }
+            );
+        }
+        match self.moves(pos, progress).first() {
+            Some(best) => best.verdict == value,
+            None => value == Verdict::Draw,
+        }
+    }
+}
+
+/// Every position reachable from the start of the cell of `tables`, in the order of a
+/// breadth-first search; `None` when there are more than `limit`.
+pub fn reachable(tables: &Tables, limit: usize) -> Option<Vec<Position>> {
+    let board = tables.board();
+    let start = Position::start(board, tables.walls_per_player()).ok()?;
+    let mut seen = std::collections::HashSet::from([start]);
+    let mut order = vec![start];
+    let mut next = 0;
+    while let Some(&pos) = order.get(next) {
+        next += 1;
+        for a in pos.legal_actions_with(board, tables) {
+            let child = pos.play(a);
+            if seen.insert(child) {
+                if order.len() == limit {
+                    return None;
+                }
+                order.push(child);
+            }
+        }
+    }
+    Some(order)
+}
+
+/// The positions of `games` random games from the start of the cell of `tables` (a fixed
+/// seed: the same positions every time), each to its end or to 200 plies.
+pub fn random_games(tables: &Tables, games: usize) -> Vec<Position> {
+    let board = tables.board();
+    let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut positions = Vec::new();
+    for _ in 0..games {
+        let Ok(mut pos) = Position::start(board, tables.walls_per_player()) else {
+            break;
+        };
+        for _ in 0..200 {
+            positions.push(pos);
+            let actions = pos.legal_actions_with(board, tables);
+            if actions.is_empty() {
+                break;
+            }
+            // A 64-bit linear congruential step (Knuth's MMIX constants); its high bits pick.
+            seed = seed
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            pos = pos.play(actions[(seed >> 33) as usize % actions.len()]);
+        }
+    }
+    positions
+}

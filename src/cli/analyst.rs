@@ -1,0 +1,149 @@
+//! The flags shared by `analyze` and `play`: how positions are valued (`analysis.rs`) and
+//! with what resources; and building the cell's tables and its `Analyst` from them.
+
+use std::ops::Range;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use clap::Args;
+use quoridor_solver::analysis::{Analyst, retro_bytes};
+use quoridor_solver::geometry::Board;
+use quoridor_solver::memory::parse_size;
+use quoridor_solver::retro::saved;
+use quoridor_solver::search::Limits;
+use quoridor_solver::solver::DEFAULT_TT_BYTES;
+use quoridor_solver::tables::Tables;
+use quoridor_solver::{Error, Result};
+
+use super::progress::Bars;
+use super::resources::{ResourceArgs, Resources};
+use super::{max_depth, time_limit};
+
+#[derive(Args, Debug)]
+pub struct AnalystArgs {
+    /// How positions are valued: `retro` (the exact retrograde analysis of the whole cell,
+    /// every position's value kept: then each answer is a lookup, draws included), `search`
+    /// (proof search per position, one transposition table for all: wins and their lengths;
+    /// no draws, which come out "unknown"), or `auto` (retro when every position's value
+    /// fits the memory budget, else search)
+    #[arg(long, value_enum, default_value_t = AnalystMethod::Auto)]
+    method: AnalystMethod,
+
+    /// Deepest search iteration in plies per position; a position neither player wins by
+    /// then is "unknown" (never a guess) [default: 120]. Not with --method retro
+    #[arg(long, value_name = "D")]
+    max_depth: Option<u8>,
+
+    /// Transposition table size of the search, e.g. 256M or 2G [default: 1G]. Not with
+    /// --method retro
+    #[arg(long, value_name = "SIZE")]
+    tt: Option<String>,
+
+    /// Answer from the saved table in DIR (`solve --method retro --save DIR`) instead of
+    /// solving: every file is checked against its manifest first
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["method", "max_depth", "tt"])]
+    table: Option<PathBuf>,
+
+    #[command(flatten)]
+    resources: ResourceArgs,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum AnalystMethod {
+    Retro,
+    Search,
+    Auto,
+}
+
+/// Checked `AnalystArgs`, with the time limit of the command that uses them.
+#[derive(Clone, Debug)]
+pub struct AnalystConfig {
+    method: AnalystMethod,
+    max_depth: u8,
+    tt_bytes: u64,
+    time_limit: Option<Duration>,
+    table: Option<PathBuf>,
+    pub resources: Resources,
+}
+
+impl AnalystArgs {
+    /// `max_seconds`: the command's `--max-seconds`, if it has one.
+    pub fn validate(&self, max_seconds: Option<f64>) -> Result<AnalystConfig> {
+        let given = [
+            ("--tt", self.tt.is_some()),
+            ("--max-depth", self.max_depth.is_some()),
+            ("--max-seconds", max_seconds.is_some()),
+        ];
+        if let Some((flag, _)) = given.iter().find(|(_, g)| *g)
+            && self.method == AnalystMethod::Retro
+        {
+            return Err(Error::Argument(format!(
+                "{flag} does not apply to --method retro: it bounds the proof search, which \
+                 the retrograde analysis does not run"
+            )));
+        }
+        Ok(AnalystConfig {
+            method: self.method,
+            max_depth: max_depth(self.max_depth)?,
+            tt_bytes: self
+                .tt
+                .as_deref()
+                .map(parse_size)
+                .transpose()?
+                .unwrap_or(DEFAULT_TT_BYTES),
+            time_limit: max_seconds.map(time_limit).transpose()?,
+            table: self.table.clone(),
+            resources: self.resources.validate()?,
+        })
+    }
+}
+
+impl AnalystConfig {
+    /// Sets the configured threads for the rest of the process (these commands answer
+    /// questions one after the other, between which a scoped pool could not hold the
+    /// output).
+    pub fn use_threads(&self) -> Result<()> {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(self.resources.threads)
+            .build_global()
+            .map_err(|e| Error::Argument(format!("cannot start the threads: {e}")))
+    }
+
+    /// The configuration tables of the cell.
+    pub fn tables(&self, board: Board, walls: u8, bars: &Bars) -> Result<Tables> {
+        Tables::build(board, walls, self.resources.memory_budget, bars)
+    }
+
+    /// The analyst of the cell of `tables`, by the configured method (see `AnalystArgs`).
+    /// The time limit, if any, counts from `started`. From a saved table only `layers` are
+    /// read (walls on the board): the questions asked must stay in them.
+    pub fn analyst<'t>(
+        &self,
+        tables: &'t Tables,
+        layers: Range<usize>,
+        started: Instant,
+        bars: &Bars,
+    ) -> Result<Analyst<'t>> {
+        if let Some(dir) = &self.table {
+            return Ok(Analyst::from_solved(saved::load(tables, dir, layers)?));
+        }
+        let budget = self.resources.memory_budget;
+        let retro = match self.method {
+            AnalystMethod::Retro => true,
+            AnalystMethod::Search => false,
+            AnalystMethod::Auto => retro_bytes(tables) <= budget,
+        };
+        if retro {
+            return Analyst::retro(tables, budget, bars);
+        }
+        let limits = Limits {
+            max_depth: self.max_depth,
+            deadline: self.time_limit.map(|t| started + t),
+            tt_bytes: self.tt_bytes.min(budget.saturating_sub(tables.bytes())),
+            parallel: self.resources.threads > 1,
+            winner: None,
+            oracle: None,
+        };
+        Ok(Analyst::search(tables, &limits))
+    }
+}

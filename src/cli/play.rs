@@ -1,0 +1,241 @@
+//! `play`: a game in the terminal against perfect play. The user types moves in notation
+//! (or `hint`, `undo`, `quit`); the program answers with its best move (the shortest win,
+//! else a draw, else the longest defence) and says the value. Lines come from standard
+//! input, so a game can be piped in; the end of input ends the game.
+
+use std::io::{BufRead, IsTerminal, Write};
+use std::process::ExitCode;
+use std::time::Instant;
+
+use clap::Args;
+use quoridor_solver::analysis::Analyst;
+use quoridor_solver::diagram::render;
+use quoridor_solver::geometry::{Board, Player};
+use quoridor_solver::notation::{action_name, format_moves, parse_action};
+use quoridor_solver::position::{Action, Position};
+use quoridor_solver::{Error, Result};
+
+use super::analyst::{AnalystArgs, AnalystConfig};
+use super::analyze::mark;
+use super::progress::Bars;
+use super::{CellArgs, PositionArgs};
+
+/// Play against perfect play in the terminal: type moves in notation (c2, b2h), or hint,
+/// undo, quit
+#[derive(Args, Debug)]
+pub struct PlayArgs {
+    #[command(flatten)]
+    cell: CellArgs,
+
+    /// The player you play: 1 (moves first from the start) or 2
+    #[arg(long = "as", value_name = "PLAYER", default_value = "1")]
+    side: String,
+
+    #[command(flatten)]
+    position: PositionArgs,
+
+    #[command(flatten)]
+    analyst: AnalystArgs,
+}
+
+pub struct Play {
+    board: Board,
+    walls: u8,
+    user: Player,
+    position: Position,
+    config: AnalystConfig,
+}
+
+impl PlayArgs {
+    pub fn validate(&self) -> Result<Play> {
+        let (board, walls) = self.cell.validate()?;
+        let user = match self.side.trim() {
+            "1" => Player::One,
+            "2" => Player::Two,
+            other => {
+                return Err(Error::Argument(format!(
+                    "--as {other}: the player must be 1 or 2"
+                )));
+            }
+        };
+        Ok(Play {
+            board,
+            walls,
+            user,
+            position: self.position.validate(board, Some(walls), walls)?,
+            config: self.analyst.validate(None)?,
+        })
+    }
+}
+
+const HELP: &str = "type a move in notation (a pawn's cell such as c2, or a wall such as b2h \
+                    or b2v), or: hint (the best move), undo (take back your last move), quit";
+
+pub fn run(p: Play, bars: &Bars, out: &mut dyn Write) -> Result<ExitCode> {
+    let config = p.config.clone();
+    config.use_threads()?;
+    {
+        let tables = config.tables(p.board, p.walls, bars)?;
+        // A game may reach any layer from the position's on.
+        let layers = p.position.walls.len() as usize..usize::MAX;
+        let mut analyst = config.analyst(&tables, layers, Instant::now(), bars)?;
+        let stdin = std::io::stdin();
+        let mut game = Game {
+            board: p.board,
+            user: p.user,
+            start: p.position,
+            history: Vec::new(),
+        };
+        writeln!(out, "You are Player {}. {HELP}.", p.user.number())?;
+        // Piped moves are echoed, so that the output reads as the game did.
+        let echo = !stdin.is_terminal();
+        game.run(&mut analyst, &mut stdin.lock(), echo, out, bars)?;
+        Ok(ExitCode::SUCCESS)
+    }
+}
+
+/// A game in progress.
+struct Game {
+    board: Board,
+    user: Player,
+    start: Position,
+    /// The actions played since `start`.
+    history: Vec<Action>,
+}
+
+impl Game {
+    fn position(&self) -> Position {
+        self.history.iter().fold(self.start, |pos, &a| pos.play(a))
+    }
+
+    fn run(
+        &mut self,
+        analyst: &mut Analyst,
+        input: &mut dyn BufRead,
+        echo: bool,
+        out: &mut dyn Write,
+        bars: &Bars,
+    ) -> Result<()> {
+        let board = self.board;
+        let mut show = true;
+        loop {
+            let pos = self.position();
+            if show {
+                write!(out, "\n{}", render(board, &pos))?;
+                let v = analyst.verdict(&pos, bars);
+                writeln!(out, "value: {}", v.text(pos.to_move))?;
+            }
+            show = true;
+            if let Some(winner) = pos.winner(board) {
+                let who = if winner == self.user {
+                    "you win"
+                } else {
+                    "the program wins"
+                };
+                writeln!(
+                    out,
+                    "Game over: Player {} has won, {who}. Moves: {}",
+                    winner.number(),
+                    format_moves(board, self.start.to_move, &self.history)
+                )?;
+                return Ok(());
+            }
+            let moves = analyst.moves(&pos, bars);
+            let Some(best) = moves.first().copied() else {
+                writeln!(
+                    out,
+                    "Game over: Player {} cannot move, a draw by the rules.",
+                    pos.to_move.number()
+                )?;
+                return Ok(());
+            };
+            if pos.to_move != self.user {
+                writeln!(
+                    out,
+                    "The program (Player {}) plays {}: {}",
+                    pos.to_move.number(),
+                    action_name(board, best.action),
+                    best.verdict.text(pos.to_move)
+                )?;
+                self.history.push(best.action);
+                continue;
+            }
+            write!(out, "Your move (Player {}): ", self.user.number())?;
+            out.flush()?;
+            let mut line = String::new();
+            if input.read_line(&mut line)? == 0 {
+                writeln!(
+                    out,
+                    "\nEnd of input: the game stops here. Moves: {}",
+                    format_moves(board, self.start.to_move, &self.history)
+                )?;
+                return Ok(());
+            }
+            if echo {
+                writeln!(out, "{}", line.trim_end())?;
+            }
+            show = false;
+            match line.trim() {
+                "" => {}
+                "quit" | "q" => {
+                    writeln!(
+                        out,
+                        "Quit. Moves: {}",
+                        format_moves(board, self.start.to_move, &self.history)
+                    )?;
+                    return Ok(());
+                }
+                "help" | "?" => writeln!(out, "{HELP}")?,
+                "hint" => writeln!(
+                    out,
+                    "Best: {} ({})",
+                    action_name(board, best.action),
+                    best.verdict.text(pos.to_move)
+                )?,
+                "undo" => show = self.undo(out)?,
+                text => match parse_action(board, text) {
+                    Err(e) => writeln!(out, "{e}; {HELP}")?,
+                    Ok(action) => match pos.why_illegal(board, action) {
+                        Some(why) => writeln!(out, "{text} is not legal here: {why}")?,
+                        None => {
+                            let after = moves
+                                .iter()
+                                .find(|m| m.action == action)
+                                .expect("a legal action is among the moves")
+                                .verdict;
+                            let warning = mark(best.verdict, after)
+                                .map_or(String::new(), |m| format!(" ({m})"));
+                            writeln!(out, "You play {text}: {}{warning}", after.text(pos.to_move))?;
+                            self.history.push(action);
+                            show = true;
+                        }
+                    },
+                },
+            }
+        }
+    }
+
+    /// Takes back the user's last move and the program's replies after it; `false` (and
+    /// says so) when the user has made no move yet.
+    fn undo(&mut self, out: &mut dyn Write) -> Result<bool> {
+        let mut pos = self.start;
+        let mut last_user = None;
+        for (i, &a) in self.history.iter().enumerate() {
+            if pos.to_move == self.user {
+                last_user = Some(i);
+            }
+            pos = pos.play(a);
+        }
+        match last_user {
+            Some(i) => {
+                self.history.truncate(i);
+                writeln!(out, "Took back your last move.")?;
+                Ok(true)
+            }
+            None => {
+                writeln!(out, "Nothing to undo: you have not moved yet.")?;
+                Ok(false)
+            }
+        }
+    }
+}

@@ -1,0 +1,178 @@
+//! `analysis.rs` (what `analyze` and `play` print) against the retrograde analysis, position
+//! by position: the proof-search analyst's verdict of a position and of each of its moves
+//! equals the exact values of the retrograde one (a draw there is "unknown" by search,
+//! which cannot prove draws), and a position's value is its best move's. On every position
+//! reachable from the start of 3x3 with 1-2 walls and 4x3 with 1-2 walls; on the positions
+//! of seeded random games (and every move from them) of 4x3 with 3 walls, 3x5 with 3 and
+//! 8x3 with 3 (draws); every reachable position of 4x3 and 3x5 with 3 walls in an ignored
+//! test (`cargo test --release --test analysis -- --ignored`).
+
+use quoridor_solver::analysis::{Analyst, Verdict, random_games, reachable};
+use quoridor_solver::geometry::Board;
+use quoridor_solver::position::Position;
+use quoridor_solver::progress::Silent;
+use quoridor_solver::search::Limits;
+use quoridor_solver::tables::Tables;
+
+/// Deeper than any remoteness of the cells below, so that "unknown" can only be a draw.
+const MAX_DEPTH: u8 = 60;
+
+/// The search's verdict as the retrograde analysis would give it: what the search cannot
+/// decide within `MAX_DEPTH` is a draw.
+fn as_exact(v: Verdict) -> Verdict {
+    match v {
+        Verdict::Unknown { depth } => {
+            assert!(depth >= MAX_DEPTH as u32 - 1, "undecided at depth {depth}");
+            Verdict::Draw
+        }
+        v => v,
+    }
+}
+
+/// Which positions of a cell to compare.
+enum Which {
+    Reachable,
+    Games(usize),
+}
+
+/// Compares the two analysts on the positions `which` of the cell; returns how many of
+/// them are draws.
+fn compare(width: usize, height: usize, walls: u8, which: Which) -> usize {
+    let board = Board::new(width, height).unwrap();
+    let tables = Tables::build(board, walls, u64::MAX, &Silent).unwrap();
+    let mut retro = Analyst::retro(&tables, u64::MAX, &Silent).unwrap();
+    let limits = Limits {
+        max_depth: MAX_DEPTH,
+        deadline: None,
+        tt_bytes: 64 << 20,
+        parallel: false,
+        winner: None,
+        oracle: None,
+    };
+    let mut search = Analyst::search(&tables, &limits);
+    let positions = match which {
+        Which::Reachable => reachable(&tables, usize::MAX).unwrap(),
+        Which::Games(n) => random_games(&tables, n),
+    };
+    let mut draws = 0;
+    for pos in &positions {
+        let exact = retro.verdict(pos, &Silent);
+        draws += (exact == Verdict::Draw) as usize;
+        assert_eq!(as_exact(search.verdict(pos, &Silent)), exact, "{pos:?}");
+        let by_retro = retro.moves(pos, &Silent);
+        let by_search = search.moves(pos, &Silent);
+        assert_eq!(by_retro.len(), by_search.len());
+        for (r, s) in by_retro.iter().zip(&by_search) {
+            // Both sorts are stable over the legal actions in one order, and "unknown"
+            // (a draw) ranks where a draw does among the other verdicts.
+            assert_eq!(
+                (r.action, r.verdict),
+                (s.action, as_exact(s.verdict)),
+                "{pos:?}"
+            );
+        }
+        assert!(retro.consistent(pos, &Silent), "{pos:?}");
+    }
+    draws
+}
+
+#[test]
+fn search_equals_retro_on_every_reachable_position_of_3x3_and_4x3() {
+    for (w, h, walls) in [(3, 3, 1), (3, 3, 2), (4, 3, 1), (4, 3, 2)] {
+        compare(w, h, walls, Which::Reachable);
+    }
+}
+
+#[test]
+fn search_equals_retro_on_random_games_of_4x3_3x5_and_8x3_with_draws() {
+    compare(4, 3, 3, Which::Games(20));
+    compare(3, 5, 3, Which::Games(20));
+    let draws = compare(8, 3, 3, Which::Games(20));
+    assert!(draws > 0, "8x3 with 3 walls has draws to compare");
+}
+
+#[test]
+#[ignore = "minutes: every reachable position of two larger cells"]
+fn search_equals_retro_on_every_reachable_position_of_4x3_and_3x5_with_3_walls() {
+    compare(4, 3, 3, Which::Reachable);
+    compare(3, 5, 3, Which::Reachable);
+}
+
+/// What `play` does on both sides: the best move every time. The game must end as the
+/// start's value says, in as many plies, and no move may change the value for the worse.
+fn self_play(width: usize, height: usize, walls: u8) {
+    let board = Board::new(width, height).unwrap();
+    let tables = Tables::build(board, walls, u64::MAX, &Silent).unwrap();
+    let mut analyst = Analyst::retro(&tables, u64::MAX, &Silent).unwrap();
+    let start = Position::start(board, walls).unwrap();
+    let value = analyst.verdict(&start, &Silent);
+    let mut pos = start;
+    let mut plies = 0;
+    while pos.winner(board).is_none() && plies < 200 {
+        let here = analyst.verdict(&pos, &Silent);
+        let best = analyst.moves(&pos, &Silent)[0];
+        assert_eq!(best.verdict, here, "{pos:?}");
+        pos = pos.play(best.action);
+        plies += 1;
+    }
+    match value {
+        Verdict::Win { plies: n } => {
+            assert_eq!((pos.winner(board), plies), (Some(start.to_move), n));
+        }
+        Verdict::Loss { plies: n } => {
+            assert_eq!((pos.winner(board), plies), (Some(start.to_move.other()), n));
+        }
+        Verdict::Draw => assert_eq!(pos.winner(board), None),
+        Verdict::Unknown { .. } => unreachable!("the retrograde analysis decides"),
+    }
+}
+
+#[test]
+fn perfect_play_on_both_sides_ends_as_the_value_says() {
+    for (w, h, walls) in [(3, 3, 1), (4, 3, 2), (3, 5, 2), (5, 3, 3), (8, 3, 3)] {
+        self_play(w, h, walls);
+    }
+}
+
+/// A fresh directory under the temporary directory for this test.
+fn scratch(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("qs-analysis-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+#[test]
+fn a_saved_table_reads_back_the_same_values_and_a_flipped_byte_is_caught() {
+    use quoridor_solver::retro::{self, saved};
+    for (w, h, walls) in [(3, 3, 2), (4, 3, 3), (8, 3, 3)] {
+        let board = Board::new(w, h).unwrap();
+        let tables = Tables::build(board, walls, u64::MAX, &Silent).unwrap();
+        let solved = retro::analyse(&tables, u64::MAX, &Silent).unwrap();
+        let dir = scratch(&format!("{w}x{h}-{walls}"));
+        saved::save(&solved, &dir).unwrap();
+        let mut memory = Analyst::from_solved(solved);
+        let mut disk = Analyst::from_solved(saved::load(&tables, &dir, 0..usize::MAX).unwrap());
+        for pos in random_games(&tables, 30) {
+            assert_eq!(memory.verdict(&pos, &Silent), disk.verdict(&pos, &Silent));
+            assert_eq!(memory.moves(&pos, &Silent), disk.moves(&pos, &Silent));
+        }
+        // One flipped bit in any value file, or in the header, and loading refuses, naming it.
+        for file in ["layer-01-split-00.bin", "header.json"] {
+            let path = dir.join(file);
+            let mut bytes = std::fs::read(&path).unwrap();
+            bytes[2] ^= 0x10;
+            std::fs::write(&path, &bytes).unwrap();
+            let err = saved::load(&tables, &dir, 0..usize::MAX)
+                .err()
+                .expect("a damaged table is refused");
+            assert!(err.to_string().contains(file), "{err}");
+            bytes[2] ^= 0x10;
+            std::fs::write(&path, &bytes).unwrap();
+        }
+        assert!(saved::load(&tables, &dir, 0..usize::MAX).is_ok());
+        // Another cell's tables do not read it.
+        let other = Tables::build(board, walls - 1, u64::MAX, &Silent).unwrap();
+        assert!(saved::load(&other, &dir, 0..usize::MAX).is_err());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
