@@ -29,15 +29,7 @@ pub fn render(board: Board, pos: &Position) -> String {
     // The top-left corner of cell (col, row): row 0 is drawn at the bottom.
     let x = |col: usize| MARGIN + col * CELL;
     let y = |row: usize| TOP + (h - 1 - row) * CELL;
-    let mut s = String::new();
-    let _ = writeln!(
-        s,
-        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" font-family="DejaVu Sans, Arial, sans-serif" font-size="14">"#
-    );
-    let _ = writeln!(
-        s,
-        r##"<rect width="{width}" height="{height}" fill="#ffffff"/>"##
-    );
+    let mut s = document_start(width, height, 14);
     let _ = writeln!(
         s,
         r#"<text x="{MARGIN}" y="26" font-size="16" font-weight="bold">Quoridor {board}</text>"#
@@ -117,6 +109,21 @@ pub fn render(board: Board, pos: &Position) -> String {
         );
     }
     s.push_str("</svg>\n");
+    s
+}
+
+/// The start of an SVG document of `width` x `height` pixels on a white ground, text in
+/// `font_size` pixels: plain SVG 1.1, no scripts or external fonts, for any browser.
+pub fn document_start(width: usize, height: usize, font_size: usize) -> String {
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" font-family="DejaVu Sans, Arial, sans-serif" font-size="{font_size}">"#
+    );
+    let _ = writeln!(
+        s,
+        r##"<rect width="{width}" height="{height}" fill="#ffffff"/>"##
+    );
     s
 }
 

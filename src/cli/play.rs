@@ -122,8 +122,10 @@ impl Game {
             let pos = self.position();
             if show {
                 write!(out, "\n{}", render(board, &pos))?;
-                let v = analyst.verdict(&pos, bars);
-                writeln!(out, "value: {}", v.text(pos.to_move))?;
+                if pos.winner(board).is_none() {
+                    let v = analyst.verdict(&pos, bars);
+                    writeln!(out, "value: {}", v.text(pos.to_move))?;
+                }
             }
             show = true;
             if let Some(winner) = pos.winner(board) {

@@ -5,6 +5,7 @@
 
 use super::CellRecord;
 use super::markdown::{cell_text, grid};
+use crate::picture::document_start;
 use crate::solver::Outcome;
 use std::fmt::Write as _;
 
@@ -30,15 +31,7 @@ pub fn render(records: &[CellRecord]) -> String {
     let columns = max_walls as usize + 1;
     let width = LABEL_W + columns * CELL_W + 20;
     let height = TOP + (boards.len() + 1) * CELL_H + LEGEND_H;
-    let mut s = String::new();
-    let _ = writeln!(
-        s,
-        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" font-family="DejaVu Sans, Arial, sans-serif" font-size="12">"#
-    );
-    let _ = writeln!(
-        s,
-        r##"<rect width="{width}" height="{height}" fill="#ffffff"/>"##
-    );
+    let mut s = document_start(width, height, 12);
     let _ = writeln!(
         s,
         r#"<text x="10" y="24" font-size="17" font-weight="bold">Quoridor on small boards: who wins, in how many plies</text>"#
