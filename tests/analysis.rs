@@ -157,7 +157,7 @@ fn a_saved_table_reads_back_the_same_values_and_a_flipped_byte_is_caught() {
             assert_eq!(memory.moves(&pos, &Silent), disk.moves(&pos, &Silent));
         }
         // One flipped bit in any value file, or in the header, and loading refuses, naming it.
-        for file in ["layer-01-split-00.bin", "header.json"] {
+        for file in ["layer-01-split-00.bin.gz", "header.json"] {
             let path = dir.join(file);
             let mut bytes = std::fs::read(&path).unwrap();
             bytes[2] ^= 0x10;

@@ -1021,18 +1021,18 @@ fn a_saved_table_answers_analyze_and_verify_catches_a_damaged_file() {
         d,
     ]);
     // A flipped bit: verify fails (exit 1) naming the file; analyze refuses it.
-    let file = dir.join("layer-01-split-00.bin");
+    let file = dir.join("layer-01-split-00.bin.gz");
     let mut bytes = std::fs::read(&file).unwrap();
     bytes[5] ^= 1;
     std::fs::write(&file, &bytes).unwrap();
     let out = run(&["verify", d, "-q"]);
     assert_eq!(out.status.code(), Some(1));
     assert!(
-        stdout(&out).contains("layer-01-split-00.bin is damaged"),
+        stdout(&out).contains("layer-01-split-00.bin.gz is damaged"),
         "{}",
         stdout(&out)
     );
     let err = refused(&["analyze", "4x3", "--walls", "2", "--table", d]);
-    assert!(err.contains("layer-01-split-00.bin is damaged"), "{err}");
+    assert!(err.contains("layer-01-split-00.bin.gz is damaged"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
