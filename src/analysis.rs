@@ -25,7 +25,8 @@ pub enum Verdict {
     Loss { plies: u32 },
     /// Neither player can force a win.
     Draw,
-    /// Neither player wins within `depth` plies (proof search cannot prove a draw).
+    /// Neither player wins within `depth` plies (proof search cannot prove a draw); 0 when
+    /// the time limit had passed before the search began.
     Unknown { depth: u32 },
 }
 
@@ -37,9 +38,9 @@ impl Verdict {
             Verdict::Win { plies } => Verdict::Loss { plies: plies + 1 },
             Verdict::Loss { plies } => Verdict::Win { plies: plies + 1 },
             Verdict::Draw => Verdict::Draw,
-            Verdict::Unknown { depth } => Verdict::Unknown {
-                depth: depth.saturating_add(1),
-            },
+            // Depth 0: not searched at all (the time limit had passed); it stays so.
+            Verdict::Unknown { depth: 0 } => Verdict::Unknown { depth: 0 },
+            Verdict::Unknown { depth } => Verdict::Unknown { depth: depth + 1 },
         }
     }
 
@@ -68,6 +69,9 @@ impl Verdict {
                 count(plies, "ply")
             ),
             Verdict::Draw => "draw".into(),
+            Verdict::Unknown { depth: 0 } => {
+                "unknown (not searched: the time limit had passed)".into()
+            }
             Verdict::Unknown { depth } => {
                 format!(
                     "unknown (no win for either player within {})",

@@ -889,6 +889,41 @@ fn analyze_shows_draws_and_marks_the_moves_of_a_game_that_throw_a_result_away() 
 }
 
 #[test]
+fn analyze_by_search_says_unknown_when_its_limits_stop_it() {
+    let out = ok(&[
+        "analyze",
+        "5x5",
+        "--walls",
+        "4",
+        "--method",
+        "search",
+        "--max-seconds",
+        "0.3",
+        "-q",
+    ]);
+    assert!(out.contains("Player 1 to move: unknown ("), "{out}");
+    assert!(out.contains("35 legal moves, best first:"), "{out}");
+    let out = ok(&[
+        "analyze",
+        "8x3",
+        "--walls",
+        "3",
+        "--method",
+        "search",
+        "--max-depth",
+        "9",
+        "-q",
+    ]);
+    assert!(
+        out.starts_with(
+            "8x3 with 3 walls per player, Player 1 to move: unknown (no win for either player \
+             within 9 plies)"
+        ),
+        "{out}"
+    );
+}
+
+#[test]
 fn analyze_refuses_bad_input_in_one_line() {
     refused(&["analyze", "3x3", "--walls", "1", "--moves", "b1"]);
     refused(&[
