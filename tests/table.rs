@@ -160,3 +160,39 @@ fn bad_table_options_are_refused() {
         assert_eq!(err.lines().count(), 1, "{err}");
     }
 }
+
+#[test]
+fn table_save_keeps_each_cells_values_and_verify_accepts_them() {
+    let dir = temp_dir("save");
+    let saved = temp_dir("saved-values");
+    let out = bin()
+        .args([
+            "table", "--boards", "3x3,4x3", "--walls", "1..=2", "-q", "--out",
+        ])
+        .arg(&dir)
+        .arg("--save")
+        .arg(&saved)
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    for cell in ["3x3-w1", "3x3-w2", "4x3-w1", "4x3-w2"] {
+        let verify = bin()
+            .arg("verify")
+            .arg(saved.join(cell))
+            .arg("-q")
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&verify.stdout);
+        assert_eq!(verify.status.code(), Some(0), "{cell}: {text}");
+        assert!(text.contains("values consistent on"), "{text}");
+    }
+    // Every cell went to the analysis, so the table says so.
+    assert!(rows(&dir).iter().all(|(_, l)| l.contains(",retrograde,")));
+    let _ = std::fs::remove_dir_all(&dir);
+    let _ = std::fs::remove_dir_all(&saved);
+}

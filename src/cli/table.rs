@@ -8,13 +8,15 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use clap::Args;
-use quoridor_solver::error::count;
+use quoridor_solver::error::{count, format_bytes};
+use quoridor_solver::estimate::CellEstimate;
 use quoridor_solver::geometry::Board;
 use quoridor_solver::plan;
 use quoridor_solver::position::MAX_WALLS_PER_PLAYER;
 use quoridor_solver::report::check::{CheckSummary, check};
 use quoridor_solver::report::published::{self, EVEN_BOARDS};
 use quoridor_solver::report::{self, CSV_NAME, CellRecord};
+use quoridor_solver::retro::Precision;
 use quoridor_solver::solver::{DEFAULT_TT_BYTES, Method, MethodUsed, SolveOptions, solve};
 use quoridor_solver::{Error, Result};
 
@@ -72,7 +74,7 @@ pub struct TableArgs {
         value_name = "FILE",
         conflicts_with_all = [
             "boards", "walls", "even", "max_seconds", "method", "max_depth", "resume", "out",
-            "threads", "memory",
+            "threads", "memory", "save",
         ]
     )]
     check: Option<PathBuf>,
@@ -80,6 +82,13 @@ pub struct TableArgs {
     /// Directory for table.csv, table.json, table.md and table.svg
     #[arg(long, value_name = "DIR", default_value = "results")]
     out: PathBuf,
+
+    /// Also save each cell's values in DIR/WxH-wN (as `solve --save`, read by `analyze
+    /// --table`): such a cell is solved by the exact retrograde analysis with every layer
+    /// kept, where that fits the memory budget; the others are planned as usual and not
+    /// saved (their line says why). Cells kept by --resume are not solved again
+    #[arg(long, value_name = "DIR")]
+    save: Option<PathBuf>,
 
     #[command(flatten)]
     resources: ResourceArgs,
@@ -97,6 +106,7 @@ pub enum TableJob {
         options: SolveOptions,
         resume: bool,
         out: PathBuf,
+        save: Option<PathBuf>,
     },
 }
 
@@ -152,6 +162,11 @@ impl TableArgs {
         let time_limit = super::time_limit(self.max_seconds.unwrap_or(DEFAULT_MAX_SECONDS))?;
         let max_depth = super::max_depth(self.max_depth)?;
         let method = self.method.into();
+        if self.save.is_some() && method == Method::Search {
+            return Err(Error::Argument(
+                "--save keeps the retrograde analysis's values; --method search runs none".into(),
+            ));
+        }
         let r = self.resources.validate()?;
         Ok(TableJob::Run {
             cells,
@@ -167,6 +182,7 @@ impl TableArgs {
             },
             resume: self.resume,
             out: self.out.clone(),
+            save: self.save.clone(),
         })
     }
 }
@@ -205,7 +221,7 @@ fn parse_walls(text: &str) -> Result<Vec<u8>> {
 }
 
 pub fn run(t: TableJob, bars: &Bars, out: &mut dyn Write) -> Result<ExitCode> {
-    let (cells, options, resume, dir) = match t {
+    let (cells, options, resume, dir, save) = match t {
         TableJob::Check(file) => {
             let records = report::read_csv(&file)?;
             // A check of nothing would pass: an empty file is a wrong path, not a result.
@@ -224,7 +240,8 @@ pub fn run(t: TableJob, bars: &Bars, out: &mut dyn Write) -> Result<ExitCode> {
             options,
             resume,
             out,
-        } => (cells, options, resume, out),
+            save,
+        } => (cells, options, resume, out, save),
     };
     report::check_writable(&dir)?;
     report::remove_stale_temporaries(&dir);
@@ -260,7 +277,7 @@ pub fn run(t: TableJob, bars: &Bars, out: &mut dyn Write) -> Result<ExitCode> {
             options.time_limit.unwrap_or(Duration::MAX),
             &earlier(&records),
         );
-        let cell_options = SolveOptions {
+        let mut cell_options = SolveOptions {
             // `auto` (the default) follows the plan; `search` and `retro` are the user's.
             method: match options.method {
                 Method::Auto => planned.method,
@@ -270,6 +287,23 @@ pub fn run(t: TableJob, bars: &Bars, out: &mut dyn Write) -> Result<ExitCode> {
             precision: planned.precision,
             ..options.clone()
         };
+        let mut saved = String::new();
+        if let Some(save) = &save {
+            let e = CellEstimate::new(board, walls);
+            let needed = e.tables.bytes + e.retro.all_layers_bytes;
+            if needed <= options.memory_budget {
+                let path = save.join(format!("{board}-w{walls}"));
+                saved = format!("; values saved in {}", path.display());
+                cell_options.method = Method::Retro;
+                cell_options.precision = Some(Precision::Exact);
+                cell_options.save = Some(path);
+            } else {
+                saved = format!(
+                    "; not saved: every layer of the analysis needs {}",
+                    format_bytes(needed)
+                );
+            }
+        }
         let result = match solve(board, walls, &cell_options, bars) {
             Ok(r) => r,
             // One cell too large for the budget does not stop the others; it stays missing.
@@ -282,10 +316,12 @@ pub fn run(t: TableJob, bars: &Bars, out: &mut dyn Write) -> Result<ExitCode> {
             Err(e) => return Err(e),
         };
         let record = CellRecord::from_result(&result);
-        let why = if cell_options.method == planned.method {
-            format!("; planned {}", planned.why)
+        let why = if cell_options.save.is_some() {
+            saved
+        } else if cell_options.method == planned.method {
+            format!("; planned {}{saved}", planned.why)
         } else {
-            String::new()
+            saved
         };
         bars.line(&format!(
             "[{}/{}] {board} with {}: {} in {:.2} s ({}, peak {:.2} GiB){why}",
