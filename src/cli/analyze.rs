@@ -149,109 +149,131 @@ pub fn mark(before: Verdict, after: Verdict) -> Option<&'static str> {
     }
 }
 
+/// What `analyze` found, ready to print.
+struct Answer {
+    verdict: Verdict,
+    /// Every legal move (without --game).
+    moves: Option<Vec<MoveVerdict>>,
+    /// Every move of the game (with --game).
+    game: Option<Vec<Ply>>,
+    retro: bool,
+    nodes: u64,
+    seconds: f64,
+}
+
 pub fn run(a: Analyze, bars: &Bars, out: &mut dyn Write) -> Result<ExitCode> {
     let started = Instant::now();
-    let config = a.config.clone();
-    config.use_threads()?;
-    {
-        let tables = config.tables(a.board, a.walls, bars)?;
-        // The layers asked about: the position's and the next (its moves), and with a
-        // game every layer up to one past its last wall.
-        let first = a.position.walls.len() as usize;
-        let walls_played = a.game.as_ref().map_or(0, |g| {
-            g.iter().filter(|a| matches!(a, Action::Wall(_))).count()
-        });
-        let layers = first..first + walls_played + 2;
-        let mut analyst = config.analyst(&tables, layers, started, bars)?;
-        let verdict = analyst.verdict(&a.position, bars);
-        let (moves, game) = match &a.game {
-            None => (Some(analyst.moves(&a.position, bars)), None),
-            Some(actions) => (
-                None,
-                Some(annotate(&mut analyst, a.position, actions, bars)),
-            ),
-        };
-        let method = if analyst.is_retro() {
+    a.config.use_threads()?;
+    let tables = a.config.tables(a.board, a.walls, bars)?;
+    // The layers asked about: the position's and the next (its moves), and with a game
+    // every layer up to one past its last wall.
+    let first = a.position.walls.len() as usize;
+    let walls_played = a.game.as_ref().map_or(0, |g| {
+        g.iter().filter(|a| matches!(a, Action::Wall(_))).count()
+    });
+    let layers = first..first + walls_played + 2;
+    let mut analyst = a.config.analyst(&tables, layers, started, bars)?;
+    let verdict = analyst.verdict(&a.position, bars);
+    let (moves, game) = match &a.game {
+        None => (Some(analyst.moves(&a.position, bars)), None),
+        Some(actions) => (
+            None,
+            Some(annotate(&mut analyst, a.position, actions, bars)),
+        ),
+    };
+    let answer = Answer {
+        verdict,
+        moves,
+        game,
+        retro: analyst.is_retro(),
+        nodes: analyst.nodes(),
+        seconds: started.elapsed().as_secs_f64(),
+    };
+    if a.json {
+        let json = serde_json::to_string(&to_json(&a, &answer)).expect("serializable");
+        writeln!(out, "{json}")?;
+    } else {
+        write_text(&a, &answer, out)?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn to_json(a: &Analyze, answer: &Answer) -> Json {
+    let mover = a.position.to_move;
+    let name = |action| action_name(a.board, action);
+    Json {
+        width: a.board.width(),
+        height: a.board.height(),
+        walls: a.walls,
+        method: if answer.retro {
             "retrograde"
         } else {
             "proof-search"
-        };
-        let mover = a.position.to_move;
-        let name = |action| action_name(a.board, action);
-        if a.json {
-            let json = Json {
-                width: a.board.width(),
-                height: a.board.height(),
-                walls: a.walls,
-                method,
-                position: format_record(a.board, &a.position),
-                to_move: mover.number(),
-                verdict,
-                text: verdict.text(mover),
-                moves: moves.as_ref().map(|ms| {
-                    ms.iter()
-                        .map(|m| JsonMove {
-                            action: name(m.action),
-                            verdict: m.verdict,
-                            text: m.verdict.text(mover),
-                        })
-                        .collect()
-                }),
-                game: game.as_ref().map(|plies| {
-                    plies
-                        .iter()
-                        .map(|p| JsonPly {
-                            ply: p.ply,
-                            player: p.player.number(),
-                            action: name(p.action),
-                            before: p.before,
-                            after: p.after,
-                            mark: mark(p.before, p.after),
-                        })
-                        .collect()
-                }),
-                nodes: analyst.nodes(),
-                seconds: started.elapsed().as_secs_f64(),
-            };
-            writeln!(
-                out,
-                "{}",
-                serde_json::to_string(&json).expect("serializable")
-            )?;
-            return Ok(ExitCode::SUCCESS);
-        }
-        writeln!(
-            out,
-            "{} with {} per player, Player {} to move: {}",
-            a.board,
-            count(a.walls, "wall"),
-            mover.number(),
-            verdict.text(mover)
-        )?;
-        writeln!(out, "position  {}", format_record(a.board, &a.position))?;
-        writeln!(
-            out,
-            "by        {}",
-            if analyst.is_retro() {
-                "the retrograde analysis of the cell (exact, draws included)"
-            } else {
-                "proof search (no draws: what neither player wins within the depth is unknown)"
-            }
-        )?;
-        if let Some(moves) = &moves {
-            write_moves(a.board, mover, moves, out)?;
-        }
-        if let Some(plies) = &game {
-            write_game(a.board, plies, out)?;
-        }
-        writeln!(
-            out,
-            "{} in {:.2} s",
-            count(analyst.nodes(), "search node"),
-            started.elapsed().as_secs_f64()
-        )?;
-        Ok(ExitCode::SUCCESS)
+        },
+        position: format_record(a.board, &a.position),
+        to_move: mover.number(),
+        verdict: answer.verdict,
+        text: answer.verdict.text(mover),
+        moves: answer.moves.as_ref().map(|ms| {
+            ms.iter()
+                .map(|m| JsonMove {
+                    action: name(m.action),
+                    verdict: m.verdict,
+                    text: m.verdict.text(mover),
+                })
+                .collect()
+        }),
+        game: answer.game.as_ref().map(|plies| {
+            plies
+                .iter()
+                .map(|p| JsonPly {
+                    ply: p.ply,
+                    player: p.player.number(),
+                    action: name(p.action),
+                    before: p.before,
+                    after: p.after,
+                    mark: mark(p.before, p.after),
+                })
+                .collect()
+        }),
+        nodes: answer.nodes,
+        seconds: answer.seconds,
     }
+}
+
+fn write_text(a: &Analyze, answer: &Answer, out: &mut dyn Write) -> Result<()> {
+    let mover = a.position.to_move;
+    writeln!(
+        out,
+        "{} with {} per player, Player {} to move: {}",
+        a.board,
+        count(a.walls, "wall"),
+        mover.number(),
+        answer.verdict.text(mover)
+    )?;
+    writeln!(out, "position  {}", format_record(a.board, &a.position))?;
+    writeln!(
+        out,
+        "by        {}",
+        if answer.retro {
+            "the retrograde analysis of the cell (exact, draws included)"
+        } else {
+            "proof search (no draws: what neither player wins within the depth is unknown)"
+        }
+    )?;
+    if let Some(moves) = &answer.moves {
+        write_moves(a.board, mover, moves, out)?;
+    }
+    if let Some(plies) = &answer.game {
+        write_game(a.board, plies, out)?;
+    }
+    writeln!(
+        out,
+        "{} in {:.2} s",
+        count(answer.nodes, "search node"),
+        answer.seconds
+    )?;
+    Ok(())
 }
 
 /// One move of an annotated game.

@@ -72,26 +72,23 @@ const HELP: &str = "type a move in notation (a pawn's cell such as c2, or a wall
                     or b2v), or: hint (the best move), undo (take back your last move), quit";
 
 pub fn run(p: Play, bars: &Bars, out: &mut dyn Write) -> Result<ExitCode> {
-    let config = p.config.clone();
-    config.use_threads()?;
-    {
-        let tables = config.tables(p.board, p.walls, bars)?;
-        // A game may reach any layer from the position's on.
-        let layers = p.position.walls.len() as usize..usize::MAX;
-        let mut analyst = config.analyst(&tables, layers, Instant::now(), bars)?;
-        let stdin = std::io::stdin();
-        let mut game = Game {
-            board: p.board,
-            user: p.user,
-            start: p.position,
-            history: Vec::new(),
-        };
-        writeln!(out, "You are Player {}. {HELP}.", p.user.number())?;
-        // Piped moves are echoed, so that the output reads as the game did.
-        let echo = !stdin.is_terminal();
-        game.run(&mut analyst, &mut stdin.lock(), echo, out, bars)?;
-        Ok(ExitCode::SUCCESS)
-    }
+    p.config.use_threads()?;
+    let tables = p.config.tables(p.board, p.walls, bars)?;
+    // A game may reach any layer from the position's on.
+    let layers = p.position.walls.len() as usize..usize::MAX;
+    let mut analyst = p.config.analyst(&tables, layers, Instant::now(), bars)?;
+    let stdin = std::io::stdin();
+    let mut game = Game {
+        board: p.board,
+        user: p.user,
+        start: p.position,
+        history: Vec::new(),
+    };
+    writeln!(out, "You are Player {}. {HELP}.", p.user.number())?;
+    // Piped moves are echoed, so that the output reads as the game did.
+    let echo = !stdin.is_terminal();
+    game.run(&mut analyst, &mut stdin.lock(), echo, out, bars)?;
+    Ok(ExitCode::SUCCESS)
 }
 
 /// A game in progress.
