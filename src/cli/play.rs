@@ -105,6 +105,11 @@ impl Game {
         self.history.iter().fold(self.start, |pos, &a| pos.play(a))
     }
 
+    /// The moves played so far, in notation.
+    fn moves(&self) -> String {
+        format_moves(self.board, self.start.to_move, &self.history)
+    }
+
     fn run(
         &mut self,
         analyst: &mut Analyst,
@@ -135,7 +140,7 @@ impl Game {
                     out,
                     "Game over: Player {} has won, {who}. Moves: {}",
                     winner.number(),
-                    format_moves(board, self.start.to_move, &self.history)
+                    self.moves()
                 )?;
                 return Ok(());
             }
@@ -166,7 +171,7 @@ impl Game {
                 writeln!(
                     out,
                     "\nEnd of input: the game stops here. Moves: {}",
-                    format_moves(board, self.start.to_move, &self.history)
+                    self.moves()
                 )?;
                 return Ok(());
             }
@@ -177,11 +182,7 @@ impl Game {
             match line.trim() {
                 "" => {}
                 "quit" | "q" => {
-                    writeln!(
-                        out,
-                        "Quit. Moves: {}",
-                        format_moves(board, self.start.to_move, &self.history)
-                    )?;
+                    writeln!(out, "Quit. Moves: {}", self.moves())?;
                     return Ok(());
                 }
                 "help" | "?" => writeln!(out, "{HELP}")?,
