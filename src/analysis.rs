@@ -14,6 +14,7 @@ use crate::search::{Limits, Prover};
 use crate::tables::Tables;
 use serde::Serialize;
 use std::cmp::Reverse;
+use std::ops::Range;
 
 /// What is known of a position's value, from the view of the player to move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -114,22 +115,32 @@ pub struct Analyst<'t> {
 }
 
 impl<'t> Analyst<'t> {
-    /// By the exact retrograde analysis of the cell of `tables`: every position's value.
-    /// Refused (before anything large is allocated) when every layer does not fit
-    /// `memory_budget` with the tables: a streamed analysis forgets the layers of most
-    /// positions.
-    pub fn retro(tables: &'t Tables, memory_budget: u64, progress: &dyn Progress) -> Result<Self> {
+    /// By the exact retrograde analysis of the cell of `tables`, solved from the most walls
+    /// down to `layers.start` and keeping the layers of `layers` (walls on the board): the
+    /// questions asked must stay in them. Refused (before anything large is allocated)
+    /// when that does not fit `memory_budget` with the tables.
+    pub fn retro(
+        tables: &'t Tables,
+        memory_budget: u64,
+        layers: Range<usize>,
+        progress: &dyn Progress,
+    ) -> Result<Self> {
+        let keep = kept(tables, layers);
         memory::check(
             &format!(
-                "keeping every position's value of {} with {} (retrograde analysis)",
+                "keeping the values of {} with {} in {} (retrograde analysis)",
                 tables.board(),
-                count(tables.walls_per_player(), "wall")
+                count(tables.walls_per_player(), "wall"),
+                if keep.len() == tables.layers() {
+                    "every layer".to_string()
+                } else {
+                    format!("the layers of {} to {} walls", keep.start, keep.end - 1)
+                }
             ),
-            retro_bytes(tables),
+            retro_bytes(tables, keep.clone()),
             memory_budget,
         )?;
-        let solved = retro::analyse(tables, memory_budget, progress)?;
-        debug_assert!(solved.keeps_all_layers());
+        let solved = retro::analyse_keeping(tables, memory_budget, keep, progress)?;
         Ok(Analyst {
             tables,
             source: Source::Retro(Box::new(solved)),
@@ -227,10 +238,17 @@ impl<'t> Analyst<'t> {
     }
 }
 
-/// The bytes of the exact analysis of the cell of `tables` with every layer kept, the
-/// tables included.
-pub fn retro_bytes(tables: &Tables) -> u64 {
-    tables.bytes() + retro::cell_estimate(tables).all_layers_bytes
+/// `layers` within the layers of the cell of `tables`.
+fn kept(tables: &Tables, layers: Range<usize>) -> Range<usize> {
+    let all = tables.layers();
+    layers.start.min(all)..layers.end.min(all)
+}
+
+/// The bytes of the exact analysis of the cell of `tables` that keeps `layers` (walls on
+/// the board; see `Analyst::retro`), the tables included.
+pub fn retro_bytes(tables: &Tables, layers: Range<usize>) -> u64 {
+    let keep = kept(tables, layers);
+    tables.bytes() + retro::cell_estimate(tables).peak_keeping(Precision::Exact, keep)
 }
 
 impl Analyst<'_> {

@@ -39,7 +39,7 @@ enum Which {
 fn compare(width: usize, height: usize, walls: u8, which: Which) -> usize {
     let board = Board::new(width, height).unwrap();
     let tables = Tables::build(board, walls, u64::MAX, &Silent).unwrap();
-    let mut retro = Analyst::retro(&tables, u64::MAX, &Silent).unwrap();
+    let mut retro = Analyst::retro(&tables, u64::MAX, 0..usize::MAX, &Silent).unwrap();
     let limits = Limits {
         max_depth: MAX_DEPTH,
         deadline: None,
@@ -102,7 +102,7 @@ fn search_equals_retro_on_every_reachable_position_of_4x3_and_3x5_with_3_walls()
 fn self_play(width: usize, height: usize, walls: u8) {
     let board = Board::new(width, height).unwrap();
     let tables = Tables::build(board, walls, u64::MAX, &Silent).unwrap();
-    let mut analyst = Analyst::retro(&tables, u64::MAX, &Silent).unwrap();
+    let mut analyst = Analyst::retro(&tables, u64::MAX, 0..usize::MAX, &Silent).unwrap();
     let start = Position::start(board, walls).unwrap();
     let value = analyst.verdict(&start, &Silent);
     let mut pos = start;
@@ -174,4 +174,24 @@ fn a_saved_table_reads_back_the_same_values_and_a_flipped_byte_is_caught() {
         assert!(saved::load(&other, &dir, 0..usize::MAX).is_err());
         let _ = std::fs::remove_dir_all(&dir);
     }
+}
+
+#[test]
+fn an_analysis_kept_from_a_position_up_answers_as_the_whole_one() {
+    // Positions with 2 walls on the board of random games of 4x3 with 3 walls: an analyst
+    // that solved and kept only layers 2 and 3 values them and their moves as the full one.
+    let board = Board::new(4, 3).unwrap();
+    let tables = Tables::build(board, 3, u64::MAX, &Silent).unwrap();
+    let mut full = Analyst::retro(&tables, u64::MAX, 0..usize::MAX, &Silent).unwrap();
+    let mut part = Analyst::retro(&tables, u64::MAX, 2..4, &Silent).unwrap();
+    let mut seen = 0;
+    for pos in random_games(&tables, 40)
+        .iter()
+        .filter(|p| p.walls.len() == 2)
+    {
+        assert_eq!(part.verdict(pos, &Silent), full.verdict(pos, &Silent));
+        assert_eq!(part.moves(pos, &Silent), full.moves(pos, &Silent));
+        seen += 1;
+    }
+    assert!(seen > 20, "{seen} positions with 2 walls");
 }

@@ -21,11 +21,11 @@ use super::{max_depth, time_limit};
 
 #[derive(Args, Debug)]
 pub struct AnalystArgs {
-    /// How positions are valued: `retro` (the exact retrograde analysis of the whole cell,
-    /// every position's value kept: then each answer is a lookup, draws included), `search`
-    /// (proof search per position, one transposition table for all: wins and their lengths;
-    /// no draws, which come out "unknown"), or `auto` (retro when every position's value
-    /// fits the memory budget, else search)
+    /// How positions are valued: `retro` (the exact retrograde analysis of the cell from
+    /// the position's wall count up, keeping the values the questions need: then each
+    /// answer is a lookup, draws included), `search` (proof search per position, one
+    /// transposition table for all: wins and their lengths; no draws, which come out
+    /// "unknown"), or `auto` (retro when it fits the memory budget, else search)
     #[arg(long, value_enum, default_value_t = AnalystMethod::Auto)]
     method: AnalystMethod,
 
@@ -115,8 +115,9 @@ impl AnalystConfig {
     }
 
     /// The analyst of the cell of `tables`, by the configured method (see `AnalystArgs`).
-    /// The time limit, if any, counts from `started`. From a saved table only `layers` are
-    /// read (walls on the board): the questions asked must stay in them.
+    /// The time limit, if any, counts from `started`. The retrograde analysis solves and
+    /// keeps, and a saved table reads, only `layers` (walls on the board): the questions
+    /// asked must stay in them.
     pub fn analyst<'t>(
         &self,
         tables: &'t Tables,
@@ -131,10 +132,10 @@ impl AnalystConfig {
         let retro = match self.method {
             AnalystMethod::Retro => true,
             AnalystMethod::Search => false,
-            AnalystMethod::Auto => retro_bytes(tables) <= budget,
+            AnalystMethod::Auto => retro_bytes(tables, layers.clone()) <= budget,
         };
         if retro {
-            return Analyst::retro(tables, budget, bars);
+            return Analyst::retro(tables, budget, layers, bars);
         }
         let limits = Limits {
             max_depth: self.max_depth,

@@ -95,6 +95,7 @@ use crate::progress::Progress;
 use crate::tables::Tables;
 use layout::Layout;
 use serde::Serialize;
+use std::ops::Range;
 use store::{Compact, Exact, Packing};
 
 /// The value of a position from the view of the player to move.
@@ -152,11 +153,19 @@ impl RetroEstimate {
     /// and any other split only until the pair that reads it is solved (`run`); the tables
     /// not included.
     pub fn peak(&self, precision: Precision, kept: usize) -> u64 {
+        self.peak_keeping(precision, 0..kept)
+    }
+
+    /// The peak bytes of an analysis at `precision` that solves the layers from the most
+    /// walls down to `keep.start` only, keeps the layers of `keep` to the end and any other
+    /// split only until the pair that reads it is solved (`run_keeping`); the tables not
+    /// included.
+    pub fn peak_keeping(&self, precision: Precision, keep: Range<usize>) -> u64 {
         let n = self.walls_per_player;
         let split = |k: usize| self.split_slots[k].div_ceil(precision.per_byte());
         let (mut live, mut peak) = (0u128, 0u128);
-        for k in (0..self.layers).rev() {
-            let frees = k + 1 < self.layers && k + 1 >= kept;
+        for k in (keep.start.min(self.layers)..self.layers).rev() {
+            let frees = k + 1 < self.layers && !keep.contains(&(k + 1));
             let pairs = layout::split_pairs(n, k);
             if frees {
                 let read: usize = pairs
@@ -355,6 +364,32 @@ pub fn analyse_outcomes<'t>(
     analyse_at(tables, memory_budget, Precision::Compact, progress)
 }
 
+/// Solves the positions of the layers of `keep` (walls on the board) exactly: the layers
+/// from the most walls down to `keep.start`, keeping those of `keep` and streaming the
+/// others, as `analyse` does with `0..2`. Enough for the value of a position with
+/// `keep.start` walls and of its moves; the counts are those of the layers solved, and
+/// `result` (the start's) needs `keep.start == 0`.
+pub fn analyse_keeping<'t>(
+    tables: &'t Tables,
+    memory_budget: u64,
+    keep: Range<usize>,
+    progress: &dyn Progress,
+) -> Result<Solved<'t>> {
+    let e = cell_estimate(tables);
+    memory::check(
+        &format!(
+            "retrograde analysis of {} with {} from {} up",
+            tables.board(),
+            count(tables.walls_per_player(), "wall"),
+            count(keep.start, "wall")
+        ),
+        e.peak_keeping(Precision::Exact, keep.clone())
+            .saturating_add(tables.bytes()),
+        memory_budget,
+    )?;
+    run_keeping::<Exact>(tables, Precision::Exact, keep, progress)
+}
+
 /// The layers kept: the exact analysis keeps every layer or two (a line needs them all),
 /// the compact one as many as fit (each one more makes a better oracle).
 fn analyse_at<'t>(
@@ -416,6 +451,17 @@ fn run<'t, P: Packing>(
     kept: usize,
     progress: &dyn Progress,
 ) -> Result<Solved<'t>> {
+    run_keeping::<P>(tables, precision, 0..kept, progress)
+}
+
+/// Solves the layers from the most walls down to `keep.start`, packed by `P`, keeping the
+/// layers of `keep` to the end (the others stay empty, their values unknown).
+fn run_keeping<'t, P: Packing>(
+    tables: &'t Tables,
+    precision: Precision,
+    keep: Range<usize>,
+    progress: &dyn Progress,
+) -> Result<Solved<'t>> {
     let board = tables.board();
     let n = tables.walls_per_player();
     let layout = Layout::new(tables);
@@ -424,15 +470,16 @@ fn run<'t, P: Packing>(
     let mut stats = RetroStats::default();
     let (mut live, mut peak) = (0usize, 0usize);
     // Measured in slots, which the work follows, so that the time left can be told.
+    let lowest = keep.start.min(layers);
     progress.begin(
         "retrograde analysis",
-        (0..layers).map(|k| layout.layer_len(k) as u64).sum(),
+        (lowest..layers).map(|k| layout.layer_len(k) as u64).sum(),
     );
-    for k in (0..layers).rev() {
+    for k in (lowest..layers).rev() {
         // Layer k + 1's splits go as soon as nothing reads them (unless kept): first those
         // no pair reads, then each pair's once it is solved. So the peak is about the
         // largest layer and a pair, not two whole layers.
-        let frees = k + 1 < layers && k + 1 >= kept;
+        let frees = k + 1 < layers && !keep.contains(&(k + 1));
         let pairs = layout::split_pairs(n, k);
         if frees {
             let read: Vec<usize> = pairs
@@ -513,9 +560,13 @@ impl<'t> Solved<'t> {
         self.peak_bytes
     }
 
-    /// Whether every layer was kept (else only layers 0 and 1, see the module doc).
+    /// Whether every layer was kept (else only layers 0 and 1, see the module doc, or those
+    /// `analyse_keeping` was asked for).
     pub fn keeps_all_layers(&self) -> bool {
-        self.values.iter().flatten().all(Option::is_some)
+        // A layer not solved (`analyse_keeping`) has no splits at all.
+        self.values
+            .iter()
+            .all(|layer| !layer.is_empty() && layer.iter().all(Option::is_some))
     }
 
     /// What the store keeps of each position.
@@ -552,7 +603,7 @@ impl<'t> Solved<'t> {
             Located::Over(v) => Some(v),
             Located::Stored(..) if self.precision != Precision::Exact => None,
             Located::Stored(k, split, slot) => Some(code::value(Exact::read(
-                self.values[k][split].as_ref()?,
+                self.values[k].get(split)?.as_ref()?,
                 slot,
             ))),
         }
@@ -586,7 +637,7 @@ impl<'t> Solved<'t> {
 
     #[inline(always)]
     fn read_outcome(&self, k: usize, split: usize, slot: usize) -> Option<Wdl> {
-        let store = self.values[k][split].as_ref()?;
+        let store = self.values.get(k)?.get(split)?.as_ref()?;
         let code = match self.precision {
             Precision::Exact => Exact::read(store, slot),
             Precision::Compact => Compact::read(store, slot),
@@ -698,9 +749,6 @@ mod tests {
         }
     }
 
-    /// 2x2 with the wall a1v, Player 1 on b1 and Player 2 on b2: the mover can neither
-    /// step (the other pawn), jump straight (off the board) nor beside (the wall), and no
-    /// other wall fits, so the position is a draw, whoever is to move.
     /// The estimate's peak is the peak the analysis reaches, whatever it keeps, at both
     /// precisions; and streaming by pairs of splits gives the same values as keeping all.
     #[test]
@@ -729,6 +777,36 @@ mod tests {
         }
     }
 
+    /// Solving only the layers from `keep.start` up, and keeping those of `keep`, gives the
+    /// values of the full analysis there, at the estimated peak.
+    #[test]
+    fn an_analysis_from_a_layer_up_keeps_the_full_values_there() {
+        for (w, h, n) in [(3, 3, 2), (4, 3, 3), (2, 5, 4)] {
+            let board = Board::new(w, h).unwrap();
+            let tables = Tables::build(board, n, u64::MAX, &Silent).unwrap();
+            let e = cell_estimate(&tables);
+            let all = run::<Exact>(&tables, Precision::Exact, e.layers, &Silent).unwrap();
+            for start in 1..e.layers - 1 {
+                for keep in [start..start + 2, start..e.layers] {
+                    let part =
+                        run_keeping::<Exact>(&tables, Precision::Exact, keep.clone(), &Silent)
+                            .unwrap();
+                    assert_eq!(part.values[keep.clone()], all.values[keep.clone()]);
+                    assert!(part.values[..start].iter().all(Vec::is_empty));
+                    assert_eq!(
+                        part.bytes(),
+                        e.peak_keeping(Precision::Exact, keep.clone()),
+                        "{w}x{h} {keep:?}"
+                    );
+                    assert!(!part.keeps_all_layers());
+                }
+            }
+        }
+    }
+
+    /// 2x2 with the wall a1v, Player 1 on b1 and Player 2 on b2: the mover can neither
+    /// step (the other pawn), jump straight (off the board) nor beside (the wall), and no
+    /// other wall fits, so the position is a draw, whoever is to move.
     #[test]
     fn a_stuck_player_draws() {
         let board = Board::new(2, 2).unwrap();
