@@ -6,7 +6,6 @@
 
 use crate::error::{Result, count};
 use crate::geometry::Player;
-use crate::memory;
 use crate::position::{Action, Position};
 use crate::progress::Progress;
 use crate::retro::{self, Precision, Solved, Value};
@@ -102,7 +101,7 @@ pub struct MoveVerdict {
 
 /// How an `Analyst` answers.
 enum Source<'t> {
-    /// The exact analysis of the cell, every layer kept (boxed: far larger than a prover).
+    /// The exact analysis of the layers asked about (boxed: far larger than a prover).
     Retro(Box<Solved<'t>>),
     /// Proof search up to `max_depth` plies, one table for every question.
     Search { prover: Prover<'t>, max_depth: u8 },
@@ -125,22 +124,8 @@ impl<'t> Analyst<'t> {
         layers: Range<usize>,
         progress: &dyn Progress,
     ) -> Result<Self> {
-        let keep = kept(tables, layers);
-        memory::check(
-            &format!(
-                "keeping the values of {} with {} in {} (retrograde analysis)",
-                tables.board(),
-                count(tables.walls_per_player(), "wall"),
-                if keep.len() == tables.layers() {
-                    "every layer".to_string()
-                } else {
-                    format!("the layers of {} to {} walls", keep.start, keep.end - 1)
-                }
-            ),
-            retro_bytes(tables, keep.clone()),
-            memory_budget,
-        )?;
-        let solved = retro::analyse_keeping(tables, memory_budget, keep, progress)?;
+        // analyse_keeping checks the memory (the same sum as `retro_bytes`) first.
+        let solved = retro::analyse_keeping(tables, memory_budget, kept(tables, layers), progress)?;
         Ok(Analyst {
             tables,
             source: Source::Retro(Box::new(solved)),

@@ -316,12 +316,11 @@ pub fn run(t: TableJob, bars: &Bars, out: &mut dyn Write) -> Result<ExitCode> {
             Err(e) => return Err(e),
         };
         let record = CellRecord::from_result(&result);
-        let why = if cell_options.save.is_some() {
-            saved
-        } else if cell_options.method == planned.method {
-            format!("; planned {}{saved}", planned.why)
-        } else {
-            saved
+        // The plan's reason where the plan was followed, then what was saved.
+        let followed = cell_options.save.is_none() && cell_options.method == planned.method;
+        let why = match followed {
+            true => format!("; planned {}{saved}", planned.why),
+            false => saved,
         };
         bars.line(&format!(
             "[{}/{}] {board} with {}: {} in {:.2} s ({}, peak {:.2} GiB){why}",

@@ -18,10 +18,11 @@ pub fn cell_text(r: &CellRecord) -> String {
     }
 }
 
-/// The table's rows in the published order (odd heights first, then even ones; by height,
-/// then width), each board with its cells by walls, and the largest wall count present.
+/// Rows of the table: (width, height) and the board's cells by walls.
 pub type Grid<'r> = Vec<((usize, usize), BTreeMap<u8, &'r CellRecord>)>;
 
+/// The table's rows in the published order (odd heights first, then even ones; by height,
+/// then width), and the largest wall count present.
 pub fn grid(records: &[CellRecord]) -> (Grid<'_>, u8) {
     // Keyed by (even height?, height, width): the published odd-height rows come first.
     let mut boards: BTreeMap<(bool, usize, usize), BTreeMap<u8, &CellRecord>> = BTreeMap::new();
