@@ -104,7 +104,10 @@ enum Source<'t> {
     /// The exact analysis of the layers asked about (boxed: far larger than a prover).
     Retro(Box<Solved<'t>>),
     /// Proof search up to `max_depth` plies, one table for every question.
-    Search { prover: Prover<'t>, max_depth: u8 },
+    Search {
+        prover: Prover<'t, Tables>,
+        max_depth: u8,
+    },
 }
 
 /// Answers the value of positions of one cell (see the module doc).

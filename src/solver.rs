@@ -9,7 +9,7 @@ use crate::position::{Action, Position};
 use crate::progress::Progress;
 use crate::retro::{self, Precision, RetroResult, RetroStats, Solved, Wdl};
 use crate::search::{self, Node, Oracle};
-use crate::tables::Tables;
+use crate::tables::{ConfigTables, OnDemand, Tables};
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -27,6 +27,13 @@ pub const AUTO_SEARCH_SHARE: f64 = 2.0;
 
 /// The default largest transposition table, when the budget allows it.
 pub const DEFAULT_TT_BYTES: u64 = 1 << 30;
+
+/// The least budget a proof search over configurations built on demand starts with.
+pub const MIN_ON_DEMAND_BYTES: u64 = 64 << 20;
+
+/// What a search over configurations built on demand leaves outside its store and table
+/// (the stacks, the line, the allocator's own bookkeeping).
+const ON_DEMAND_SLACK_BYTES: u64 = 32 << 20;
 
 /// How a cell is decided.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -209,6 +216,27 @@ pub struct CellResult {
     pub stats: Option<RetroStats>,
 }
 
+impl CellResult {
+    /// A cell not decided yet.
+    fn undecided(board: Board, walls: u8) -> CellResult {
+        CellResult {
+            width: board.width(),
+            height: board.height(),
+            walls,
+            outcome: Outcome::Unknown,
+            plies: None,
+            depth_reached: 0,
+            method: MethodUsed::Search,
+            nodes: 0,
+            seconds: 0.0,
+            peak_bytes: 0,
+            line: Vec::new(),
+            cycle_start: None,
+            stats: None,
+        }
+    }
+}
+
 /// Solves the cell by the chosen method.
 pub fn solve(
     board: Board,
@@ -220,9 +248,13 @@ pub fn solve(
     memory::reset_peak();
     let estimate = CellEstimate::new(board, walls);
     let retro_bytes = estimate.retro_bytes(options.precision);
+    // Proof search builds the configurations it meets when the full tables do not fit.
+    let eager_bytes = estimate.tables.bytes + (16 << 20);
+    let on_demand = options.method != Method::Retro && eager_bytes > options.memory_budget;
     let (what, needed) = match options.method {
         Method::Retro => ("retrograde analysis of", retro_bytes),
-        _ => ("solving", estimate.tables.bytes + (16 << 20)),
+        _ if on_demand => ("proof search on", MIN_ON_DEMAND_BYTES),
+        _ => ("solving", eager_bytes),
     };
     memory::check(
         &format!(
@@ -243,22 +275,14 @@ pub fn solve(
             ))
         })?;
     pool.install(|| {
+        let mut result = CellResult::undecided(board, walls);
+        if on_demand {
+            search_on_demand(board, walls, options, started, progress, &mut result)?;
+            result.seconds = started.elapsed().as_secs_f64();
+            result.peak_bytes = memory::peak_bytes();
+            return Ok(result);
+        }
         let tables = Tables::build(board, walls, options.memory_budget, progress)?;
-        let mut result = CellResult {
-            width: board.width(),
-            height: board.height(),
-            walls,
-            outcome: Outcome::Unknown,
-            plies: None,
-            depth_reached: 0,
-            method: MethodUsed::Search,
-            nodes: 0,
-            seconds: 0.0,
-            peak_bytes: 0,
-            line: Vec::new(),
-            cycle_start: None,
-            stats: None,
-        };
         // With a time limit, retrograde analysis runs only if its estimated time fits too.
         let retro_seconds = estimate.retro_seconds();
         let retro_fits = retro_bytes <= options.memory_budget
@@ -298,6 +322,45 @@ pub fn solve(
     })
 }
 
+/// Proof search from the start over configuration records built on demand (the full
+/// tables do not fit): the transposition table gets its usual size, at most a quarter of the
+/// budget, and the store the rest.
+fn search_on_demand(
+    board: Board,
+    walls: u8,
+    options: &SolveOptions,
+    started: Instant,
+    progress: &dyn Progress,
+    result: &mut CellResult,
+) -> Result<()> {
+    let tt_room = options.tt_bytes.min(options.memory_budget / 4);
+    let store_budget = options
+        .memory_budget
+        .saturating_sub(tt_room + ON_DEMAND_SLACK_BYTES);
+    let store = OnDemand::new(board, walls, store_budget);
+    let run = SearchRun {
+        time_limit: options.time_limit,
+        oracle: None,
+        winner: None,
+        tt_room,
+    };
+    let found = search_cell(&store, options, started, &run, progress, result)?;
+    progress.message(&format!(
+        "configurations built on demand: {} with their mirror images, of {} ({})",
+        store.built(),
+        store.configurations(),
+        crate::error::format_bytes(store.bytes())
+    ));
+    if found.out_of_memory {
+        progress.message(&format!(
+            "the configuration store filled its {}: stopped at depth {}",
+            crate::error::format_bytes(store_budget),
+            found.depth_reached
+        ));
+    }
+    Ok(())
+}
+
 /// How one proof search runs.
 struct SearchRun<'a> {
     time_limit: Option<Duration>,
@@ -310,14 +373,14 @@ struct SearchRun<'a> {
 }
 
 /// Proof search from the start (for the known winner only, if any) into `result`.
-fn search_cell(
-    tables: &Tables,
+fn search_cell<T: ConfigTables>(
+    tables: &T,
     options: &SolveOptions,
     started: Instant,
     run: &SearchRun,
     progress: &dyn Progress,
     result: &mut CellResult,
-) -> Result<()> {
+) -> Result<search::SearchResult> {
     let board = tables.board();
     let limits = search::Limits {
         max_depth: options.max_depth,
@@ -331,12 +394,12 @@ fn search_cell(
     let found = search::solve(tables, &start, &limits, progress);
     result.depth_reached = found.depth_reached as u32;
     result.nodes += found.nodes;
-    if let Some(win) = found.win {
+    if let Some(win) = &found.win {
         result.outcome = Outcome::winner(win.winner);
         result.plies = Some(win.plies as u32);
-        result.line = win.line;
+        result.line = win.line.clone();
     }
-    Ok(())
+    Ok(found)
 }
 
 /// Retrograde analysis of the whole cell: the start's value, its line, and the counts.

@@ -9,7 +9,7 @@ use crate::error::count;
 use crate::geometry::Player;
 use crate::position::{Action, Position};
 use crate::progress::Progress;
-use crate::tables::Tables;
+use crate::tables::ConfigTables;
 use std::sync::atomic::Ordering;
 use std::time::Instant;
 
@@ -57,21 +57,24 @@ pub struct SearchResult {
     /// The deepest iteration completed.
     pub depth_reached: u8,
     pub nodes: u64,
+    /// Whether the search stopped because its configuration store was full (else, if
+    /// undecided below `max_depth`, its deadline stopped it).
+    pub out_of_memory: bool,
 }
 
 /// A proof search over one cell's tables with one transposition table, for any number of
 /// questions: what it proves for one stays in the table for the next.
-pub struct Prover<'a> {
-    shared: Shared<'a>,
+pub struct Prover<'a, T: ConfigTables> {
+    shared: Shared<'a, T>,
     tt_bytes: u64,
 }
 
-impl<'a> Prover<'a> {
-    pub fn new(tables: &'a Tables, limits: &Limits<'a>) -> Prover<'a> {
+impl<'a, T: ConfigTables> Prover<'a, T> {
+    pub fn new(tables: &'a T, limits: &Limits<'a>) -> Prover<'a, T> {
         // No more entries than the cell has positions: configurations x splits of walls
         // left x pawn placements x sides to move (an upper bound).
         let cells = tables.board().cells() as u128;
-        let positions = tables.len() as u128
+        let positions = tables.configurations()
             * (tables.walls_per_player() as u128 + 1)
             * cells
             * (cells - 1)
@@ -113,9 +116,9 @@ impl<'a> Prover<'a> {
         depth > 0 && Search::attack_root(&self.shared, attacker, &node, depth)
     }
 
-    /// Whether the deadline stopped a search.
+    /// Whether the deadline, or a full configuration store, stopped a search.
     pub fn timed_out(&self) -> bool {
-        self.shared.abort.load(Ordering::Relaxed)
+        self.shared.abort.load(Ordering::Relaxed) || self.shared.tables.exhausted()
     }
 
     /// Nodes visited so far, over every question.
@@ -141,6 +144,7 @@ impl<'a> Prover<'a> {
             win: None,
             depth_reached: 0,
             nodes: 0,
+            out_of_memory: false,
         };
         let nodes_before = self.nodes();
         // No bar of depths: the depth of the win is what the search finds out.
@@ -194,14 +198,15 @@ impl<'a> Prover<'a> {
         }
         progress.finish();
         result.nodes = self.nodes() - nodes_before;
+        result.out_of_memory = tables.exhausted();
         result
     }
 }
 
 /// Proof search from `position` (not over) within `limits`: who wins, in how many plies,
 /// and the line.
-pub fn solve(
-    tables: &Tables,
+pub fn solve<T: ConfigTables>(
+    tables: &T,
     position: &Position,
     limits: &Limits,
     progress: &dyn Progress,

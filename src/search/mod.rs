@@ -22,7 +22,7 @@ pub use deepening::{Limits, Prover, SearchResult, Win, solve};
 pub use node::Node;
 
 use crate::geometry::Player;
-use crate::tables::Tables;
+use crate::tables::ConfigTables;
 use node::{Key, Move};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -53,8 +53,8 @@ pub trait Oracle: Sync {
 }
 
 /// Everything a search thread shares with the others.
-struct Shared<'a> {
-    pub tables: &'a Tables,
+struct Shared<'a, T: ConfigTables> {
+    pub tables: &'a T,
     /// Known outcomes, if any: a node the attacker cannot win at all is refuted at once.
     pub oracle: Option<&'a dyn Oracle>,
     pub tt: TranspositionTable,
@@ -69,16 +69,16 @@ struct Shared<'a> {
 }
 
 /// One thread's search for one attacker.
-struct Search<'s, 'a> {
-    shared: &'s Shared<'a>,
+struct Search<'s, 'a, T: ConfigTables> {
+    shared: &'s Shared<'a, T>,
     attacker: Player,
     nodes: u64,
     /// TranspositionTable entries this search claimed, not yet reported to the table.
     claimed: tt::Claimed,
 }
 
-impl<'s, 'a> Search<'s, 'a> {
-    pub fn new(shared: &'s Shared<'a>, attacker: Player) -> Self {
+impl<'s, 'a, T: ConfigTables> Search<'s, 'a, T> {
+    pub fn new(shared: &'s Shared<'a, T>, attacker: Player) -> Self {
         Search {
             shared,
             attacker,
@@ -96,8 +96,11 @@ impl<'s, 'a> Search<'s, 'a> {
 
     fn aborted(&mut self) -> bool {
         if self.nodes.is_multiple_of(4096)
-            && let Some(deadline) = self.shared.deadline
-            && std::time::Instant::now() >= deadline
+            && (self.shared.tables.exhausted()
+                || self
+                    .shared
+                    .deadline
+                    .is_some_and(|deadline| std::time::Instant::now() >= deadline))
         {
             self.shared.abort.store(true, Ordering::Relaxed);
         }
@@ -257,10 +260,12 @@ impl<'s, 'a> Search<'s, 'a> {
         })
     }
 
-    /// Stores the answer (unless aborted) and returns it.
+    /// Stores the answer (unless aborted) and returns it. A store that ran out of room
+    /// may have answered this node's children wrongly before the next abort check: its
+    /// mark is read here directly.
     fn record(&mut self, node: &Node, key: Key, depth: u8, won: bool, mv: Move) -> bool {
-        if !self.shared.abort.load(Ordering::Relaxed) {
-            let tables = self.shared.tables;
+        let tables = self.shared.tables;
+        if !self.shared.abort.load(Ordering::Relaxed) && !tables.exhausted() {
             let stored = order::key_move(tables, node, key, mv);
             self.claimed += self.shared.tt.store(key, self.attacker, depth, won, stored);
         }
@@ -268,7 +273,7 @@ impl<'s, 'a> Search<'s, 'a> {
     }
 
     /// `attack` from the root of an iteration, adding its nodes to the shared count.
-    pub fn attack_root(shared: &Shared, attacker: Player, node: &Node, depth: u8) -> bool {
+    pub fn attack_root(shared: &Shared<'a, T>, attacker: Player, node: &Node, depth: u8) -> bool {
         let mut search = Search::new(shared, attacker);
         let won = search.attack(node, depth);
         search.report();

@@ -14,7 +14,7 @@ use crate::bitboard::UNREACHABLE;
 use crate::configs::ConfigId;
 use crate::geometry::{Board, Cell, Player};
 use crate::position::{Action, Position};
-use crate::tables::{NO_CHILD, Tables};
+use crate::tables::{ConfigTables, NO_CHILD};
 
 pub type Move = u8;
 pub const WALL_BASE: Move = 64;
@@ -66,7 +66,7 @@ const _: () = {
 };
 
 impl Node {
-    pub fn from_position(tables: &Tables, pos: &Position) -> Option<Node> {
+    pub fn from_position<T: ConfigTables>(tables: &T, pos: &Position) -> Option<Node> {
         Some(Node {
             config: tables.id_of(pos.walls)?,
             pawns: pos.pawns,
@@ -75,7 +75,7 @@ impl Node {
         })
     }
 
-    pub fn to_position(&self, tables: &Tables) -> Position {
+    pub fn to_position<T: ConfigTables>(&self, tables: &T) -> Position {
         Position {
             walls: tables.walls(self.config),
             pawns: self.pawns,
@@ -103,7 +103,7 @@ impl Node {
     /// The exact key of this node or of its mirror image, whichever is smaller: both have
     /// the same value, so they share one table entry.
     #[inline]
-    pub fn key(&self, tables: &Tables) -> Key {
+    pub fn key<T: ConfigTables>(&self, tables: &T) -> Key {
         let board = tables.board();
         let own = self.own_key().0;
         let mirror = Self::pack(
@@ -122,7 +122,7 @@ impl Node {
 
     /// The node after `mv` by the player to move (the move must be legal).
     #[inline]
-    pub fn play(&self, tables: &Tables, mv: Move) -> Node {
+    pub fn play<T: ConfigTables>(&self, tables: &T, mv: Move) -> Node {
         let mut next = *self;
         let me = self.to_move.index();
         if mv < WALL_BASE {
@@ -137,7 +137,7 @@ impl Node {
 
     /// The cells the player to move can move their pawn to.
     #[inline]
-    pub fn pawn_destinations(&self, tables: &Tables) -> u64 {
+    pub fn pawn_destinations<T: ConfigTables>(&self, tables: &T) -> u64 {
         let me = self.to_move;
         let edges = tables.walls(self.config).edges(tables.board());
         edges.pawn_destinations(self.pawn(me), self.pawn(me.other()))
@@ -147,7 +147,7 @@ impl Node {
     /// goal distance `dist`. With the pawns apart that is a distance of 1; a pawn next to
     /// them can block the step or offer a jump, so then their moves are generated.
     #[inline]
-    pub fn finishes(&self, tables: &Tables, dist: u8) -> bool {
+    pub fn finishes<T: ConfigTables>(&self, tables: &T, dist: u8) -> bool {
         let board = tables.board();
         let me = self.to_move;
         if board.neighbours(self.pawn(me)) >> self.pawn(me.other()) & 1 == 0 {
@@ -159,7 +159,7 @@ impl Node {
 
     /// Calls `f(move, child configuration)` for every legal wall of the player to move.
     #[inline]
-    pub fn for_each_wall(&self, tables: &Tables, mut f: impl FnMut(Move, ConfigId)) {
+    pub fn for_each_wall<T: ConfigTables>(&self, tables: &T, mut f: impl FnMut(Move, ConfigId)) {
         if self.left[self.to_move.index()] == 0 {
             return;
         }
@@ -171,7 +171,7 @@ impl Node {
     }
 
     /// The configuration after the wall move `mv`, if the player to move may place it.
-    pub fn wall_child(&self, tables: &Tables, mv: Move) -> Option<ConfigId> {
+    pub fn wall_child<T: ConfigTables>(&self, tables: &T, mv: Move) -> Option<ConfigId> {
         let child = *tables
             .children(self.config)
             .get(mv.checked_sub(WALL_BASE)? as usize)?;
@@ -182,14 +182,14 @@ impl Node {
     /// their goals. Read from the distances, not the reach masks: move ordering reads the
     /// child's distances next, and they share one cache line.
     #[inline(always)]
-    fn leaves_paths(&self, tables: &Tables, child: ConfigId) -> bool {
+    fn leaves_paths<T: ConfigTables>(&self, tables: &T, child: ConfigId) -> bool {
         let [p1, p2] = self.pawns;
         child != NO_CHILD
             && tables.distance(child, Player::One, p1) != UNREACHABLE
             && tables.distance(child, Player::Two, p2) != UNREACHABLE
     }
 
-    pub fn action(tables: &Tables, mv: Move) -> Action {
+    pub fn action<T: ConfigTables>(tables: &T, mv: Move) -> Action {
         if mv < WALL_BASE {
             Action::Pawn(mv)
         } else {
@@ -197,14 +197,14 @@ impl Node {
         }
     }
 
-    pub fn encode(tables: &Tables, action: Action) -> Move {
+    pub fn encode<T: ConfigTables>(tables: &T, action: Action) -> Move {
         match action {
             Action::Pawn(c) => c,
             Action::Wall(w) => WALL_BASE + tables.slot(w) as Move,
         }
     }
 
-    pub fn board(tables: &Tables) -> Board {
+    pub fn board<T: ConfigTables>(tables: &T) -> Board {
         tables.board()
     }
 }

@@ -6,7 +6,7 @@
 use super::node::{Key, MAX_MOVES, Move, Node, WALL_BASE};
 use super::tt::NO_MOVE;
 use crate::bitboard::bits;
-use crate::tables::Tables;
+use crate::tables::ConfigTables;
 use std::sync::atomic::{AtomicU32, Ordering};
 
 /// How often each move decided a node (history heuristic), per player to move, kept by each
@@ -93,9 +93,9 @@ impl Moves {
     /// Every legal move of `node` (pawn destinations `dests` already computed) but `skip`,
     /// ordered. With `pawns_within = Some(d)` only pawn moves to cells at most `d` steps
     /// from the mover's goal are generated: the caller knows nothing else can succeed.
-    pub fn generate(
+    pub fn generate<T: ConfigTables>(
         &mut self,
-        tables: &Tables,
+        tables: &T,
         node: &Node,
         dests: u64,
         skip: Move,
@@ -149,8 +149,8 @@ impl Moves {
 }
 
 /// Whether `mv` is a legal move of `node` that `generate` with `pawns_within` would list.
-pub fn admissible(
-    tables: &Tables,
+pub fn admissible<T: ConfigTables>(
+    tables: &T,
     node: &Node,
     dests: u64,
     mv: Move,
@@ -165,7 +165,7 @@ pub fn admissible(
 }
 
 /// The left-right mirror image of a move.
-fn mirror(tables: &Tables, mv: Move) -> Move {
+fn mirror<T: ConfigTables>(tables: &T, mv: Move) -> Move {
     let board = tables.board();
     if mv < WALL_BASE {
         board.mirror_cell(mv)
@@ -184,7 +184,7 @@ fn mirrored(node: &Node, key: Key) -> bool {
 }
 
 /// A move stored under the canonical key, translated to this node's orientation.
-pub fn mirror_move(tables: &Tables, node: &Node, key: Key, stored: Move) -> Move {
+pub fn mirror_move<T: ConfigTables>(tables: &T, node: &Node, key: Key, stored: Move) -> Move {
     if stored == NO_MOVE || !mirrored(node, key) {
         stored
     } else {
@@ -193,6 +193,6 @@ pub fn mirror_move(tables: &Tables, node: &Node, key: Key, stored: Move) -> Move
 }
 
 /// A move of this node, translated to the canonical key's orientation for storing.
-pub fn key_move(tables: &Tables, node: &Node, key: Key, mv: Move) -> Move {
+pub fn key_move<T: ConfigTables>(tables: &T, node: &Node, key: Key, mv: Move) -> Move {
     mirror_move(tables, node, key, mv)
 }

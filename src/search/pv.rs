@@ -13,9 +13,12 @@ use super::order::Moves;
 use super::tt::NO_MOVE;
 use super::{Search, Shared};
 use crate::geometry::Player;
+use crate::tables::ConfigTables;
 
 /// The line of `length` plies from `start` in which `attacker` wins (the win must be proven).
-pub fn principal_line(shared: &Shared, attacker: Player, start: &Node, length: u8) -> Vec<Move> {
+pub fn principal_line<T: ConfigTables>(
+    shared: &Shared<'_, T>,
+    attacker: Player, start: &Node, length: u8) -> Vec<Move> {
     let tables = shared.tables;
     let goal = tables.board().goal(attacker);
     let mut search = Search::new(shared, attacker);

@@ -8,12 +8,11 @@
 //! child costs the search (distances, mirror id) shares one aligned line, and every large
 //! array asks for huge pages (`memory::huge_vec`).
 //!
-//! Wall *slots* number the walls densely: horizontal walls by ascending anchor cell, then
-//! vertical ones, `2 * (W-1) * (H-1)` slots in all. `children[id * slots + slot]` is the
-//! child id or `NO_CHILD` (the wall does not fit, or the configuration already holds the most
-//! walls the cell allows).
+//! `children[id * slots + slot]` is the child id (slots: `slots.rs`) or `NO_CHILD` (the wall
+//! does not fit, or the configuration already holds the most walls the cell allows).
 
-use crate::bitboard::{UNREACHABLE, bits};
+use super::{ConfigTables, SlotMap};
+use crate::bitboard::UNREACHABLE;
 use crate::configs::{ConfigId, Enumeration, candidates, count_by_walls, key};
 use crate::error::Result;
 use crate::geometry::{Board, Cell, Player};
@@ -55,10 +54,7 @@ pub struct Tables {
     board: Board,
     walls_per_player: u8,
     slots: usize,
-    /// Slot to wall.
-    slot_wall: Vec<Wall>,
-    /// `slot_of[orientation][anchor cell]`.
-    slot_of: [[u8; 64]; 2],
+    slot_map: SlotMap,
     /// `layer_start[k]..layer_start[k + 1]`: ids with `k` walls.
     layer_start: Vec<usize>,
     /// Walls and reach masks, one 32-byte record per configuration: what a node needs for
@@ -133,22 +129,21 @@ impl Tables {
         }
         let max_walls = 2 * walls_per_player as usize;
         let mut e = Enumeration::build(board, max_walls, progress);
-        let (slot_wall, slot_of) = slot_maps(board);
-        let slots = slot_wall.len();
+        let slot_map = SlotMap::new(board);
+        let slots = slot_map.len();
         // The records hold the walls too: build them first and drop the enumeration's own
         // copy before the child table, the largest array, is allocated (peak memory).
         let (records, hot) = build_records(board, &e.walls, progress);
         e.walls = Vec::new();
         let walls_of = |id: usize| records[id].walls;
-        let children = child_table(board, &e, &walls_of, slots, &slot_of, progress);
+        let children = child_table(board, &e, &walls_of, &slot_map, progress);
         let layer_start = std::mem::take(&mut e.layer_start);
         drop(e);
         let mut tables = Tables {
             board,
             walls_per_player,
             slots,
-            slot_wall,
-            slot_of,
+            slot_map,
             layer_start,
             records,
             hot,
@@ -216,11 +211,11 @@ impl Tables {
     }
 
     pub fn slot_wall(&self, slot: usize) -> Wall {
-        self.slot_wall[slot]
+        self.slot_map.wall(slot)
     }
 
     pub fn slot(&self, wall: Wall) -> usize {
-        self.slot_of[wall.orientation as usize][wall.anchor as usize] as usize
+        self.slot_map.slot(wall)
     }
 
     /// The cache line holding byte `i` of configuration `id`'s hot bytes, and the byte's
@@ -286,19 +281,51 @@ impl Tables {
     }
 }
 
-fn slot_maps(board: Board) -> (Vec<Wall>, [[u8; 64]; 2]) {
-    let mut slot_wall = Vec::new();
-    let mut slot_of = [[u8::MAX; 64]; 2];
-    for orientation in [Orientation::Horizontal, Orientation::Vertical] {
-        for anchor in bits(board.anchors()) {
-            slot_of[orientation as usize][anchor as usize] = slot_wall.len() as u8;
-            slot_wall.push(Wall {
-                anchor,
-                orientation,
-            });
-        }
+impl ConfigTables for Tables {
+    fn board(&self) -> Board {
+        self.board
     }
-    (slot_wall, slot_of)
+
+    fn walls_per_player(&self) -> u8 {
+        self.walls_per_player
+    }
+
+    fn slot_map(&self) -> &SlotMap {
+        &self.slot_map
+    }
+
+    fn configurations(&self) -> u128 {
+        self.len() as u128
+    }
+
+    #[inline(always)]
+    fn walls(&self, id: ConfigId) -> WallSet {
+        Tables::walls(self, id)
+    }
+
+    #[inline(always)]
+    fn distance(&self, id: ConfigId, player: Player, cell: Cell) -> u8 {
+        Tables::distance(self, id, player, cell)
+    }
+
+    #[inline(always)]
+    fn reach(&self, id: ConfigId, player: Player) -> u64 {
+        Tables::reach(self, id, player)
+    }
+
+    #[inline(always)]
+    fn children(&self, id: ConfigId) -> &[ConfigId] {
+        Tables::children(self, id)
+    }
+
+    #[inline(always)]
+    fn mirror(&self, id: ConfigId) -> ConfigId {
+        Tables::mirror(self, id)
+    }
+
+    fn id_of(&self, walls: WallSet) -> Option<ConfigId> {
+        Tables::id_of(self, walls)
+    }
 }
 
 /// Every configuration's record (walls, flood fills from both goal rows) and hot bytes
@@ -345,10 +372,10 @@ fn child_table(
     board: Board,
     e: &Enumeration,
     walls_of: &(impl Fn(usize) -> WallSet + Sync),
-    slots: usize,
-    slot_of: &[[u8; 64]; 2],
+    slot_map: &SlotMap,
     progress: &dyn Progress,
 ) -> Vec<ConfigId> {
+    let slots = slot_map.len();
     let layers = e.layer_start.len() - 1;
     let mut children = huge_vec(e.parent.len() * slots, NO_CHILD);
     // The child of `x` adding key bit `bit`, which lies above every wall of `x`.
@@ -375,8 +402,14 @@ fn child_table(
                     Some(127 - key(walls).leading_zeros())
                 };
                 for bit in crate::bitboard::bits128(free) {
-                    let o = (bit / 64) as usize;
-                    let slot = slot_of[o][(bit % 64) as usize] as usize;
+                    let slot = slot_map.slot(Wall {
+                        anchor: (bit % 64) as Cell,
+                        orientation: if bit < 64 {
+                            Orientation::Horizontal
+                        } else {
+                            Orientation::Vertical
+                        },
+                    });
                     row[slot] = match top {
                         Some(t) if bit < t => {
                             let p = e.parent[s] as usize;

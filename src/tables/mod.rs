@@ -1,0 +1,69 @@
+//! What the search knows about a wall configuration without a path search: the cells from
+//! which each player still reaches their goal, every cell's goal distance, the configuration
+//! after each wall, and the left-right mirror image. Two stores answer the same questions:
+//!
+//! - `Tables` (`eager.rs`) builds every configuration of the cell up front, numbered densely;
+//!   the fastest, and what the retrograde analysis needs;
+//! - `OnDemand` (`on_demand.rs`) builds a configuration's record the first time the search
+//!   reaches it, within a byte budget: for cells whose full tables do not fit memory while a
+//!   search visits a small fraction of their configurations.
+//!
+//! The search is generic over `ConfigTables`, so neither store costs the other anything.
+
+mod eager;
+mod on_demand;
+mod slots;
+
+pub use eager::{NO_CHILD, TableEstimate, Tables};
+pub use on_demand::OnDemand;
+pub use slots::SlotMap;
+
+use crate::configs::ConfigId;
+use crate::geometry::{Board, Cell, Player};
+use crate::walls::{Wall, WallSet};
+
+/// A store of configuration records, addressed by configuration id. Ids are only meaningful
+/// within one store; answers never depend on which store is used.
+pub trait ConfigTables: Sync {
+    fn board(&self) -> Board;
+
+    /// The walls each player starts with.
+    fn walls_per_player(&self) -> u8;
+
+    /// The numbering of wall slots (shared by both stores).
+    fn slot_map(&self) -> &SlotMap;
+
+    /// How many configurations the cell has (every one, not only those built).
+    fn configurations(&self) -> u128;
+
+    fn walls(&self, id: ConfigId) -> WallSet;
+
+    /// Steps from `cell` to `player`'s goal row (`UNREACHABLE` if cut off).
+    fn distance(&self, id: ConfigId, player: Player, cell: Cell) -> u8;
+
+    /// Cells from which `player` can reach their goal row.
+    fn reach(&self, id: ConfigId, player: Player) -> u64;
+
+    /// The child id for every slot (`NO_CHILD` where the wall cannot be added).
+    fn children(&self, id: ConfigId) -> &[ConfigId];
+
+    /// The id of the configuration's left-right mirror image.
+    fn mirror(&self, id: ConfigId) -> ConfigId;
+
+    /// The id of a wall set, if it is one of the cell's configurations.
+    fn id_of(&self, walls: WallSet) -> Option<ConfigId>;
+
+    /// Whether the store ran out of room: from then on its answers are meaningless, and a
+    /// search must stop as it does at its deadline.
+    fn exhausted(&self) -> bool {
+        false
+    }
+
+    fn slot_wall(&self, slot: usize) -> Wall {
+        self.slot_map().wall(slot)
+    }
+
+    fn slot(&self, wall: Wall) -> usize {
+        self.slot_map().slot(wall)
+    }
+}

@@ -1,0 +1,151 @@
+//! Configuration records built on demand (`tables/on_demand.rs`) against the eager tables:
+//! every configuration's record, configuration by configuration, on small cells; the proof
+//! search's outcome and length from every reachable position of small cells with either
+//! store; a store that runs out of room stops the search without an answer; and `solve`
+//! picks the on-demand store when the eager tables do not fit the budget.
+
+use quoridor_solver::analysis::reachable;
+use quoridor_solver::geometry::{Board, Cell, Player};
+use quoridor_solver::position::Position;
+use quoridor_solver::progress::Silent;
+use quoridor_solver::search::{self, Limits};
+use quoridor_solver::solver::{self, Method, SolveOptions};
+use quoridor_solver::tables::{ConfigTables, NO_CHILD, OnDemand, TableEstimate, Tables};
+use quoridor_solver::walls::{Orientation, Wall, WallSet};
+
+fn cell(width: usize, height: usize, walls: u8) -> (Board, Tables, OnDemand) {
+    let board = Board::new(width, height).unwrap();
+    let eager = Tables::build(board, walls, u64::MAX, &Silent).unwrap();
+    let lazy = OnDemand::new(board, walls, u64::MAX);
+    (board, eager, lazy)
+}
+
+/// Every configuration of the cell: the same walls, distances, reach masks, mirror image
+/// and children (compared by their walls: ids differ between the stores).
+fn same_records(width: usize, height: usize, walls: u8) {
+    let (board, eager, lazy) = cell(width, height, walls);
+    assert_eq!(lazy.configurations(), eager.len() as u128);
+    for id in 0..eager.len() as u32 {
+        let w = eager.walls(id);
+        let other = lazy.id_of(w).expect("every configuration has an id");
+        assert_eq!(ConfigTables::walls(&lazy, other), w);
+        for p in [Player::One, Player::Two] {
+            assert_eq!(ConfigTables::reach(&lazy, other, p), eager.reach(id, p));
+            for c in 0..board.cells() as Cell {
+                let d = ConfigTables::distance(&lazy, other, p, c);
+                assert_eq!(d, eager.distance(id, p, c), "{board} {w:?} {p:?} {c}");
+            }
+        }
+        let mirror = ConfigTables::mirror(&lazy, other);
+        assert_eq!(
+            ConfigTables::walls(&lazy, mirror),
+            eager.walls(eager.mirror(id))
+        );
+        let (mine, theirs) = (ConfigTables::children(&lazy, other), eager.children(id));
+        assert_eq!(mine.len(), theirs.len());
+        for (&a, &b) in mine.iter().zip(theirs) {
+            assert_eq!(a == NO_CHILD, b == NO_CHILD, "{board} {w:?}");
+            if b != NO_CHILD {
+                assert_eq!(ConfigTables::walls(&lazy, a), eager.walls(b));
+            }
+        }
+    }
+    let pairs = (0..eager.len() as u32)
+        .filter(|&id| eager.mirror(id) >= id)
+        .count();
+    assert_eq!(lazy.built(), pairs, "each configuration and its mirror built once");
+    assert!(!lazy.exhausted());
+}
+
+#[test]
+fn records_equal_the_eager_tables_on_small_cells() {
+    for (w, h, n) in [(3, 3, 20), (4, 3, 3), (3, 4, 3), (2, 5, 20), (4, 4, 2), (5, 3, 2)] {
+        same_records(w, h, n);
+    }
+}
+
+#[test]
+fn wall_sets_that_are_not_configurations_have_no_id() {
+    let (board, _, lazy) = cell(4, 4, 1);
+    let h = |c, r| Wall {
+        anchor: board.cell(c, r),
+        orientation: Orientation::Horizontal,
+    };
+    let v = |c, r| Wall {
+        anchor: board.cell(c, r),
+        orientation: Orientation::Vertical,
+    };
+    let overlapping = WallSet::EMPTY.with(h(0, 0)).with(h(1, 0));
+    let crossing = WallSet::EMPTY.with(h(1, 1)).with(v(1, 1));
+    let too_many = WallSet::EMPTY.with(h(0, 0)).with(h(0, 2)).with(v(2, 0));
+    let off_the_anchors = WallSet::EMPTY.with(h(3, 0));
+    for walls in [overlapping, crossing, too_many, off_the_anchors] {
+        assert_eq!(lazy.id_of(walls), None, "{walls:?}");
+    }
+    assert!(lazy.id_of(WallSet::EMPTY.with(h(0, 0)).with(v(2, 2))).is_some());
+}
+
+fn limits() -> Limits<'static> {
+    Limits {
+        max_depth: 60,
+        deadline: None,
+        tt_bytes: 16 << 20,
+        parallel: false,
+        winner: None,
+        oracle: None,
+    }
+}
+
+/// Winner and length of the search from every reachable position, with either store.
+fn same_search(width: usize, height: usize, walls: u8) {
+    let (_, eager, lazy) = cell(width, height, walls);
+    let positions = reachable(&eager, usize::MAX).unwrap();
+    let outcome = |r: search::SearchResult| r.win.map(|w| (w.winner, w.plies));
+    for pos in positions.iter().filter(|p| p.winner(eager.board()).is_none()) {
+        let a = search::solve(&eager, pos, &limits(), &Silent);
+        let b = search::solve(&lazy, pos, &limits(), &Silent);
+        assert!(!b.out_of_memory);
+        assert_eq!(outcome(a), outcome(b), "{pos:?}");
+    }
+}
+
+#[test]
+fn search_answers_equal_on_every_reachable_position_of_small_cells() {
+    for (w, h, n) in [(3, 3, 2), (4, 3, 2), (3, 4, 1)] {
+        same_search(w, h, n);
+    }
+}
+
+#[test]
+fn a_full_store_stops_the_search_without_an_answer() {
+    let board = Board::new(5, 5).unwrap();
+    let lazy = OnDemand::new(board, 4, 200_000);
+    let start = Position::start(board, 4).unwrap();
+    let found = search::solve(&lazy, &start, &limits(), &Silent);
+    assert!(found.out_of_memory);
+    assert!(lazy.exhausted());
+    assert_eq!(found.win, None);
+    assert!(lazy.bytes() > 150_000, "stopped near the budget: {}", lazy.bytes());
+}
+
+#[test]
+fn solve_builds_configurations_on_demand_when_the_tables_do_not_fit() {
+    // 7x7 with 2 walls: the search finds Player 2's win in 22 plies either way; the eager
+    // tables do not fit the smaller budget, so it can only have built them on demand.
+    let board = Board::new(7, 7).unwrap();
+    assert!(TableEstimate::new(board, 2).bytes > 350 << 20);
+    let options = |memory_budget| SolveOptions {
+        method: Method::Search,
+        max_depth: 40,
+        time_limit: None,
+        threads: 2,
+        memory_budget,
+        tt_bytes: 16 << 20,
+        precision: None,
+        save: None,
+    };
+    let eager = solver::solve(board, 2, &options(4 << 30), &Silent).unwrap();
+    let lazy = solver::solve(board, 2, &options(350 << 20), &Silent).unwrap();
+    assert_eq!((lazy.outcome, lazy.plies), (eager.outcome, eager.plies));
+    assert_eq!(eager.plies, Some(22));
+}
