@@ -147,12 +147,55 @@ fn a_killed_run_resumes_with_every_earlier_cell_intact() {
 }
 
 #[test]
+fn beyond_solves_every_board_of_the_second_table_into_its_own_directory() {
+    // With no walls every cell is a pawn race, decided in moments on any board.
+    let dir = temp_dir("beyond");
+    let out = bin()
+        .args(["table", "--beyond", "--walls", "0", "-q", "--out"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}{}", String::from_utf8_lossy(&out.stderr));
+    let rows = rows(&dir);
+    assert_eq!(rows.len(), 34, "{stdout}");
+    assert!(rows.iter().any(|((w, h, _), _)| (w.as_str(), h.as_str()) == ("21", "3")));
+    assert!(rows.iter().all(|(_, l)| !l.contains("unknown")), "{stdout}");
+    assert!(stdout.contains("0 match, 0 differ, 34 new"), "{stdout}");
+    assert!(stdout.contains("even heights: 4 cells decided"), "{stdout}");
+    for name in ["table.json", "table.md", "table.svg"] {
+        assert!(dir.join(name).exists(), "{name}");
+    }
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn a_board_stops_at_its_first_undecided_cell_when_asked() {
+    // 3x5 needs more than 5 plies at any wall count: 0 walls is undecided at depth 5, and
+    // 1 and 2 walls are not tried.
+    let dir = temp_dir("stop");
+    let out = bin()
+        .args(["table", "--boards", "3x5", "--walls", "0..=2", "--max-depth", "5"])
+        .args(["--method", "search", "--stop-at-undecided", "-q", "--out"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let rows = rows(&dir);
+    assert_eq!(rows.len(), 1, "{stdout}");
+    assert!(rows[0].1.contains("unknown"), "{}", rows[0].1);
+    assert!(stdout.contains("2 skipped (a cell of the board"), "{stdout}");
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
 fn bad_table_options_are_refused() {
     for args in [
         &["table", "--walls", "x"][..],
         &["table", "--boards", "9x9"],
         &["table", "--max-seconds", "0"],
         &["table", "--check", "/nonexistent/table.csv"],
+        &["table", "--beyond", "--boards", "5x5"],
     ] {
         let out = bin().args(args).output().unwrap();
         assert_eq!(out.status.code(), Some(2), "{args:?}");

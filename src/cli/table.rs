@@ -14,6 +14,7 @@ use quoridor_solver::geometry::Board;
 use quoridor_solver::plan;
 use quoridor_solver::position::MAX_WALLS_PER_PLAYER;
 use quoridor_solver::report::check::{CheckSummary, check};
+use quoridor_solver::report::beyond::{BEYOND_BOARDS, even_height_exceptions};
 use quoridor_solver::report::published::{self, EVEN_BOARDS};
 use quoridor_solver::report::{self, CSV_NAME, CellRecord};
 use quoridor_solver::retro::Precision;
@@ -45,8 +46,22 @@ pub struct TableArgs {
     #[arg(long)]
     even: bool,
 
+    /// The second table, beyond the published one: boards of 29 to 64 cells (10x3 to 21x3,
+    /// 6x5 to 12x5, 5x7 to 9x7, 4x9 to 7x9, 3x11, 5x11; even heights 5x6, 6x6, 4x8, 8x8).
+    /// Proof search with configurations built on demand where the full tables do not fit.
+    /// Implies --stop-at-undecided. Output in results/beyond unless --out is given;
+    /// --max-seconds defaults to 60
+    #[arg(long, conflicts_with_all = ["boards", "even"])]
+    beyond: bool,
+
+    /// Once a board has a cell left undecided (time or depth limit), skip its cells with
+    /// more walls: they are harder, and each would cost the limit again
+    #[arg(long)]
+    stop_at_undecided: bool,
+
     /// Give up on a cell's proof search after this many seconds: it is recorded as unknown
-    /// with the depth reached, and retried by a later --resume [default: 900]. A retrograde
+    /// with the depth reached, and retried by a later --resume [default: 900; 60 with
+    /// --beyond]. A retrograde
     /// analysis runs only when its estimated time fits; the search for its length then gets
     /// the limit again
     #[arg(long, value_name = "S", allow_negative_numbers = true)]
@@ -73,15 +88,16 @@ pub struct TableArgs {
         long,
         value_name = "FILE",
         conflicts_with_all = [
-            "boards", "walls", "even", "max_seconds", "method", "max_depth", "resume", "out",
-            "threads", "memory", "save",
+            "boards", "walls", "even", "beyond", "stop_at_undecided", "max_seconds", "method", "max_depth",
+            "resume", "out", "threads", "memory", "save",
         ]
     )]
     check: Option<PathBuf>,
 
-    /// Directory for table.csv, table.json, table.md and table.svg
-    #[arg(long, value_name = "DIR", default_value = "results")]
-    out: PathBuf,
+    /// Directory for table.csv, table.json, table.md and table.svg [default: results, or
+    /// results/beyond with --beyond]
+    #[arg(long, value_name = "DIR")]
+    out: Option<PathBuf>,
 
     /// Also save each cell's values in DIR/WxH-wN (as `solve --save`, read by `analyze
     /// --table`): such a cell is solved by the exact retrograde analysis with every layer
@@ -96,6 +112,9 @@ pub struct TableArgs {
 
 /// The time limit of each cell when `--max-seconds` is not given.
 const DEFAULT_MAX_SECONDS: f64 = 900.0;
+/// The same with `--beyond`: a first pass over many more cells, most decided by search
+/// in seconds or not within minutes.
+const BEYOND_MAX_SECONDS: f64 = 60.0;
 
 /// What a checked `table` command does (named apart from the configuration tables and the
 /// results table it writes).
@@ -107,6 +126,8 @@ pub enum TableJob {
         resume: bool,
         out: PathBuf,
         save: Option<PathBuf>,
+        /// Skip a board's cells with more walls than one left undecided (`--beyond`).
+        stop_at_undecided: bool,
     },
 }
 
@@ -117,6 +138,10 @@ impl TableArgs {
         }
         let walls = parse_walls(&self.walls)?;
         let mut boards: Vec<Board> = match &self.boards {
+            None if self.beyond => BEYOND_BOARDS
+                .iter()
+                .map(|&(w, h)| Board::new(w, h))
+                .collect::<Result<_>>()?,
             Some(list) => {
                 let boards: Vec<Board> = list
                     .split(',')
@@ -159,7 +184,11 @@ impl TableArgs {
             .collect();
         // Cheapest first: smaller boards, then fewer walls.
         cells.sort_by_key(|(b, n)| (b.cells(), *n, b.height(), b.width()));
-        let time_limit = super::time_limit(self.max_seconds.unwrap_or(DEFAULT_MAX_SECONDS))?;
+        let default_seconds = match self.beyond {
+            true => BEYOND_MAX_SECONDS,
+            false => DEFAULT_MAX_SECONDS,
+        };
+        let time_limit = super::time_limit(self.max_seconds.unwrap_or(default_seconds))?;
         let max_depth = super::max_depth(self.max_depth)?;
         let method = self.method.into();
         if self.save.is_some() && method == Method::Search {
@@ -181,8 +210,12 @@ impl TableArgs {
                 save: None,
             },
             resume: self.resume,
-            out: self.out.clone(),
+            out: self.out.clone().unwrap_or_else(|| match self.beyond {
+                true => PathBuf::from("results/beyond"),
+                false => PathBuf::from("results"),
+            }),
             save: self.save.clone(),
+            stop_at_undecided: self.beyond || self.stop_at_undecided,
         })
     }
 }
@@ -221,7 +254,7 @@ fn parse_walls(text: &str) -> Result<Vec<u8>> {
 }
 
 pub fn run(t: TableJob, bars: &Bars, out: &mut dyn Write) -> Result<ExitCode> {
-    let (cells, options, resume, dir, save) = match t {
+    let (cells, options, resume, dir, save, stop_at_undecided) = match t {
         TableJob::Check(file) => {
             let records = report::read_csv(&file)?;
             // A check of nothing would pass: an empty file is a wrong path, not a result.
@@ -241,7 +274,8 @@ pub fn run(t: TableJob, bars: &Bars, out: &mut dyn Write) -> Result<ExitCode> {
             resume,
             out,
             save,
-        } => (cells, options, resume, out, save),
+            stop_at_undecided,
+        } => (cells, options, resume, out, save, stop_at_undecided),
     };
     report::check_writable(&dir)?;
     report::remove_stale_temporaries(&dir);
@@ -268,8 +302,26 @@ pub fn run(t: TableJob, bars: &Bars, out: &mut dyn Write) -> Result<ExitCode> {
     ));
     let started = std::time::Instant::now();
     let mut skipped = 0;
+    let mut passed_over = 0;
     for (i, &(board, walls)) in todo.iter().enumerate() {
         overall.set_message(format!("table: {board} with {}", count(walls, "wall")));
+        let undecided_below = records.iter().find(|r| {
+            (r.width, r.height) == (board.width(), board.height())
+                && r.walls < walls
+                && !r.is_decided()
+        });
+        if let Some(r) = undecided_below.filter(|_| stop_at_undecided) {
+            bars.line(&format!(
+                "[{}/{}] {board} with {} skipped: {} was not decided within the limit",
+                i + 1,
+                todo.len(),
+                count(walls, "wall"),
+                count(r.walls, "wall")
+            ));
+            overall.inc(1);
+            passed_over += 1;
+            continue;
+        }
         let planned = plan::plan(
             board,
             walls,
@@ -343,13 +395,15 @@ pub fn run(t: TableJob, bars: &Bars, out: &mut dyn Write) -> Result<ExitCode> {
     report::write_all(&dir, &records)?;
     writeln!(
         out,
-        "{} solved, {skipped} skipped (over the memory budget) in {:.1} s; results in {}",
-        count(todo.len() - skipped, "cell"),
+        "{} solved, {skipped} skipped (over the memory budget), {passed_over} skipped (a cell \
+         of the board with fewer walls undecided) in {:.1} s; results in {}",
+        count(todo.len() - skipped - passed_over, "cell"),
         started.elapsed().as_secs_f64(),
         dir.display()
     )?;
     let summary = check(&records, &published::cells());
     write_summary(&summary, out)?;
+    write_even_heights(&records, out)?;
     Ok(exit_code(&summary))
 }
 
@@ -397,6 +451,35 @@ fn write_summary(s: &CheckSummary, out: &mut dyn Write) -> Result<()> {
             r.height,
             count(r.walls, "wall"),
             count(r.depth_reached, "ply")
+        )?;
+    }
+    Ok(())
+}
+
+/// What the decided even-height cells say of the claim that they are all Player 1 wins.
+fn write_even_heights(records: &[CellRecord], out: &mut dyn Write) -> Result<()> {
+    let decided = records
+        .iter()
+        .filter(|r| r.height % 2 == 0 && r.is_decided())
+        .count();
+    if decided == 0 {
+        return Ok(());
+    }
+    let exceptions = even_height_exceptions(records);
+    writeln!(
+        out,
+        "even heights: {} decided, {} not a Player 1 win",
+        count(decided, "cell"),
+        exceptions.len()
+    )?;
+    for r in exceptions {
+        writeln!(
+            out,
+            "even height, not a Player 1 win: {}x{} with {}: {}",
+            r.width,
+            r.height,
+            count(r.walls, "wall"),
+            report::markdown::cell_text(r)
         )?;
     }
     Ok(())
