@@ -1,11 +1,12 @@
-//! Sets of cells as `u64` bit masks (bit `row * W + col`, see `geometry.rs`), and the
+//! Sets of cells as `Cells` bit masks (bit `row * W + col`, see `geometry.rs`), and the
 //! open-edge masks that make pawn moves, flood fills and distances a few shifts.
 
-use crate::geometry::{Board, Cell, Dir};
+pub use crate::geometry::Cells;
+use crate::geometry::{Board, Cell, Dir, MAX_CELLS};
 
 /// Iterates the indices of the set bits, lowest first.
 #[inline]
-pub fn bits(mut set: u64) -> impl Iterator<Item = Cell> {
+pub fn bits(mut set: Cells) -> impl Iterator<Item = Cell> {
     std::iter::from_fn(move || {
         if set == 0 {
             None
@@ -40,12 +41,12 @@ pub const UNREACHABLE: u8 = u8::MAX;
 pub struct OpenEdges {
     board: Board,
     /// Indexed by `Dir as usize`: up, down, right, left.
-    open: [u64; 4],
+    open: [Cells; 4],
 }
 
 impl OpenEdges {
     /// Open edges given the cells whose upward edge and whose rightward edge are blocked.
-    pub fn new(board: Board, blocked_up: u64, blocked_right: u64) -> OpenEdges {
+    pub fn new(board: Board, blocked_up: Cells, blocked_right: Cells) -> OpenEdges {
         let w = board.width();
         let all = board.all_cells();
         let not_top = all >> w;
@@ -64,13 +65,13 @@ impl OpenEdges {
     }
 
     #[inline(always)]
-    pub fn open(&self, dir: Dir) -> u64 {
+    pub fn open(&self, dir: Dir) -> Cells {
         self.open[dir as usize]
     }
 
     /// Every cell one open step away from a cell of `set`.
     #[inline(always)]
-    pub fn expand(&self, set: u64) -> u64 {
+    pub fn expand(&self, set: Cells) -> Cells {
         let w = self.board.width();
         ((set & self.open[0]) << w)
             | ((set & self.open[1]) >> w)
@@ -79,7 +80,7 @@ impl OpenEdges {
     }
 
     /// The cells connected to `from` by open edges (including `from`): a flood fill.
-    pub fn reach(&self, from: u64) -> u64 {
+    pub fn reach(&self, from: Cells) -> Cells {
         let mut set = from;
         loop {
             let next = set | self.expand(set);
@@ -92,8 +93,8 @@ impl OpenEdges {
 
     /// Steps from every cell to the nearest cell of `goal` (`UNREACHABLE` if cut off),
     /// indexed by cell; entries past the board's cells are `UNREACHABLE`.
-    pub fn distances(&self, goal: u64) -> [u8; 64] {
-        let mut dist = [UNREACHABLE; 64];
+    pub fn distances(&self, goal: Cells) -> [u8; MAX_CELLS] {
+        let mut dist = [UNREACHABLE; MAX_CELLS];
         let mut seen = goal;
         let mut frontier = goal;
         let mut d = 0u8;
@@ -111,9 +112,9 @@ impl OpenEdges {
     /// The cells a pawn on `me` may move to when the other pawn is on `opp` (RULES.md: steps,
     /// the straight jump, and the diagonal jumps only when the straight one is impossible).
     #[inline]
-    pub fn pawn_destinations(&self, me: Cell, opp: Cell) -> u64 {
-        let me = 1u64 << me;
-        let opp = 1u64 << opp;
+    pub fn pawn_destinations(&self, me: Cell, opp: Cell) -> Cells {
+        let me: Cells = 1 << me;
+        let opp: Cells = 1 << opp;
         let mut out = 0;
         for dir in Dir::ALL {
             if me & self.open(dir) == 0 {
@@ -137,7 +138,7 @@ impl OpenEdges {
 }
 
 /// Draws a cell set as rows of `.` and `#`, top row first (for debugging and test messages).
-pub fn render(board: Board, set: u64) -> String {
+pub fn render(board: Board, set: Cells) -> String {
     let mut s = String::new();
     for row in (0..board.height()).rev() {
         for col in 0..board.width() {

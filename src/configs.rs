@@ -2,8 +2,12 @@
 //! with at most `K` walls, counted exactly before anything large is allocated, then
 //! enumerated with dense ids.
 //!
-//! A configuration's *key* is a `u128`: bit `a` for a horizontal wall at anchor cell `a`, bit
-//! `64 + a` for a vertical one. Configurations are numbered layer by layer (by wall count);
+//! A configuration's *key* is a `u128`: bit `a` for a horizontal wall at anchor `a`, bit
+//! `64 + a` for a vertical one, where `a` is the anchor's cell bit on boards of at most 64
+//! cells and its anchor index `r * (W-1) + c` on larger ones (both number the anchors in the
+//! same order, so ids do not depend on which is used). Keys are exact only when the board
+//! has at most 64 anchors (`keys_fit`: up to 9x9); the eager tables need them, the on-demand
+//! store does not. Configurations are numbered layer by layer (by wall count);
 //! inside layer `k + 1` they are grouped by their *parent* in layer `k` (the configuration
 //! without their highest-keyed wall), parents in id order, siblings by ascending added bit:
 //!
@@ -17,30 +21,81 @@
 //! id `first_child[parent] + popcount(candidates(parent) below b)`, which is what makes the
 //! child table of `tables.rs` cheap to fill.
 
-use crate::geometry::Board;
-use crate::walls::WallSet;
+use crate::bitboard::Cells;
+use crate::geometry::{Board, Cell};
+use crate::walls::{Orientation, Wall, WallSet};
 use rayon::prelude::*;
 
 pub type ConfigId = u32;
 
-/// The `u128` key of a wall set (see the module doc).
+/// Whether every configuration of `board` has an exact key: at most 64 anchors.
+pub fn keys_fit(board: Board) -> bool {
+    board.anchor_count() <= 64
+}
+
+/// Anchor cells to the 64 key bits of one orientation: the cell bits themselves on boards of
+/// at most 64 cells, else the anchor indices (row by row, `W-1` anchors a row).
 #[inline(always)]
-pub fn key(walls: WallSet) -> u128 {
-    walls.horizontal as u128 | (walls.vertical as u128) << 64
+fn pack(board: Board, anchors: Cells) -> u64 {
+    if board.cells() <= 64 {
+        return anchors as u64;
+    }
+    let (w, row) = (board.width(), (1 << (board.width() - 1)) - 1);
+    (0..board.height() - 1).fold(0, |key, r| {
+        key | ((anchors >> (r * w)) as u64 & row) << (r * (w - 1))
+    })
+}
+
+/// The inverse of `pack`.
+#[inline(always)]
+fn unpack(board: Board, key: u64) -> Cells {
+    if board.cells() <= 64 {
+        return key as Cells;
+    }
+    let (w, row) = (board.width(), (1 << (board.width() - 1)) - 1);
+    (0..board.height() - 1).fold(0, |set, r| {
+        set | ((key >> (r * (w - 1)) & row) as Cells) << (r * w)
+    })
+}
+
+/// The `u128` key of a wall set (see the module doc; exact when `keys_fit(board)`).
+#[inline(always)]
+pub fn key(board: Board, walls: WallSet) -> u128 {
+    pack(board, walls.horizontal) as u128 | (pack(board, walls.vertical) as u128) << 64
 }
 
 #[inline(always)]
-pub fn from_key(key: u128) -> WallSet {
+pub fn from_key(board: Board, key: u128) -> WallSet {
     WallSet {
-        horizontal: key as u64,
-        vertical: (key >> 64) as u64,
+        horizontal: unpack(board, key as u64),
+        vertical: unpack(board, (key >> 64) as u64),
+    }
+}
+
+/// The wall of key bit `bit`.
+pub fn key_wall(board: Board, bit: u32) -> Wall {
+    let orientation = if bit < 64 {
+        Orientation::Horizontal
+    } else {
+        Orientation::Vertical
+    };
+    let anchor = unpack(board, 1 << (bit % 64)).trailing_zeros() as Cell;
+    Wall {
+        anchor,
+        orientation,
     }
 }
 
 /// Keys of the walls that fit geometrically beside `walls`.
 #[inline(always)]
 pub fn free_key(board: Board, walls: WallSet) -> u128 {
-    walls.free_horizontal(board) as u128 | (walls.free_vertical(board) as u128) << 64
+    key(
+        board,
+        WallSet {
+            horizontal: walls.free_horizontal(board),
+            vertical: walls.free_vertical(board),
+        },
+    )
 }
 
 /// Bits strictly above the highest set bit of `key` (all bits for the empty key).
@@ -61,7 +116,7 @@ pub fn above_highest(key: u128) -> u128 {
 /// Walls that may be added to `walls` to form one of its children in the enumeration order.
 #[inline(always)]
 pub fn candidates(board: Board, walls: WallSet) -> u128 {
-    free_key(board, walls) & above_highest(key(walls))
+    free_key(board, walls) & above_highest(key(board, walls))
 }
 
 /// The profile dynamic programme shared by `count_by_walls` and the count of symmetric
@@ -184,9 +239,10 @@ impl Enumeration {
                 .par_iter()
                 .enumerate()
                 .flat_map_iter(|(i, &w)| {
-                    let base = key(w);
-                    crate::bitboard::bits128(candidates(board, w))
-                        .map(move |bit| (from_key(base | 1u128 << bit), (lo + i) as ConfigId))
+                    let base = key(board, w);
+                    crate::bitboard::bits128(candidates(board, w)).map(move |bit| {
+                        (from_key(board, base | 1u128 << bit), (lo + i) as ConfigId)
+                    })
                 })
                 .collect();
             debug_assert_eq!(layer.len() as u128, counts[k + 1]);
@@ -234,7 +290,7 @@ mod tests {
             let free = free_key(board, set);
             for bit in from..128 {
                 if free >> bit & 1 == 1 {
-                    let next = from_key(key(set) | 1 << bit);
+                    let next = from_key(board, key(board, set) | 1 << bit);
                     go(board, next, bit + 1, max, counts);
                 }
             }
@@ -280,13 +336,13 @@ mod tests {
         assert_eq!(e.len() as u128, counts.iter().sum::<u128>());
         let mut seen = std::collections::HashSet::new();
         for (id, &w) in e.walls.iter().enumerate() {
-            assert!(seen.insert(key(w)), "duplicate configuration");
+            assert!(seen.insert(key(b, w)), "duplicate configuration");
             let k = w.len() as usize;
             assert!(e.layer_start[k] <= id && id < e.layer_start[k + 1]);
             if id > 0 {
                 let p = e.walls[e.parent[id] as usize];
-                let top = 127 - key(w).leading_zeros();
-                assert_eq!(key(p), key(w) & !(1u128 << top));
+                let top = 127 - key(b, w).leading_zeros();
+                assert_eq!(key(b, p), key(b, w) & !(1u128 << top));
             }
         }
     }

@@ -1,6 +1,6 @@
 //! Board geometry: the size of the board, cells, players and the four step directions.
 //!
-//! A cell `(col, row)` is the bit `row * W + col` of a `u64` (see `bitboard.rs`). Row 0 is
+//! A cell `(col, row)` is the bit `row * W + col` of a `Cells` (see `bitboard.rs`). Row 0 is
 //! Player 1's home row. On a 4x3 board:
 //!
 //! ```text
@@ -12,13 +12,34 @@
 
 use crate::error::{Error, Result};
 
-/// A cell index, `row * W + col`; always below 64.
+/// A cell index, `row * W + col`; always below `MAX_CELLS`.
 pub type Cell = u8;
 
-/// The most cells a board may have: every cell set fits one `u64`.
-pub const MAX_CELLS: usize = 64;
+/// A set of cells, or of wall anchors: bit `row * W + col`. The one place that decides how
+/// wide a cell set is; `MAX_CELLS` follows from it.
+pub type Cells = u128;
+
+/// The most cells a board may have: every cell set fits one `Cells`.
+pub const MAX_CELLS: usize = Cells::BITS as usize;
 /// The widest board: columns are single letters `a`..`z`.
 pub const MAX_WIDTH: usize = 26;
+
+/// The most wall anchors, `(W-1) * (H-1)`, of any board allowed (105 for 128 cells: 16x8).
+pub const MAX_ANCHORS: usize = {
+    let mut most = 0;
+    let mut w = 2;
+    while w <= MAX_WIDTH {
+        let h = MAX_CELLS / w;
+        if h >= 2 && (w - 1) * (h - 1) > most {
+            most = (w - 1) * (h - 1);
+        }
+        w += 1;
+    }
+    most
+};
+
+#[allow(clippy::assertions_on_constants)]
+const _: () = assert!(MAX_CELLS <= 1 << 8, "a cell fits a `Cell`");
 
 /// A player: `One` moves first from row 0 towards row H-1, `Two` the other way.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -74,14 +95,14 @@ impl Dir {
     }
 }
 
-/// A validated board size: `2 <= W <= 26`, `2 <= H`, `W * H <= 64` (RULES.md).
+/// A validated board size: `2 <= W <= 26`, `2 <= H`, `W * H <= MAX_CELLS` (128).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Board {
     width: u8,
     height: u8,
     /// Cells of the first and of the last column, kept because moves need them constantly.
-    first_col: u64,
-    last_col: u64,
+    first_col: Cells,
+    last_col: Cells,
 }
 
 impl Board {
@@ -98,9 +119,12 @@ impl Board {
             return limit("the height must be at least 2");
         }
         if width * height > MAX_CELLS {
-            return limit("the board must have at most 64 cells (width x height <= 64)");
+            return Err(Error::Board(format!(
+                "board {width}x{height}: the board must have at most {MAX_CELLS} cells \
+                 (width x height <= {MAX_CELLS})"
+            )));
         }
-        let col = |c: usize| (0..height).fold(0u64, |m, r| m | 1u64 << (r * width + c));
+        let col = |c: usize| (0..height).fold(0 as Cells, |m, r| m | 1 << (r * width + c));
         Ok(Board {
             width: width as u8,
             height: height as u8,
@@ -147,36 +171,36 @@ impl Board {
     }
 
     /// Every cell of the board.
-    pub const fn all_cells(self) -> u64 {
-        if self.cells() == 64 {
-            u64::MAX
+    pub const fn all_cells(self) -> Cells {
+        if self.cells() == MAX_CELLS {
+            Cells::MAX
         } else {
-            (1u64 << self.cells()) - 1
+            (1 << self.cells()) - 1
         }
     }
 
-    pub const fn row_mask(self, row: usize) -> u64 {
-        ((1u64 << self.width()) - 1) << (row * self.width())
+    pub const fn row_mask(self, row: usize) -> Cells {
+        ((1 << self.width()) - 1) << (row * self.width())
     }
 
-    pub fn col_mask(self, col: usize) -> u64 {
+    pub fn col_mask(self, col: usize) -> Cells {
         self.first_col << col
     }
 
     /// Cells with a cell to their left (all but the first column).
     #[inline(always)]
-    pub const fn not_first_col(self) -> u64 {
+    pub const fn not_first_col(self) -> Cells {
         self.all_cells() & !self.first_col
     }
 
     /// Cells with a cell to their right (all but the last column).
     #[inline(always)]
-    pub const fn not_last_col(self) -> u64 {
+    pub const fn not_last_col(self) -> Cells {
         self.all_cells() & !self.last_col
     }
 
     /// The wall anchors: cells `(c, r)` with `c < W-1` and `r < H-1` (see `walls.rs`).
-    pub fn anchors(self) -> u64 {
+    pub fn anchors(self) -> Cells {
         let top = self.row_mask(self.height() - 1);
         let right = self.col_mask(self.width() - 1);
         self.all_cells() & !top & !right
@@ -188,7 +212,7 @@ impl Board {
     }
 
     /// The row a player must reach, as a cell set.
-    pub const fn goal(self, player: Player) -> u64 {
+    pub const fn goal(self, player: Player) -> Cells {
         match player {
             Player::One => self.row_mask(self.height() - 1),
             Player::Two => self.row_mask(0),
@@ -211,8 +235,8 @@ impl Board {
     /// The cells orthogonally next to `cell`, walls ignored: the only places from which the
     /// other pawn can change where a pawn may move.
     #[inline(always)]
-    pub const fn neighbours(self, cell: Cell) -> u64 {
-        let me = 1u64 << cell;
+    pub const fn neighbours(self, cell: Cell) -> Cells {
+        let me: Cells = 1 << cell;
         ((me << self.width) | (me >> self.width)) & self.all_cells()
             | (me << 1) & self.not_first_col()
             | (me >> 1) & self.not_last_col()
@@ -220,7 +244,7 @@ impl Board {
 
     /// Moves a one-cell set one step in `dir`. The caller ensures the step stays on the board.
     #[inline(always)]
-    pub const fn shift(self, bits: u64, dir: Dir) -> u64 {
+    pub const fn shift(self, bits: Cells, dir: Dir) -> Cells {
         match dir {
             Dir::Up => bits << self.width,
             Dir::Down => bits >> self.width,
@@ -246,7 +270,12 @@ mod tests {
         assert!(Board::new(8, 8).is_ok());
         assert!(Board::new(26, 2).is_ok());
         assert!(Board::new(2, 32).is_ok());
-        for (w, h) in [(1, 5), (5, 1), (27, 2), (9, 9), (2, 33), (0, 0)] {
+        // Over 64 cells: a cell set is wider than one u64.
+        for (w, h) in [(9, 9), (11, 11), (13, 5), (8, 16), (16, 8), (2, 64), (21, 6), (26, 4)] {
+            let b = Board::new(w, h).unwrap_or_else(|e| panic!("{w}x{h}: {e}"));
+            assert_eq!(b.cells(), w * h);
+        }
+        for (w, h) in [(1, 5), (5, 1), (27, 2), (12, 11), (2, 65), (13, 10), (0, 0)] {
             assert!(matches!(Board::new(w, h), Err(Error::Board(_))), "{w}x{h}");
         }
         assert!(Board::parse("5x").is_err());
@@ -263,7 +292,16 @@ mod tests {
         assert_eq!(b.start(Player::One), 2);
         assert_eq!(b.start(Player::Two), 10);
         assert_eq!(b.mirror_cell(b.cell(0, 1)), b.cell(3, 1));
-        let full = Board::new(8, 8).unwrap();
-        assert_eq!(full.all_cells(), u64::MAX);
+        let full = Board::new(16, 8).unwrap();
+        assert_eq!(full.all_cells(), Cells::MAX);
+        assert_eq!(Board::new(8, 8).unwrap().all_cells(), u64::MAX as Cells);
+        assert_eq!(MAX_ANCHORS, 105);
+        // Cells above bit 63 on 9x9: the top row and Player 2's start.
+        let b = Board::new(9, 9).unwrap();
+        assert_eq!(b.goal(Player::One), 0x1FF << 72);
+        assert_eq!(b.start(Player::Two), 76);
+        assert_eq!(b.anchors().count_ones() as usize, b.anchor_count());
+        assert_eq!(b.anchors() >> 70 & 1, 1, "anchor h8 is bit 70");
+        assert_eq!(b.neighbours(76), 1 << 75 | 1 << 77 | 1 << 67);
     }
 }

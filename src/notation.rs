@@ -157,7 +157,7 @@ pub fn format_moves(board: Board, first: Player, actions: &[Action]) -> String {
 
 /// The record of a position: `<h walls> / <v walls> / <P1> <P2> / <P1 left> <P2 left> / <to move>`.
 pub fn format_record(board: Board, pos: &Position) -> String {
-    let list = |bits: u64| {
+    let list = |bits: crate::bitboard::Cells| {
         let s: String = crate::bitboard::bits(bits)
             .map(|a| (board.col(a), board.row(a), a))
             .collect::<std::collections::BTreeSet<_>>()

@@ -245,12 +245,17 @@ pub fn solve(
     progress: &dyn Progress,
 ) -> Result<CellResult> {
     let started = Instant::now();
+    if options.method == Method::Retro {
+        crate::retro::check_board(board)?;
+    }
     memory::reset_peak();
     let estimate = CellEstimate::new(board, walls);
     let retro_bytes = estimate.retro_bytes(options.precision);
-    // Proof search builds the configurations it meets when the full tables do not fit.
+    // Proof search builds the configurations it meets when the full tables do not fit, or
+    // cannot be numbered (boards of more than 64 wall anchors, `configs::keys_fit`).
     let eager_bytes = estimate.tables.bytes + (16 << 20);
-    let on_demand = options.method != Method::Retro && eager_bytes > options.memory_budget;
+    let on_demand = options.method != Method::Retro
+        && (eager_bytes > options.memory_budget || !crate::configs::keys_fit(board));
     let (what, needed) = match options.method {
         Method::Retro => ("retrograde analysis of", retro_bytes),
         _ if on_demand => ("proof search on", MIN_ON_DEMAND_BYTES),
@@ -285,7 +290,8 @@ pub fn solve(
         let tables = Tables::build(board, walls, options.memory_budget, progress)?;
         // With a time limit, retrograde analysis runs only if its estimated time fits too.
         let retro_seconds = estimate.retro_seconds();
-        let retro_fits = retro_bytes <= options.memory_budget
+        let retro_fits = board.cells() <= crate::retro::MAX_CELLS
+            && retro_bytes <= options.memory_budget
             && options
                 .time_limit
                 .is_none_or(|t| retro_seconds <= t.as_secs_f64());

@@ -1,7 +1,7 @@
 //! Walls and sets of walls.
 //!
 //! A wall is anchored at an interior intersection, named by the cell `(c, r)` at whose
-//! top-right corner it lies (`c < W-1`, `r < H-1`). A wall set keeps one `u64` per
+//! top-right corner it lies (`c < W-1`, `r < H-1`). A wall set keeps one `Cells` per
 //! orientation, using the anchor's *cell* bit `r * W + c`, so that the edges a wall blocks
 //! are the anchor bit and one neighbour: no remapping between anchor and cell indices.
 //!
@@ -14,7 +14,7 @@
 //!    .   .   .                            (cells 0,3 rightward)
 //! ```
 
-use crate::bitboard::OpenEdges;
+use crate::bitboard::{Cells, OpenEdges};
 use crate::geometry::{Board, Cell};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -44,8 +44,8 @@ pub enum Clash {
 /// A set of walls: anchor bits per orientation (see the module doc).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct WallSet {
-    pub horizontal: u64,
-    pub vertical: u64,
+    pub horizontal: Cells,
+    pub vertical: Cells,
 }
 
 impl WallSet {
@@ -66,7 +66,7 @@ impl WallSet {
         self.bits(wall.orientation) >> wall.anchor & 1 == 1
     }
 
-    pub fn bits(self, orientation: Orientation) -> u64 {
+    pub fn bits(self, orientation: Orientation) -> Cells {
         match orientation {
             Orientation::Horizontal => self.horizontal,
             Orientation::Vertical => self.vertical,
@@ -75,7 +75,7 @@ impl WallSet {
 
     /// The set with `wall` added (no checks).
     pub fn with(self, wall: Wall) -> WallSet {
-        let bit = 1u64 << wall.anchor;
+        let bit: Cells = 1 << wall.anchor;
         match wall.orientation {
             Orientation::Horizontal => WallSet {
                 horizontal: self.horizontal | bit,
@@ -90,19 +90,19 @@ impl WallSet {
 
     /// Anchors where a horizontal wall fits: not on, beside (sharing a segment) or across
     /// a placed wall. Shifts that leave the anchor area are cut by `anchors`.
-    pub fn free_horizontal(self, board: Board) -> u64 {
+    pub fn free_horizontal(self, board: Board) -> Cells {
         let h = self.horizontal;
         board.anchors() & !(h | h << 1 | h >> 1 | self.vertical)
     }
 
     /// Anchors where a vertical wall fits (the same rule, along columns).
-    pub fn free_vertical(self, board: Board) -> u64 {
+    pub fn free_vertical(self, board: Board) -> Cells {
         let v = self.vertical;
         let w = board.width();
         board.anchors() & !(v | v << w | v >> w | self.horizontal)
     }
 
-    pub fn free(self, board: Board, orientation: Orientation) -> u64 {
+    pub fn free(self, board: Board, orientation: Orientation) -> Cells {
         match orientation {
             Orientation::Horizontal => self.free_horizontal(board),
             Orientation::Vertical => self.free_vertical(board),
@@ -129,7 +129,7 @@ impl WallSet {
         };
         let neighbours = [a.checked_sub(step), a.checked_add(step)];
         for n in neighbours.into_iter().flatten() {
-            if n < 64 && board.anchors() >> n & 1 == 1 && self.contains(at(same, n)) {
+            if (n as usize) < crate::geometry::MAX_CELLS && board.anchors() >> n & 1 == 1 && self.contains(at(same, n)) {
                 return Some(Clash::Overlaps(at(same, n)));
             }
         }
@@ -141,7 +141,7 @@ impl WallSet {
 
     /// Cells whose upward step is blocked, and cells whose rightward step is blocked.
     #[inline(always)]
-    pub fn blocked(self, board: Board) -> (u64, u64) {
+    pub fn blocked(self, board: Board) -> (Cells, Cells) {
         let h = self.horizontal;
         let v = self.vertical;
         (h | h << 1, v | v << board.width())
@@ -156,10 +156,10 @@ impl WallSet {
 
     /// The left-right mirror image: anchor column `c` becomes `W-2-c`, for both orientations.
     pub fn mirror(self, board: Board) -> WallSet {
-        let m = |bits: u64| {
-            crate::bitboard::bits(bits).fold(0u64, |acc, a| {
+        let m = |bits: Cells| {
+            crate::bitboard::bits(bits).fold(0 as Cells, |acc, a| {
                 let (c, r) = (board.col(a), board.row(a));
-                acc | 1u64 << board.cell(board.width() - 2 - c, r)
+                acc | 1 << board.cell(board.width() - 2 - c, r)
             })
         };
         WallSet {

@@ -132,7 +132,10 @@ impl AnalystConfig {
         let retro = match self.method {
             AnalystMethod::Retro => true,
             AnalystMethod::Search => false,
-            AnalystMethod::Auto => retro_bytes(tables, layers.clone()) <= budget,
+            AnalystMethod::Auto => {
+                tables.board().cells() <= quoridor_solver::retro::MAX_CELLS
+                    && retro_bytes(tables, layers.clone()) <= budget
+            }
         };
         if retro {
             return Analyst::retro(tables, budget, layers, bars);

@@ -194,7 +194,7 @@ impl PositionArgs {
 
 /// Help text shared by the board arguments.
 const BOARD_HELP: &str = "Board size WIDTHxHEIGHT, e.g. 5x5 or 8x3 (8 columns, 3 rows): \
-                          width 2 to 26, height at least 2, at most 64 cells";
+                          width 2 to 26, height at least 2, at most 128 cells (over 64: proof search only)";
 
 /// The cell a command works on: a board and the walls each player starts with.
 #[derive(Args, Debug)]

@@ -21,7 +21,7 @@ use super::code::{self, Code, NO_EXIT, UNDECIDED};
 use super::layout::{LOCAL_LEN, Layout};
 use super::pawn_graph::PawnGraph;
 use super::store::Packing;
-use crate::bitboard::bits;
+use crate::bitboard::{Cells, bits};
 use crate::configs::ConfigId;
 use crate::geometry::{Board, Cell, MAX_CELLS, Player};
 use crate::tables::{NO_CHILD, Tables};
@@ -63,7 +63,8 @@ pub struct Scratch {
 
 impl Scratch {
     pub fn new() -> Scratch {
-        // Slots go in `u16` bucket entries: a block has 2 * 64 * 64 local slots.
+        // Slots go in `u16` bucket entries: a block has 2 * 64 * 64 local slots (boards of at
+        // most `retro::MAX_CELLS` cells).
         const _: () = assert!(LOCAL_LEN <= 1 << 16);
         Scratch {
             values: vec![UNDECIDED; LOCAL_LEN],
@@ -106,7 +107,7 @@ impl Block<'_> {
     }
 
     /// Cells each pawn may stand on: those from which it reaches its goal row.
-    pub fn live(&self) -> [u64; 2] {
+    pub fn live(&self) -> [Cells; 2] {
         [Player::One, Player::Two].map(|p| self.tables.reach(self.config, p))
     }
 
@@ -115,7 +116,7 @@ impl Block<'_> {
         let [live1, live2] = self.live();
         for side in [Player::One, Player::Two] {
             for p1 in bits(live1) {
-                for p2 in bits(live2 & !(1u64 << p1)) {
+                for p2 in bits(live2 & !(1 << p1)) {
                     f(side, p1, p2);
                 }
             }

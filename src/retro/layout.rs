@@ -40,7 +40,7 @@
 
 use super::symmetry::{self, MIRROR, TURN};
 use crate::configs::ConfigId;
-use crate::geometry::{Board, Cell, Player};
+use crate::geometry::{Board, Cell, MAX_CELLS, Player};
 use crate::tables::Tables;
 use rayon::prelude::*;
 
@@ -73,7 +73,7 @@ pub struct Layout {
     /// For each configuration id: the id of its half turn.
     turned: Vec<ConfigId>,
     /// `symmetry::cell_maps`.
-    maps: [[Cell; 64]; 4],
+    maps: [[Cell; MAX_CELLS]; 4],
     /// `offsets[map][p1 * S + p2]`: the slot in a stored block of the pawns `p1`, `p2`
     /// under each map (`slot` less the block's start); 0, a slot nobody reads, for a
     /// position that is over.
@@ -358,7 +358,7 @@ impl Layout {
 /// `Layout::slot` with the maps, `R` (`open`) and width given.
 #[inline(always)]
 fn slot_in(
-    maps: &[[Cell; 64]; 4],
+    maps: &[[Cell; MAX_CELLS]; 4],
     open: usize,
     width: usize,
     view: View,

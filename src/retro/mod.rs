@@ -333,6 +333,22 @@ impl From<Value> for Wdl {
     }
 }
 
+/// The most cells of a board the analysis handles: a local block indexes each pawn's cell
+/// in 6 bits (`layout.rs`). Larger boards are for proof search only.
+pub const MAX_CELLS: usize = 64;
+
+/// Refuses a board over `MAX_CELLS` cells, saying why.
+pub fn check_board(board: crate::geometry::Board) -> Result<()> {
+    if board.cells() > MAX_CELLS {
+        return Err(crate::Error::Argument(format!(
+            "the retrograde analysis handles boards of at most {MAX_CELLS} cells; {board} has {} \
+             (use proof search: --method search)",
+            board.cells()
+        )));
+    }
+    Ok(())
+}
+
 /// Solves the cell of `tables` into `RetroResult`. `memory_budget` covers the tables
 /// (already built) and the value store together, as for proof search. When every layer
 /// does not fit it the analysis streams, and a win's `line` comes back empty (winner, plies
@@ -375,6 +391,7 @@ pub fn analyse_keeping<'t>(
     keep: Range<usize>,
     progress: &dyn Progress,
 ) -> Result<Solved<'t>> {
+    check_board(tables.board())?;
     let e = cell_estimate(tables);
     memory::check(
         &format!(
@@ -398,6 +415,7 @@ fn analyse_at<'t>(
     precision: Precision,
     progress: &dyn Progress,
 ) -> Result<Solved<'t>> {
+    check_board(tables.board())?;
     let e = cell_estimate(tables);
     let room = memory_budget.saturating_sub(tables.bytes());
     let two = e.layers.min(2);

@@ -3,7 +3,7 @@
 //! walls, so every split of walls left of the configuration shares this graph, and both
 //! players use it (a move depends only on the mover's cell and the other pawn's cell).
 
-use crate::bitboard::bits;
+use crate::bitboard::{Cells, bits};
 use crate::configs::ConfigId;
 use crate::geometry::{Board, Cell, Player};
 use crate::tables::Tables;
@@ -11,9 +11,9 @@ use crate::tables::Tables;
 pub struct PawnGraph {
     cells: usize,
     /// `dests[me * S + other]`: cells the pawn on `me` may move to.
-    dests: Vec<u64>,
+    dests: Vec<Cells>,
     /// `preds[to * S + other]`: cells from which a pawn may move to `to`.
-    preds: Vec<u64>,
+    preds: Vec<Cells>,
 }
 
 impl PawnGraph {
@@ -37,8 +37,8 @@ impl PawnGraph {
         self.preds.fill(0);
         for me in bits(live) {
             // Away from the other pawn a pawn just steps; only a neighbour changes that.
-            let steps = edges.expand(1u64 << me);
-            for other in bits(live & !(1u64 << me)) {
+            let steps = edges.expand(1 << me);
+            for other in bits(live & !(1 << me)) {
                 let d = if steps >> other & 1 == 1 {
                     edges.pawn_destinations(me, other)
                 } else {
@@ -46,7 +46,7 @@ impl PawnGraph {
                 };
                 self.dests[me as usize * self.cells + other as usize] = d;
                 for to in bits(d) {
-                    self.preds[to as usize * self.cells + other as usize] |= 1u64 << me;
+                    self.preds[to as usize * self.cells + other as usize] |= 1 << me;
                 }
             }
         }
@@ -54,13 +54,13 @@ impl PawnGraph {
 
     /// Cells the pawn on `me` may move to while the other pawn stands on `other`.
     #[inline(always)]
-    pub fn dests(&self, me: Cell, other: Cell) -> u64 {
+    pub fn dests(&self, me: Cell, other: Cell) -> Cells {
         self.dests[me as usize * self.cells + other as usize]
     }
 
     /// Cells from which a pawn may have moved to `to` while the other pawn stands on `other`.
     #[inline(always)]
-    pub fn preds(&self, to: Cell, other: Cell) -> u64 {
+    pub fn preds(&self, to: Cell, other: Cell) -> Cells {
         self.preds[to as usize * self.cells + other as usize]
     }
 }

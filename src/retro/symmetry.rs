@@ -17,8 +17,8 @@
 //! Also the exact count of mirror-symmetric configurations, for sizing the store before the
 //! tables exist. Depends on geometry and walls only.
 
-use crate::bitboard::bits;
-use crate::geometry::{Board, Cell};
+use crate::bitboard::{Cells, bits};
+use crate::geometry::{Board, Cell, MAX_CELLS};
 use crate::walls::WallSet;
 
 /// Index bit of `cell_maps` for the mirror.
@@ -28,9 +28,9 @@ pub const TURN: usize = 2;
 
 /// `maps[s][cell]`: the image of `cell` under the symmetry `s` (bit `MIRROR`, bit `TURN`;
 /// the two commute). Cells past the board map to themselves.
-pub fn cell_maps(board: Board) -> [[Cell; 64]; 4] {
+pub fn cell_maps(board: Board) -> [[Cell; MAX_CELLS]; 4] {
     let s = board.cells();
-    let mut maps = [[0 as Cell; 64]; 4];
+    let mut maps = [[0 as Cell; MAX_CELLS]; 4];
     for (i, map) in maps.iter_mut().enumerate() {
         for (x, image) in map.iter_mut().enumerate() {
             let mut y = x as Cell;
@@ -50,10 +50,10 @@ pub fn cell_maps(board: Board) -> [[Cell; 64]; 4] {
 
 /// The walls turned half a turn: anchor `(c, r)` to `(W-2-c, H-2-r)`, both orientations.
 pub fn turn_walls(board: Board, walls: WallSet) -> WallSet {
-    let turn = |set: u64| {
-        bits(set).fold(0u64, |acc, a| {
+    let turn = |set: Cells| {
+        bits(set).fold(0 as Cells, |acc, a| {
             let (c, r) = (board.col(a), board.row(a));
-            acc | 1u64 << board.cell(board.width() - 2 - c, board.height() - 2 - r)
+            acc | 1 << board.cell(board.width() - 2 - c, board.height() - 2 - r)
         })
     };
     WallSet {

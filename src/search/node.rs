@@ -1,26 +1,35 @@
 //! The search's view of a position: a configuration id instead of a wall set, so wall
 //! legality is a lookup (`tables.rs`), and an exact packed key.
 //!
-//! Key layout (55 bits, no loss):
+//! Key layout (57 bits, no loss): a cell's low 6 bits sit below the walls left and its 7th
+//! bit above the configuration, so that on boards of at most 64 cells the key is what it
+//! was when cells had 6 bits (the same keys, the same table, the same node counts).
 //!
 //! ```text
-//!  bit 54..23       22..18    17..13    12..7     6..1      0
-//!  configuration    P2 left   P1 left   P2 cell   P1 cell   player to move
+//!  bit 56      55          54..23          22..18    17..13    12..7     6..1     0
+//!  P2 cell/64  P1 cell/64  configuration   P2 left   P1 left   P2 cell   P1 cell  player
+//!                                                              % 64      % 64     to move
 //! ```
 //!
-//! Moves are bytes: a pawn destination cell (0..64), or `64 + slot` for a wall.
+//! Moves are `u16`: a pawn destination cell (`0..MAX_CELLS`), or `WALL_BASE + slot` for a
+//! wall (`2 * MAX_ANCHORS` slots, 210, so 338 values at most: more than a byte holds, and
+//! 9x9 alone needs 81 cells and 128 slots besides `NO_MOVE`).
 
 use crate::bitboard::UNREACHABLE;
 use crate::configs::ConfigId;
-use crate::geometry::{Board, Cell, Player};
+use crate::bitboard::Cells;
+use crate::geometry::{Board, Cell, MAX_ANCHORS, MAX_CELLS, Player};
 use crate::position::{Action, Position};
 use crate::tables::{ConfigTables, NO_CHILD};
 
-pub type Move = u8;
-pub const WALL_BASE: Move = 64;
+pub type Move = u16;
+pub const WALL_BASE: Move = MAX_CELLS as Move;
+/// One more than the largest move: the size of a table indexed by move.
+pub const MOVE_SPAN: usize = WALL_BASE as usize + 2 * MAX_ANCHORS;
 
-/// Most moves a node can have: 4 pawn destinations plus one per wall slot (at most 98).
-pub const MAX_MOVES: usize = 4 + 98;
+/// Most moves a node can have: 5 pawn destinations (3 steps and 2 diagonal jumps) plus one
+/// per wall slot.
+pub const MAX_MOVES: usize = 5 + 2 * MAX_ANCHORS;
 
 /// A node's exact key (layout in the module doc): what the transposition table is
 /// indexed by.
@@ -37,6 +46,8 @@ pub struct Node {
 
 /// Where the configuration id starts in the key: below it 1 + 2 * 6 + 2 * 5 bits.
 const CONFIG_SHIFT: u32 = 23;
+/// Where the 7th bits of the two cells go: above the configuration id.
+const HIGH_CELL_SHIFT: u32 = CONFIG_SHIFT + ConfigId::BITS;
 /// Where each player's walls-left count starts in the key (5 bits each).
 const LEFT_SHIFT: [u32; 2] = [13, 18];
 /// The bits of a key that hold the walls-left counts ("stocks").
@@ -54,11 +65,12 @@ const _: () = {
         1 + 2 * 6 + 2 * 5 == CONFIG_SHIFT,
         "side, two cells, two walls-left counts"
     );
+    assert!(HIGH_CELL_SHIFT + 2 <= u64::BITS, "the key fits a u64");
+    assert!(MAX_CELLS <= 1 << 7, "a cell fits 7 bits");
     assert!(
-        CONFIG_SHIFT + ConfigId::BITS <= u64::BITS,
-        "the key fits a u64"
+        WALL_BASE as usize + 2 * MAX_ANCHORS <= super::tt::NO_MOVE as usize,
+        "every move differs from NO_MOVE"
     );
-    assert!(crate::geometry::MAX_CELLS <= 1 << 6, "a cell fits 6 bits");
     assert!(
         crate::position::MAX_WALLS_PER_PLAYER < 1 << 5,
         "walls left fit 5 bits"
@@ -86,11 +98,14 @@ impl Node {
 
     #[inline(always)]
     fn pack(config: ConfigId, pawns: [Cell; 2], left: [u8; 2], to_move: Player) -> u64 {
-        (config as u64) << CONFIG_SHIFT
+        let [p1, p2] = pawns.map(|c| c as u64);
+        (p2 >> 6) << (HIGH_CELL_SHIFT + 1)
+            | (p1 >> 6) << HIGH_CELL_SHIFT
+            | (config as u64) << CONFIG_SHIFT
             | (left[1] as u64) << LEFT_SHIFT[1]
             | (left[0] as u64) << LEFT_SHIFT[0]
-            | (pawns[1] as u64) << 7
-            | (pawns[0] as u64) << 1
+            | (p2 & 0x3F) << 7
+            | (p1 & 0x3F) << 1
             | to_move.index() as u64
     }
 
@@ -126,7 +141,7 @@ impl Node {
         let mut next = *self;
         let me = self.to_move.index();
         if mv < WALL_BASE {
-            next.pawns[me] = mv;
+            next.pawns[me] = mv as Cell;
         } else {
             next.config = tables.children(self.config)[(mv - WALL_BASE) as usize];
             next.left[me] -= 1;
@@ -137,7 +152,7 @@ impl Node {
 
     /// The cells the player to move can move their pawn to.
     #[inline]
-    pub fn pawn_destinations<T: ConfigTables>(&self, tables: &T) -> u64 {
+    pub fn pawn_destinations<T: ConfigTables>(&self, tables: &T) -> Cells {
         let me = self.to_move;
         let edges = tables.walls(self.config).edges(tables.board());
         edges.pawn_destinations(self.pawn(me), self.pawn(me.other()))
@@ -191,7 +206,7 @@ impl Node {
 
     pub fn action<T: ConfigTables>(tables: &T, mv: Move) -> Action {
         if mv < WALL_BASE {
-            Action::Pawn(mv)
+            Action::Pawn(mv as Cell)
         } else {
             Action::Wall(tables.slot_wall((mv - WALL_BASE) as usize))
         }
@@ -199,7 +214,7 @@ impl Node {
 
     pub fn encode<T: ConfigTables>(tables: &T, action: Action) -> Move {
         match action {
-            Action::Pawn(c) => c,
+            Action::Pawn(c) => c as Move,
             Action::Wall(w) => WALL_BASE + tables.slot(w) as Move,
         }
     }

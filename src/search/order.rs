@@ -3,7 +3,9 @@
 //! opponent's goal distance gained minus the mover's own distance lost, read from the
 //! configuration tables ("Solving Quoridor", docs/SOURCES.md: "moves that help yourself or hurt your opponent first").
 
-use super::node::{Key, MAX_MOVES, Move, Node, WALL_BASE};
+use super::node::{Key, MAX_MOVES, MOVE_SPAN, Move, Node, WALL_BASE};
+use crate::bitboard::Cells;
+use crate::geometry::Cell;
 use super::tt::NO_MOVE;
 use crate::bitboard::bits;
 use crate::tables::ConfigTables;
@@ -13,7 +15,7 @@ use std::sync::atomic::{AtomicU32, Ordering};
 /// thread for itself: counters shared by the threads made the cores fight over their cache
 /// lines at every decided node. It only orders moves, so it cannot change an answer.
 pub struct History {
-    /// `threads` blocks of 2 * 256 counters.
+    /// `threads` blocks of 2 * `MOVE_SPAN` counters.
     counts: Vec<AtomicU32>,
     threads: usize,
 }
@@ -23,14 +25,14 @@ impl History {
     pub fn new() -> History {
         let threads = rayon::current_num_threads();
         History {
-            counts: (0..threads * 2 * 256).map(|_| AtomicU32::new(0)).collect(),
+            counts: (0..threads * 2 * MOVE_SPAN).map(|_| AtomicU32::new(0)).collect(),
             threads,
         }
     }
 
     fn counter(&self, side: usize, mv: Move) -> &AtomicU32 {
         let thread = rayon::current_thread_index().unwrap_or(0) % self.threads;
-        &self.counts[(thread * 2 + side) * 256 + mv as usize]
+        &self.counts[(thread * 2 + side) * MOVE_SPAN + mv as usize]
     }
 
     /// `mv` decided a node at `depth` plies for `side` (0 or 1).
@@ -97,7 +99,7 @@ impl Moves {
         &mut self,
         tables: &T,
         node: &Node,
-        dests: u64,
+        dests: Cells,
         skip: Move,
         history: &History,
         pawns_within: Option<u8>,
@@ -109,14 +111,15 @@ impl Moves {
         let (my_cell, op_cell) = (node.pawn(me), node.pawn(op));
         let my_dist = tables.distance(node.config, me, my_cell) as i16;
         let op_dist = tables.distance(node.config, op, op_cell) as i16;
-        let skipped_cell = if skip < WALL_BASE { 1u64 << skip } else { 0 };
+        let skipped_cell: Cells = if skip < WALL_BASE { 1 << skip } else { 0 };
         for cell in bits(dests & !skipped_cell) {
             let dist = tables.distance(node.config, me, cell);
             if pawns_within.is_some_and(|d| dist > d) {
                 continue;
             }
             let gain = my_dist - dist as i16;
-            self.push(cell, ((4 * gain) as i32) << 16 | history.score(side, cell));
+            let mv = cell as Move;
+            self.push(mv, ((4 * gain) as i32) << 16 | history.score(side, mv));
         }
         if pawns_within.is_none() {
             node.for_each_wall(tables, |mv, child| {
@@ -152,13 +155,14 @@ impl Moves {
 pub fn admissible<T: ConfigTables>(
     tables: &T,
     node: &Node,
-    dests: u64,
+    dests: Cells,
     mv: Move,
     pawns_within: Option<u8>,
 ) -> bool {
     if mv < WALL_BASE {
         dests >> mv & 1 == 1
-            && pawns_within.is_none_or(|d| tables.distance(node.config, node.to_move, mv) <= d)
+            && pawns_within
+                .is_none_or(|d| tables.distance(node.config, node.to_move, mv as Cell) <= d)
     } else {
         pawns_within.is_none() && node.wall_child(tables, mv).is_some()
     }
@@ -168,7 +172,7 @@ pub fn admissible<T: ConfigTables>(
 fn mirror<T: ConfigTables>(tables: &T, mv: Move) -> Move {
     let board = tables.board();
     if mv < WALL_BASE {
-        board.mirror_cell(mv)
+        board.mirror_cell(mv as Cell) as Move
     } else {
         let wall = tables.slot_wall((mv - WALL_BASE) as usize);
         let (c, r) = (board.col(wall.anchor), board.row(wall.anchor));

@@ -18,12 +18,12 @@
 //! Buckets of four entries fill one 64-byte cache line. A store replaces the same key, else an
 //! empty entry, else the entry whose deepest stored fact is shallowest.
 
-use super::node::{Key, STOCK_MASK, stocks};
+use super::node::{Key, Move, STOCK_MASK, stocks};
 use crate::geometry::Player;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-pub const NO_MOVE: u8 = u8::MAX;
+pub const NO_MOVE: Move = Move::MAX;
 const NO_WIN: u8 = u8::MAX;
 
 /// Whether wall-stock dominance holds on `board` (see `TranspositionTable::probe`): at least 3 rows.
@@ -38,7 +38,7 @@ pub struct Fact {
     pub win: u8,
     /// Largest depth refuted (0: none; depth 0 is never a win anyway).
     pub refuted: u8,
-    pub best: u8,
+    pub best: Move,
 }
 
 impl Fact {
@@ -49,25 +49,28 @@ impl Fact {
     };
 }
 
-/// `data` layout: bits 0-23 the fact for attacker Player 1 (win, refuted, best),
-/// bits 24-47 the fact for Player 2.
+/// `data` layout: bits 0-31 the fact for attacker Player 1 (win: 8 bits, refuted: 8, best
+/// move: 16), bits 32-63 the fact for Player 2.
 fn unpack(data: u64, attacker: usize) -> Fact {
-    let f = data >> (24 * attacker);
+    let f = data >> (32 * attacker);
     Fact {
         win: f as u8,
         refuted: (f >> 8) as u8,
-        best: (f >> 16) as u8,
+        best: (f >> 16) as Move,
     }
 }
 
 fn pack(data: u64, attacker: usize, fact: Fact) -> u64 {
-    let shift = 24 * attacker;
+    let shift = 32 * attacker;
     let bits = fact.win as u64 | (fact.refuted as u64) << 8 | (fact.best as u64) << 16;
-    (data & !(0xFF_FFFF << shift)) | bits << shift
+    (data & !(0xFFFF_FFFF << shift)) | bits << shift
 }
 
+#[allow(clippy::assertions_on_constants)]
+const _: () = assert!(Move::BITS == 16, "a fact's best move has 16 bits");
+
 /// The data of an entry that knows nothing.
-const EMPTY_DATA: u64 = (NO_WIN as u64 | (NO_MOVE as u64) << 16) * (1 | 1 << 24);
+const EMPTY_DATA: u64 = (NO_WIN as u64 | (NO_MOVE as u64) << 16) * (1 | 1 << 32);
 
 const WAYS: usize = 4;
 
@@ -240,7 +243,7 @@ impl TranspositionTable {
     }
 
     /// Records that `attacker` wins within `depth` (`won`) or not, with the move that showed it.
-    pub fn store(&self, key: Key, attacker: Player, depth: u8, won: bool, best: u8) -> Claimed {
+    pub fn store(&self, key: Key, attacker: Player, depth: u8, won: bool, best: Move) -> Claimed {
         let (key, attacker) = (key.0, attacker.index());
         let (slot, old, claimed) = match self.find(key) {
             Some((i, data)) => (i, data, 0),
@@ -381,7 +384,7 @@ mod tests {
                 P[(k % 2) as usize],
                 (k % 40) as u8 + 1,
                 k % 3 == 0,
-                k as u8,
+                k as Move,
             );
         }
         let before: Vec<Fact> = (1..100u64)

@@ -5,7 +5,7 @@
 //! tests/differential.rs). The search's fast path reads walls from the configuration tables
 //! and distances; none of that is used on the slow side.
 
-use super::node::{Key, Node, WALL_BASE};
+use super::node::{Key, Move, Node, WALL_BASE};
 use super::order::{self, History, Moves};
 use super::tt::NO_MOVE;
 use crate::geometry::Board;
@@ -69,8 +69,8 @@ fn check_cell(w: usize, h: usize, walls: u8) -> usize {
         let unique: HashSet<Action> = generated.iter().copied().collect();
         assert_eq!(unique.len(), generated.len(), "{cell}: a move twice");
         assert_eq!(unique, legal.iter().copied().collect(), "{cell}");
-        // `admissible` says yes exactly to the legal moves, for every byte a move can be.
-        for mv in (0..WALL_BASE).chain(WALL_BASE..WALL_BASE + slots as u8) {
+        // `admissible` says yes exactly to the legal moves, for every value a move can take.
+        for mv in (0..WALL_BASE).chain(WALL_BASE..WALL_BASE + slots as Move) {
             let is_legal = legal.contains(&Node::action(&tables, mv))
                 && (mv >= WALL_BASE || (mv as usize) < board.cells());
             assert_eq!(

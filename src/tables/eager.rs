@@ -13,12 +13,13 @@
 
 use super::{ConfigTables, SlotMap};
 use crate::bitboard::UNREACHABLE;
-use crate::configs::{ConfigId, Enumeration, candidates, count_by_walls, key};
+use crate::bitboard::Cells;
+use crate::configs::{ConfigId, Enumeration, candidates, count_by_walls, key, key_wall, keys_fit};
 use crate::error::Result;
 use crate::geometry::{Board, Cell, Player};
 use crate::memory::huge_vec;
 use crate::progress::Progress;
-use crate::walls::{Orientation, Wall, WallSet};
+use crate::walls::{Wall, WallSet};
 use rayon::prelude::*;
 
 pub const NO_CHILD: ConfigId = ConfigId::MAX;
@@ -57,8 +58,8 @@ pub struct Tables {
     slot_map: SlotMap,
     /// `layer_start[k]..layer_start[k + 1]`: ids with `k` walls.
     layer_start: Vec<usize>,
-    /// Walls and reach masks, one 32-byte record per configuration: what a node needs for
-    /// its own pawn moves.
+    /// Walls and reach masks, one record per configuration (32 bytes with 64-bit cell sets,
+    /// 64 with 128-bit ones): what a node needs for its own pawn moves.
     records: Vec<Record>,
     /// The search's hot bytes, `lines` cache lines per configuration, aligned so that a wall
     /// child's legality and ordering cost one cache miss (cells <= 30: one line):
@@ -77,7 +78,7 @@ pub struct Tables {
 #[repr(C, align(32))]
 struct Record {
     walls: WallSet,
-    reach: [u64; 2],
+    reach: [Cells; 2],
 }
 
 /// One cache line of hot bytes.
@@ -120,6 +121,14 @@ impl Tables {
             estimate.bytes,
             budget,
         )?;
+        if !keys_fit(board) {
+            return Err(crate::Error::Argument(format!(
+                "{board} has {} wall anchors: the full wall-configuration tables number \
+                 configurations by keys of at most 64 anchors (9x9 has 64); proof search \
+                 builds configurations on demand instead",
+                board.anchor_count()
+            )));
+        }
         if estimate.configurations > (NO_CHILD as u128) {
             return Err(crate::Error::Argument(format!(
                 "{board} with {} has {} configurations, more than ids can number",
@@ -244,7 +253,7 @@ impl Tables {
 
     /// Cells from which `player` can reach their goal row.
     #[inline(always)]
-    pub fn reach(&self, id: ConfigId, player: Player) -> u64 {
+    pub fn reach(&self, id: ConfigId, player: Player) -> Cells {
         self.records[id as usize].reach[player.index()]
     }
 
@@ -309,7 +318,7 @@ impl ConfigTables for Tables {
     }
 
     #[inline(always)]
-    fn reach(&self, id: ConfigId, player: Player) -> u64 {
+    fn reach(&self, id: ConfigId, player: Player) -> Cells {
         Tables::reach(self, id, player)
     }
 
@@ -399,17 +408,10 @@ fn child_table(
                 let top = if s == 0 {
                     None
                 } else {
-                    Some(127 - key(walls).leading_zeros())
+                    Some(127 - key(board, walls).leading_zeros())
                 };
                 for bit in crate::bitboard::bits128(free) {
-                    let slot = slot_map.slot(Wall {
-                        anchor: (bit % 64) as Cell,
-                        orientation: if bit < 64 {
-                            Orientation::Horizontal
-                        } else {
-                            Orientation::Vertical
-                        },
-                    });
+                    let slot = slot_map.slot(key_wall(board, bit));
                     row[slot] = match top {
                         Some(t) if bit < t => {
                             let p = e.parent[s] as usize;
@@ -430,6 +432,7 @@ fn child_table(
 mod tests {
     use super::*;
     use crate::progress::Silent;
+    use crate::walls::Orientation;
     use std::collections::{HashMap, VecDeque};
 
     /// Steps to the goal row by a plain BFS over coordinates, with each wall's two blocked
@@ -488,7 +491,7 @@ mod tests {
         let t = Tables::build(board, n, u64::MAX, &Silent).unwrap();
         let mut index = HashMap::new();
         for id in 0..t.len() as ConfigId {
-            index.insert(key(t.walls(id)), id);
+            index.insert(key(board, t.walls(id)), id);
         }
         assert_eq!(index.len(), t.len(), "ids are distinct configurations");
         for id in 0..t.len() as ConfigId {
@@ -508,7 +511,7 @@ mod tests {
                 let child = t.children(id)[slot];
                 let fits = walls.clash(board, wall).is_none() && walls.len() < 2 * n as u32;
                 if fits {
-                    assert_eq!(child, index[&key(walls.with(wall))]);
+                    assert_eq!(child, index[&key(board, walls.with(wall))]);
                 } else {
                     assert_eq!(child, NO_CHILD);
                 }

@@ -42,7 +42,7 @@ pub trait ConfigTables: Sync {
     fn distance(&self, id: ConfigId, player: Player, cell: Cell) -> u8;
 
     /// Cells from which `player` can reach their goal row.
-    fn reach(&self, id: ConfigId, player: Player) -> u64;
+    fn reach(&self, id: ConfigId, player: Player) -> crate::bitboard::Cells;
 
     /// The child id for every slot (`NO_CHILD` where the wall cannot be added).
     fn children(&self, id: ConfigId) -> &[ConfigId];

@@ -70,10 +70,15 @@ pub struct OnDemand {
     exhausted: AtomicBool,
 }
 
-/// A hash of a wall set: both orientations mixed, then multiplied twice so that the top
-/// bits (hashbrown's control bytes) and the low ones (its buckets) both vary.
+/// A hash of a wall set: both orientations mixed (and, for cell sets wider than 64 bits,
+/// both halves folded), then multiplied twice so that the top bits (hashbrown's control
+/// bytes) and the low ones (its buckets) both vary.
 fn hash(walls: WallSet) -> u64 {
-    let x = (walls.horizontal ^ walls.vertical.rotate_left(29)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    let mixed = walls.horizontal ^ walls.vertical.rotate_left(29);
+    // A no-op when `Cells` is a u64: the upper half is then empty.
+    #[allow(clippy::unnecessary_cast)]
+    let folded = (mixed as u128 ^ (mixed as u128 >> 64).rotate_left(17)) as u64;
+    let x = folded.wrapping_mul(0x9E37_79B9_7F4A_7C15);
     (x ^ x >> 32).wrapping_mul(0xD6E8_FEB8_6659_FD93)
 }
 
@@ -254,10 +259,10 @@ impl ConfigTables for OnDemand {
     }
 
     /// (Not on the search's path: read from the distances.)
-    fn reach(&self, id: ConfigId, player: Player) -> u64 {
+    fn reach(&self, id: ConfigId, player: Player) -> crate::bitboard::Cells {
         (0..self.board.cells() as Cell)
             .filter(|&c| self.distance(id, player, c) != UNREACHABLE)
-            .fold(0, |set, c| set | 1 << c)
+            .fold(0, |set: crate::bitboard::Cells, c| set | 1 << c)
     }
 
     #[inline]

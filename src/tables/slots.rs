@@ -1,10 +1,14 @@
 //! Wall *slots* number the walls of a board densely: horizontal walls by ascending anchor
-//! cell, then vertical ones, `2 * (W-1) * (H-1)` slots in all. A configuration's children
+//! cell, then vertical ones, `2 * (W-1) * (H-1)` slots in all (at most `2 * MAX_ANCHORS`,
+//! 210, so a slot fits a `u8`). A configuration's children
 //! and the search's wall moves are indexed by slot.
 
 use crate::bitboard::bits;
-use crate::geometry::{Board, MAX_CELLS};
+use crate::geometry::{Board, MAX_ANCHORS, MAX_CELLS};
 use crate::walls::{Orientation, Wall};
+
+#[allow(clippy::assertions_on_constants)]
+const _: () = assert!(2 * MAX_ANCHORS < u8::MAX as usize, "slots fit a u8");
 
 #[derive(Clone, Debug)]
 pub struct SlotMap {
