@@ -153,6 +153,7 @@ pub fn render(board: Board, set: Cells) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::geometry::Player;
 
     #[test]
     fn open_board_distances_and_moves() {
@@ -169,5 +170,174 @@ mod tests {
         // b2 with the other pawn on b3 (board edge behind): diagonals a3 and c3.
         let dest = e.pawn_destinations(b.cell(1, 1), b.cell(1, 2));
         assert_eq!(dest & b.row_mask(2), 1 << b.cell(0, 2) | 1 << b.cell(2, 2));
+    }
+
+    /// The slow twin: cells as `(col, row)`, walls as a list of anchors and orientations,
+    /// each wall's two blocked edges worked out from RULES.md; no masks, no shifts.
+    struct Slow {
+        w: usize,
+        h: usize,
+        /// `(col, row, horizontal)`.
+        walls: Vec<(usize, usize, bool)>,
+    }
+
+    impl Slow {
+        fn open(&self, (c, r): (usize, usize), (nc, nr): (usize, usize)) -> bool {
+            !self.walls.iter().any(|&(ac, ar, horizontal)| {
+                if horizontal {
+                    c == nc && (c == ac || c == ac + 1) && r.min(nr) == ar && r != nr
+                } else {
+                    r == nr && (r == ar || r == ar + 1) && c.min(nc) == ac && c != nc
+                }
+            })
+        }
+
+        /// The cell one step from `cell` in direction `(dc, dr)`, if on the board.
+        fn step(&self, (c, r): (usize, usize), (dc, dr): (i64, i64)) -> Option<(usize, usize)> {
+            let (nc, nr) = (c as i64 + dc, r as i64 + dr);
+            (nc >= 0 && nr >= 0 && nc < self.w as i64 && nr < self.h as i64)
+                .then_some((nc as usize, nr as usize))
+        }
+
+        fn open_step(&self, from: (usize, usize), d: (i64, i64)) -> Option<(usize, usize)> {
+            self.step(from, d).filter(|&to| self.open(from, to))
+        }
+
+        /// Steps to the nearest cell of row `goal`, by BFS from that row.
+        fn distances(&self, goal: usize) -> Vec<u8> {
+            let mut dist = vec![UNREACHABLE; self.w * self.h];
+            let mut queue: std::collections::VecDeque<(usize, usize)> =
+                (0..self.w).map(|c| (c, goal)).collect();
+            for &(c, r) in &queue {
+                dist[r * self.w + c] = 0;
+            }
+            while let Some(cell) = queue.pop_front() {
+                for d in DIRS {
+                    if let Some(next) = self.open_step(cell, d)
+                        && dist[next.1 * self.w + next.0] == UNREACHABLE
+                    {
+                        dist[next.1 * self.w + next.0] = dist[cell.1 * self.w + cell.0] + 1;
+                        queue.push_back(next);
+                    }
+                }
+            }
+            dist
+        }
+
+        /// RULES.md: a step, else the straight jump, else the diagonal jumps.
+        fn pawn_destinations(
+            &self,
+            me: (usize, usize),
+            opp: (usize, usize),
+        ) -> Vec<(usize, usize)> {
+            let mut out = Vec::new();
+            for d in DIRS {
+                match self.open_step(me, d) {
+                    None => {}
+                    Some(next) if next != opp => out.push(next),
+                    Some(_) => match self.open_step(opp, d) {
+                        Some(behind) => out.push(behind),
+                        None => {
+                            for side in [(d.1, d.0), (-d.1, -d.0)] {
+                                out.extend(self.open_step(opp, side));
+                            }
+                        }
+                    },
+                }
+            }
+            out
+        }
+    }
+
+    const DIRS: [(i64, i64); 4] = [(0, 1), (0, -1), (1, 0), (-1, 0)];
+
+    /// Pseudo-random walls (a fixed linear congruential sequence): legal or not does not
+    /// matter here, only which edges they block.
+    fn some_walls(board: Board, count: usize, seed: u64) -> (crate::walls::WallSet, Slow) {
+        use crate::walls::{Orientation, Wall, WallSet};
+        let mut x = seed;
+        let mut next = |n: usize| {
+            x = x
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (x >> 33) as usize % n
+        };
+        let (mut set, mut list) = (WallSet::EMPTY, Vec::new());
+        for _ in 0..count {
+            let (c, r, horizontal) = (
+                next(board.width() - 1),
+                next(board.height() - 1),
+                next(2) == 0,
+            );
+            let orientation = if horizontal {
+                Orientation::Horizontal
+            } else {
+                Orientation::Vertical
+            };
+            set = set.with(Wall {
+                anchor: board.cell(c, r),
+                orientation,
+            });
+            list.push((c, r, horizontal));
+        }
+        let slow = Slow {
+            w: board.width(),
+            h: board.height(),
+            walls: list,
+        };
+        (set, slow)
+    }
+
+    /// `expand`, `reach`, `distances` and `pawn_destinations` against the slow twin, on
+    /// boards whose cells go past bit 63.
+    #[test]
+    fn wide_boards_agree_with_the_slow_twin() {
+        for (w, h) in [(9, 9), (11, 11), (16, 8), (8, 16), (2, 64), (26, 4), (5, 5)] {
+            let board = Board::new(w, h).unwrap();
+            for (count, seed) in [(0, 1), (3, 2), (12, 3), (30, 4)] {
+                let (walls, slow) = some_walls(board, count, seed);
+                let edges = walls.edges(board);
+                let at = |cell: Cell| (board.col(cell), board.row(cell));
+                let set_of = |cells: &[(usize, usize)]| {
+                    cells
+                        .iter()
+                        .fold(0 as Cells, |s, &(c, r)| s | 1 << board.cell(c, r))
+                };
+                let mut union = (0 as Cells, 0 as Cells);
+                for cell in 0..board.cells() as Cell {
+                    let steps: Vec<_> = DIRS
+                        .iter()
+                        .filter_map(|&d| slow.open_step(at(cell), d))
+                        .collect();
+                    assert_eq!(edges.expand(1 << cell), set_of(&steps), "{board} {cell}");
+                    if cell % 3 == 0 {
+                        union.0 |= 1 << cell;
+                        union.1 |= set_of(&steps);
+                    }
+                }
+                assert_eq!(edges.expand(union.0), union.1, "{board}");
+                for (player, goal_row) in [(Player::One, h - 1), (Player::Two, 0)] {
+                    let fast = edges.distances(board.goal(player));
+                    let want = slow.distances(goal_row);
+                    assert_eq!(&fast[..board.cells()], &want[..], "{board} {count} walls");
+                    assert!(fast[board.cells()..].iter().all(|&d| d == UNREACHABLE));
+                    let reached: Vec<_> = (0..board.cells() as Cell)
+                        .filter(|&c| want[c as usize] != UNREACHABLE)
+                        .map(at)
+                        .collect();
+                    assert_eq!(edges.reach(board.goal(player)), set_of(&reached));
+                }
+                for me in 0..board.cells() as Cell {
+                    // Every neighbour (where jumps happen) and one far cell.
+                    let far = (me as usize + board.cells() / 2) % board.cells();
+                    let others = bits(board.neighbours(me)).chain([far as Cell]);
+                    for opp in others.filter(|&o| o != me) {
+                        let want = set_of(&slow.pawn_destinations(at(me), at(opp)));
+                        let fast = edges.pawn_destinations(me, opp);
+                        assert_eq!(fast, want, "{board} {me} {opp}\n{}", render(board, fast));
+                    }
+                }
+            }
+        }
     }
 }

@@ -328,6 +328,42 @@ mod tests {
         assert_eq!(total(5, 5, 40), 2_532_560);
     }
 
+    /// Keys past 64 cells: exact and in the order of (orientation, anchor cell), as keys of
+    /// cell bits are, so ids are numbered the same way on every board.
+    #[test]
+    fn wide_keys_are_exact_and_keep_the_order() {
+        for (w, h) in [(9, 9), (13, 5), (5, 13), (4, 16), (5, 5)] {
+            let board = Board::new(w, h).unwrap();
+            assert!(keys_fit(board));
+            let walls: Vec<Wall> = [Orientation::Horizontal, Orientation::Vertical]
+                .into_iter()
+                .flat_map(|o| {
+                    crate::bitboard::bits(board.anchors()).map(move |anchor| Wall {
+                        anchor,
+                        orientation: o,
+                    })
+                })
+                .collect();
+            let keys: Vec<u128> = walls
+                .iter()
+                .map(|&wall| key(board, WallSet::EMPTY.with(wall)))
+                .collect();
+            assert!(keys.windows(2).all(|k| k[0] < k[1]), "{board}: ascending");
+            for (&wall, &k) in walls.iter().zip(&keys) {
+                assert_eq!(k.count_ones(), 1);
+                assert_eq!(key_wall(board, k.trailing_zeros()), wall);
+                assert_eq!(from_key(board, k), WallSet::EMPTY.with(wall));
+            }
+            let all = walls.iter().fold(WallSet::EMPTY, |s, &wall| s.with(wall));
+            assert_eq!(from_key(board, key(board, all)), all);
+        }
+        assert!(!keys_fit(Board::new(10, 10).unwrap()));
+        let b = Board::new(9, 9).unwrap();
+        let e = Enumeration::build(b, 2, &crate::progress::Silent);
+        assert_eq!(e.len() as u128, count_by_walls(b, 2).iter().sum::<u128>());
+        assert_eq!(e.len() as u128, count_slow(b, 2).iter().sum::<u128>());
+    }
+
     #[test]
     fn enumeration_matches_counts_and_numbering() {
         let b = Board::new(4, 4).unwrap();

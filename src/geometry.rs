@@ -271,7 +271,16 @@ mod tests {
         assert!(Board::new(26, 2).is_ok());
         assert!(Board::new(2, 32).is_ok());
         // Over 64 cells: a cell set is wider than one u64.
-        for (w, h) in [(9, 9), (11, 11), (13, 5), (8, 16), (16, 8), (2, 64), (21, 6), (26, 4)] {
+        for (w, h) in [
+            (9, 9),
+            (11, 11),
+            (13, 5),
+            (8, 16),
+            (16, 8),
+            (2, 64),
+            (21, 6),
+            (26, 4),
+        ] {
             let b = Board::new(w, h).unwrap_or_else(|e| panic!("{w}x{h}: {e}"));
             assert_eq!(b.cells(), w * h);
         }

@@ -129,7 +129,10 @@ impl WallSet {
         };
         let neighbours = [a.checked_sub(step), a.checked_add(step)];
         for n in neighbours.into_iter().flatten() {
-            if (n as usize) < crate::geometry::MAX_CELLS && board.anchors() >> n & 1 == 1 && self.contains(at(same, n)) {
+            if (n as usize) < crate::geometry::MAX_CELLS
+                && board.anchors() >> n & 1 == 1
+                && self.contains(at(same, n))
+            {
                 return Some(Clash::Overlaps(at(same, n)));
             }
         }
@@ -201,16 +204,22 @@ mod tests {
 
     #[test]
     fn free_masks_agree_with_clash() {
-        let b = Board::new(4, 4).unwrap();
-        // Every single wall, then every set of two: the masks and `clash` must agree.
-        let all: Vec<Wall> = crate::bitboard::bits(b.anchors())
-            .flat_map(|a| [h(a), v(a)])
-            .collect();
-        for &first in &all {
-            let set = WallSet::EMPTY.with(first);
-            for &second in &all {
-                let free = set.free(b, second.orientation) >> second.anchor & 1 == 1;
-                assert_eq!(free, set.clash(b, second).is_none(), "{first:?} {second:?}");
+        // 9x9 and 11x11 have anchors past bit 63 (9x9's last is bit 70).
+        for (width, height) in [(4, 4), (9, 9), (11, 11), (16, 8)] {
+            let b = Board::new(width, height).unwrap();
+            // Every single wall, then every set of two: the masks and `clash` must agree.
+            let all: Vec<Wall> = crate::bitboard::bits(b.anchors())
+                .flat_map(|a| [h(a), v(a)])
+                .collect();
+            assert_eq!(all.len(), 2 * b.anchor_count());
+            for &first in &all {
+                let set = WallSet::EMPTY.with(first);
+                assert!(set.contains(first));
+                assert_eq!(set.len(), 1);
+                for &second in &all {
+                    let free = set.free(b, second.orientation) >> second.anchor & 1 == 1;
+                    assert_eq!(free, set.clash(b, second).is_none(), "{first:?} {second:?}");
+                }
             }
         }
     }
@@ -235,6 +244,12 @@ mod tests {
         let m = set.mirror(b);
         assert!(m.contains(h(b.cell(3, 0))));
         assert!(m.contains(v(b.cell(0, 1))));
+        assert_eq!(m.mirror(b), set);
+        let b = Board::new(9, 9).unwrap();
+        let set = WallSet::EMPTY.with(h(b.cell(0, 7))).with(v(b.cell(6, 7)));
+        let m = set.mirror(b);
+        assert!(m.contains(h(b.cell(7, 7))), "bit 70");
+        assert!(m.contains(v(b.cell(1, 7))));
         assert_eq!(m.mirror(b), set);
     }
 }

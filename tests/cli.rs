@@ -105,7 +105,7 @@ fn perft_from_moves_and_from_the_same_record_agree() {
 
 #[test]
 fn bad_boards_are_refused() {
-    for board in ["9x9", "1x5", "5x", "27x2"] {
+    for board in ["12x11", "2x65", "1x5", "5x", "27x2"] {
         let err = refused(&["perft", board, "--walls", "1", "--depth", "1"]);
         assert!(err.contains(board), "{err}");
         refused(&["show", board]);
@@ -342,7 +342,7 @@ fn solve_reports_unknown_at_the_depth_limit() {
     );
     refused(&["solve", "3x5", "--walls", "3", "--max-depth", "0"]);
     refused(&["solve", "3x5", "--walls", "3", "--max-seconds", "0"]);
-    refused(&["solve", "9x9", "--walls", "3"]);
+    refused(&["solve", "12x11", "--walls", "3"]);
 }
 
 #[test]
@@ -646,7 +646,10 @@ fn table_check_refuses_rows_that_cannot_be_results() {
         ),
         ("99,3,1,1,5,proof-search,1,0.1,1,0.1.0,8", "board 99x3"),
         ("3,1,1,1,5,proof-search,1,0.1,1,0.1.0,8", "board 3x1"),
-        ("9,9,1,1,5,proof-search,1,0.1,1,0.1.0,8", "at most 64 cells"),
+        (
+            "12,11,1,1,5,proof-search,1,0.1,1,0.1.0,8",
+            "at most 128 cells",
+        ),
         (
             "3,3,40,1,5,proof-search,1,0.1,1,0.1.0,8",
             "40 walls per player",

@@ -192,7 +192,7 @@ fn a_board_stops_at_its_first_undecided_cell_when_asked() {
 fn bad_table_options_are_refused() {
     for args in [
         &["table", "--walls", "x"][..],
-        &["table", "--boards", "9x9"],
+        &["table", "--boards", "12x11"],
         &["table", "--max-seconds", "0"],
         &["table", "--check", "/nonexistent/table.csv"],
         &["table", "--beyond", "--boards", "5x5"],

@@ -15,9 +15,9 @@
 //! wall (`2 * MAX_ANCHORS` slots, 210, so 338 values at most: more than a byte holds, and
 //! 9x9 alone needs 81 cells and 128 slots besides `NO_MOVE`).
 
+use crate::bitboard::Cells;
 use crate::bitboard::UNREACHABLE;
 use crate::configs::ConfigId;
-use crate::bitboard::Cells;
 use crate::geometry::{Board, Cell, MAX_ANCHORS, MAX_CELLS, Player};
 use crate::position::{Action, Position};
 use crate::tables::{ConfigTables, NO_CHILD};
@@ -221,5 +221,41 @@ impl Node {
 
     pub fn board<T: ConfigTables>(tables: &T) -> Board {
         tables.board()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The key of the 6-bit layout used before boards had more than 64 cells.
+    fn old_pack(config: ConfigId, pawns: [Cell; 2], left: [u8; 2], to_move: Player) -> u64 {
+        (config as u64) << 23
+            | (left[1] as u64) << 18
+            | (left[0] as u64) << 13
+            | (pawns[1] as u64) << 7
+            | (pawns[0] as u64) << 1
+            | to_move.index() as u64
+    }
+
+    #[test]
+    fn keys_are_exact_and_unchanged_below_64_cells() {
+        let mut seen = std::collections::HashSet::new();
+        for config in [0, 1, 12345, ConfigId::MAX - 1] {
+            for left in [[0, 0], [31, 0], [3, 31]] {
+                for p1 in 0..MAX_CELLS as Cell {
+                    for p2 in (0..MAX_CELLS as Cell).step_by(7).chain([64, 127]) {
+                        for to_move in [Player::One, Player::Two] {
+                            let key = Node::pack(config, [p1, p2], left, to_move);
+                            assert!(seen.insert(key), "{config} {p1} {p2} {left:?}");
+                            assert_eq!(stocks(key, 0), left);
+                            if p1 < 64 && p2 < 64 {
+                                assert_eq!(key, old_pack(config, [p1, p2], left, to_move));
+                            }
+                        }
+                    }
+                }
+            }
+        }
     }
 }

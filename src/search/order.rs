@@ -4,10 +4,10 @@
 //! configuration tables ("Solving Quoridor", docs/SOURCES.md: "moves that help yourself or hurt your opponent first").
 
 use super::node::{Key, MAX_MOVES, MOVE_SPAN, Move, Node, WALL_BASE};
-use crate::bitboard::Cells;
-use crate::geometry::Cell;
 use super::tt::NO_MOVE;
+use crate::bitboard::Cells;
 use crate::bitboard::bits;
+use crate::geometry::Cell;
 use crate::tables::ConfigTables;
 use std::sync::atomic::{AtomicU32, Ordering};
 
@@ -25,7 +25,9 @@ impl History {
     pub fn new() -> History {
         let threads = rayon::current_num_threads();
         History {
-            counts: (0..threads * 2 * MOVE_SPAN).map(|_| AtomicU32::new(0)).collect(),
+            counts: (0..threads * 2 * MOVE_SPAN)
+                .map(|_| AtomicU32::new(0))
+                .collect(),
             threads,
         }
     }

@@ -12,8 +12,8 @@
 //! does not fit, or the configuration already holds the most walls the cell allows).
 
 use super::{ConfigTables, SlotMap};
-use crate::bitboard::UNREACHABLE;
 use crate::bitboard::Cells;
+use crate::bitboard::UNREACHABLE;
 use crate::configs::{ConfigId, Enumeration, candidates, count_by_walls, key, key_wall, keys_fit};
 use crate::error::Result;
 use crate::geometry::{Board, Cell, Player};
