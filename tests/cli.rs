@@ -326,6 +326,38 @@ fn solve_json_has_the_documented_fields() {
     assert!(text.contains("line         1. "), "{text}");
 }
 
+/// Boards over 64 cells: proof search decides 9x9 with one wall each (the eager tables,
+/// 64 anchors) and 11x11 without walls (configurations on demand: 100 anchors), `show`
+/// replays the line to the winner's goal, and the retrograde analysis refuses them.
+#[test]
+fn boards_over_64_cells_are_solved_by_proof_search() {
+    for (board, walls, plies) in [("9x9", "1", 20), ("11x11", "0", 20)] {
+        let args = ["solve", board, "--walls", walls, "--method", "search"];
+        let out = ok(&[&args[..], &["--threads", "1", "--memory", "1G", "--json"]].concat());
+        let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+        assert_eq!(
+            (v["outcome"].as_str(), v["plies"].as_u64()),
+            (Some("2"), Some(plies))
+        );
+        let pv: Vec<&str> = v["pv"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m.as_str().unwrap())
+            .collect();
+        assert_eq!(pv.len(), plies as usize);
+        let moves: Vec<String> = pv
+            .chunks(2)
+            .enumerate()
+            .map(|(i, pair)| format!("{}. {}", i + 1, pair.join(" ")))
+            .collect();
+        let shown = ok(&["show", board, "--walls", walls, "--moves", &moves.join(" ")]);
+        assert!(shown.contains("Player 2 has won"), "{shown}");
+    }
+    let err = refused(&["solve", "9x9", "--walls", "1", "--method", "retro"]);
+    assert!(err.contains("at most 64 cells"), "{err}");
+}
+
 #[test]
 fn solve_reports_unknown_at_the_depth_limit() {
     let args = ["solve", "3x5", "--walls", "3", "--max-depth", "6", "--json"];

@@ -98,3 +98,71 @@ fn perft_matches_fixtures_with_flood_fill_and_tables() {
         );
     }
 }
+
+/// Boards over 64 cells: the legal actions of the fast engine (flood fill, and the tables
+/// where they can be built) against the reference engine along pseudo-random games, which
+/// wall the board and take the pawns past cell 63; and perft against the reference.
+#[test]
+fn legal_actions_match_reference_on_wide_boards() {
+    use common::reference::RefPos;
+    for (w, h, n) in [
+        (9, 9, 4),
+        (11, 11, 3),
+        (16, 8, 3),
+        (8, 16, 3),
+        (2, 64, 2),
+        (26, 4, 2),
+    ] {
+        let rb = RefBoard { w, h };
+        let board = Board::new(w, h).unwrap();
+        // The eager tables of 9x9 with 1 wall each (up to 2 walls: 8 thousand
+        // configurations) check the table oracle too while at most one wall stands; the
+        // other boards have more than 64 anchors, which the eager tables cannot number.
+        let tables = (w * h == 81).then(|| Tables::build(board, 1, u64::MAX, &Silent).unwrap());
+        let mut x: u64 = 0x2545_F491_4F6C_DD1D ^ (w * 131 + h) as u64;
+        let mut next = |len: usize| {
+            x = x
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (x >> 33) as usize % len
+        };
+        for _game in 0..3 {
+            let mut r = RefPos::start(rb, n);
+            for _ply in 0..60 {
+                let pos = common::to_position(board, &r);
+                let actions = r.legal_actions(rb);
+                let mut want: Vec<String> = actions.iter().map(|a| a.notation()).collect();
+                want.sort();
+                assert_eq!(names(board, &pos, &FloodFill), want, "{w}x{h} {r:?}");
+                if let Some(t) = &tables
+                    && pos.walls.len() <= 1
+                {
+                    assert_eq!(names(board, &pos, t), want, "{w}x{h} tables {r:?}");
+                }
+                let winner = r.winner(rb).map(Player::from_index);
+                assert_eq!(pos.winner(board), winner);
+                if actions.is_empty() {
+                    break;
+                }
+                // Pawn moves two times in three, so that the pawns travel.
+                let pawns: Vec<_> = actions
+                    .iter()
+                    .filter(|a| matches!(a, common::reference::RefAction::Pawn { .. }))
+                    .collect();
+                let action = if next(3) < 2 {
+                    *pawns[next(pawns.len())]
+                } else {
+                    actions[next(actions.len())]
+                };
+                r = r.play(rb, action);
+            }
+        }
+    }
+    for (w, h, n, depth) in [(9, 9, 1, 2), (11, 11, 1, 2), (16, 8, 2, 2)] {
+        let rb = RefBoard { w, h };
+        let board = Board::new(w, h).unwrap();
+        let start = Position::start(board, n).unwrap();
+        let want = common::reference::perft_slow(rb, &RefPos::start(rb, n as u32), depth);
+        assert_eq!(perft(board, &start, depth, &FloodFill), want, "{w}x{h}");
+    }
+}

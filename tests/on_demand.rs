@@ -64,6 +64,97 @@ fn records_equal_the_eager_tables_on_small_cells() {
     }
 }
 
+/// 9x9 (81 cells, anchors up to bit 70): the eager tables can still number its
+/// configurations, so the two stores are compared record by record.
+#[test]
+fn records_equal_the_eager_tables_on_9x9() {
+    same_records(9, 9, 1);
+}
+
+/// Steps to `goal_row` from every cell by a plain BFS over coordinates, walls as anchors
+/// (the blocked edges from RULES.md): no masks.
+fn distances_slow(board: Board, walls: WallSet, goal_row: usize) -> Vec<u8> {
+    let (w, h) = (board.width(), board.height());
+    let list: Vec<(usize, usize, Orientation)> = walls
+        .iter()
+        .map(|wall| (board.col(wall.anchor), board.row(wall.anchor), wall.orientation))
+        .collect();
+    let open = |(c, r): (usize, usize), (nc, nr): (usize, usize)| {
+        !list.iter().any(|&(ac, ar, o)| match o {
+            Orientation::Horizontal => c == nc && (c == ac || c == ac + 1) && r.min(nr) == ar,
+            Orientation::Vertical => r == nr && (r == ar || r == ar + 1) && c.min(nc) == ac,
+        })
+    };
+    let mut dist = vec![u8::MAX; w * h];
+    let mut queue: std::collections::VecDeque<(usize, usize)> =
+        (0..w).map(|c| (c, goal_row)).collect();
+    for &(c, r) in &queue {
+        dist[r * w + c] = 0;
+    }
+    while let Some((c, r)) = queue.pop_front() {
+        let around = [(c, r + 1), (c, r.wrapping_sub(1)), (c + 1, r), (c.wrapping_sub(1), r)];
+        for (nc, nr) in around {
+            if nc < w && nr < h && dist[nr * w + nc] == u8::MAX && open((c, r), (nc, nr)) {
+                dist[nr * w + nc] = dist[r * w + c] + 1;
+                queue.push_back((nc, nr));
+            }
+        }
+    }
+    dist
+}
+
+/// Boards with more than 64 anchors (no eager tables): the records the store makes along
+/// the first two layers (every child of the empty configuration, every child of some of
+/// those) against a coordinate BFS, and their children and mirror images against the rules.
+#[test]
+fn records_on_boards_over_64_cells_agree_with_flood_fills() {
+    for (w, h) in [(11, 11), (16, 8), (10, 10)] {
+        let board = Board::new(w, h).unwrap();
+        let walls_per_player = 2;
+        let store = OnDemand::new(board, walls_per_player, 256 << 20);
+        let check = |id: u32| {
+            let walls = ConfigTables::walls(&store, id);
+            for (p, goal_row) in [(Player::One, h - 1), (Player::Two, 0)] {
+                let want = distances_slow(board, walls, goal_row);
+                let reach = ConfigTables::reach(&store, id, p);
+                for c in 0..board.cells() as Cell {
+                    assert_eq!(ConfigTables::distance(&store, id, p, c), want[c as usize]);
+                    assert_eq!(reach >> c & 1 == 1, want[c as usize] != u8::MAX);
+                }
+            }
+            let mirror = ConfigTables::mirror(&store, id);
+            assert_eq!(ConfigTables::walls(&store, mirror), walls.mirror(board));
+            let children = ConfigTables::children(&store, id).to_vec();
+            assert_eq!(children.len(), 2 * board.anchor_count());
+            for (slot, &child) in children.iter().enumerate() {
+                let wall = store.slot_wall(slot);
+                let fits = walls.clash(board, wall).is_none()
+                    && walls.len() < 2 * walls_per_player as u32;
+                assert_eq!(child != NO_CHILD, fits, "{board} {walls:?} {wall:?}");
+                if fits {
+                    assert_eq!(ConfigTables::walls(&store, child), walls.with(wall));
+                }
+            }
+            children
+        };
+        let empty = store.id_of(WallSet::EMPTY).unwrap();
+        let first = check(empty);
+        assert!(first.iter().all(|&c| c != NO_CHILD));
+        for &child in first.iter().step_by(7) {
+            check(child);
+        }
+        // A wall past cell 63: the top row of anchors.
+        let top = Wall {
+            anchor: board.cell(w - 2, h - 2),
+            orientation: Orientation::Vertical,
+        };
+        assert!(top.anchor >= 64);
+        let id = store.id_of(WallSet::EMPTY.with(top)).unwrap();
+        check(id);
+        assert!(!store.exhausted());
+    }
+}
+
 #[test]
 fn wall_sets_that_are_not_configurations_have_no_id() {
     let (board, _, lazy) = cell(4, 4, 1);

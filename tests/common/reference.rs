@@ -5,7 +5,7 @@
 //! `(col, row)` pairs, walls are `BTreeSet`s of anchors, and the legality of a
 //! wall is decided by one breadth-first search per pawn over an explicit edge
 //! check. The only concession to speed is that the BFS works on fixed-size
-//! stack arrays (boards have at most 64 cells) and tests a candidate wall
+//! stack arrays (boards have at most 128 cells) and tests a candidate wall
 //! without cloning the wall sets.
 
 use std::collections::{BTreeSet, HashSet};
@@ -127,8 +127,8 @@ impl Walls<'_> {
     /// `goal_row` (pawns do not block paths).
     fn path_exists(&self, board: RefBoard, from: (usize, usize), goal_row: usize) -> bool {
         let idx = |c: (usize, usize)| c.1 * board.w + c.0;
-        let mut seen = [false; 64];
-        let mut queue = [(0usize, 0usize); 64];
+        let mut seen = [false; 128];
+        let mut queue = [(0usize, 0usize); 128];
         let (mut head, mut tail) = (0, 0);
         seen[idx(from)] = true;
         queue[tail] = from;
@@ -168,7 +168,7 @@ impl RefPos {
     /// The start position: pawns at `(floor(W/2), 0)` and `(floor(W/2), H-1)`,
     /// no walls, `walls_per_player` each, Player 1 to move.
     pub fn start(board: RefBoard, walls_per_player: u32) -> RefPos {
-        assert!(board.w >= 2 && board.h >= 2 && board.w <= 26 && board.w * board.h <= 64);
+        assert!(board.w >= 2 && board.h >= 2 && board.w <= 26 && board.w * board.h <= 128);
         RefPos {
             pawns: [(board.w / 2, 0), (board.w / 2, board.h - 1)],
             hwalls: BTreeSet::new(),
