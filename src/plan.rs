@@ -70,7 +70,9 @@ pub fn plan(
     // compact with its length search 486 s in the table run (machine busier).
     let precision = (exact_bytes <= budget).then_some(Precision::Exact);
     let retro_seconds = estimate.retro_seconds();
-    let retro_fits = retro_bytes <= budget && retro_seconds <= time_limit.as_secs_f64();
+    let retro_board = board.cells() <= crate::retro::MAX_CELLS;
+    let retro_fits =
+        retro_board && retro_bytes <= budget && retro_seconds <= time_limit.as_secs_f64();
     let tt_bytes = tables
         .bytes
         .saturating_mul(2)
@@ -96,6 +98,13 @@ pub fn plan(
         precision.map_or(retro_bytes, |_| exact_bytes) as f64 / (1u64 << 30) as f64
     );
     let (method, why) = match beyond_search {
+        _ if !retro_board => (
+            Method::Search,
+            format!(
+                "proof search alone (the retrograde analysis handles at most {} cells)",
+                crate::retro::MAX_CELLS
+            ),
+        ),
         _ if !retro_fits => (
             Method::Search,
             format!("proof search alone ({retro_text}: does not fit)"),

@@ -2,8 +2,8 @@
 //! odd heights as in the published table and even heights to test "Solving Quoridor"'s
 //! claim that every even-height board is a Player 1 win.
 //!
-//! Boards of more than 64 cells (9x9 and up) need cell sets wider than one `u64`
-//! (`bitboard.rs`): not yet.
+//! Boards of 65 to 128 cells (9x9, 11x11) are solved by proof search alone (`solve
+//! --method search`); this table does not list them.
 
 use crate::report::CellRecord;
 use crate::solver::Outcome;

@@ -123,9 +123,9 @@ impl Tables {
         )?;
         if !keys_fit(board) {
             return Err(crate::Error::Argument(format!(
-                "{board} has {} wall anchors: the full wall-configuration tables number \
-                 configurations by keys of at most 64 anchors (9x9 has 64); proof search \
-                 builds configurations on demand instead",
+                "{board} has {} wall anchors, more than the 64 whose configurations the full \
+                 wall-configuration tables can number (9x9 has 64): only proof search \
+                 (solve --method search), which builds configurations on demand, handles it",
                 board.anchor_count()
             )));
         }
