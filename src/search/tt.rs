@@ -297,6 +297,22 @@ mod tests {
     /// Attackers by index: Player 1, Player 2.
     const P: [Player; 2] = [Player::One, Player::Two];
 
+    /// Moves past a byte: 9x9's last wall slot is move 255, 16x8's 337.
+    #[test]
+    fn best_moves_keep_16_bits() {
+        use super::super::node::{MOVE_SPAN, WALL_BASE};
+        let t = TranspositionTable::new(1 << 12, true);
+        for (k, best) in [(7, WALL_BASE + 127), (8, MOVE_SPAN as Move - 1), (9, 0)] {
+            t.store(Key(k), P[1], 9, false, best);
+            t.store(Key(k), P[0], 4, false, best / 2);
+            assert_ne!(best, NO_MOVE);
+            assert_eq!(t.probe(Key(k), P[1]).best, best);
+            assert_eq!(t.probe(Key(k), P[1]).refuted, 9);
+            assert_eq!(t.probe(Key(k), P[0]).best, best / 2);
+            assert_eq!(t.probe(Key(k), P[0]).refuted, 4);
+        }
+    }
+
     #[test]
     fn facts_accumulate_per_attacker() {
         let t = TranspositionTable::new(1 << 12, true);
