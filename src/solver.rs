@@ -67,6 +67,20 @@ pub struct SolveOptions {
     /// Write the exact analysis's values here (`retro::saved`); only with `Method::Retro`
     /// and an exact analysis that keeps every layer.
     pub save: Option<PathBuf>,
+    /// Where the proof search reads configurations from.
+    pub store: Store,
+}
+
+/// Where the proof search reads wall configurations from (`tables/`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Store {
+    /// Every configuration built up front (the fastest; the retrograde analysis needs it).
+    Full,
+    /// Each configuration built when the search first meets it, within the budget.
+    OnDemand,
+    /// Full where it fits the memory budget, else on demand for a proof search.
+    #[default]
+    Auto,
 }
 
 /// The value of a cell, as reported: `1`, `2`, `D` or `unknown` in CSV and JSON
@@ -254,8 +268,20 @@ pub fn solve(
     // Proof search builds the configurations it meets when the full tables do not fit, or
     // cannot be numbered (boards of more than 64 wall anchors, `configs::keys_fit`).
     let eager_bytes = estimate.tables.bytes + (16 << 20);
-    let on_demand = options.method != Method::Retro
-        && (eager_bytes > options.memory_budget || !crate::configs::keys_fit(board));
+    let on_demand = match options.store {
+        Store::Full => false,
+        Store::OnDemand => true,
+        Store::Auto => {
+            options.method != Method::Retro
+                && (eager_bytes > options.memory_budget || !crate::configs::keys_fit(board))
+        }
+    };
+    if on_demand && options.method != Method::Search && options.store == Store::OnDemand {
+        return Err(Error::Argument(
+            "configurations built on demand serve the proof search only: use --method search"
+                .into(),
+        ));
+    }
     let (what, needed) = match options.method {
         Method::Retro => ("retrograde analysis of", retro_bytes),
         _ if on_demand => ("proof search on", MIN_ON_DEMAND_BYTES),

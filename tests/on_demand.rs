@@ -234,9 +234,35 @@ fn solve_builds_configurations_on_demand_when_the_tables_do_not_fit() {
         tt_bytes: 16 << 20,
         precision: None,
         save: None,
+        store: Default::default(),
     };
     let eager = solver::solve(board, 2, &options(4 << 30), &Silent).unwrap();
     let lazy = solver::solve(board, 2, &options(350 << 20), &Silent).unwrap();
     assert_eq!((lazy.outcome, lazy.plies), (eager.outcome, eager.plies));
     assert_eq!(eager.plies, Some(22));
+}
+
+fn bin() -> std::process::Command {
+    std::process::Command::new(env!("CARGO_BIN_EXE_quoridor-solver"))
+}
+
+#[test]
+fn solve_store_flag_chooses_the_store_and_refuses_it_for_the_analysis() {
+    let answer = |store: &str| {
+        let out = bin()
+            .args(["solve", "4x5", "--walls", "2", "--method", "search", "--json"])
+            .args(["--store", store])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        (v["outcome"].clone(), v["plies"].clone())
+    };
+    assert_eq!(answer("on-demand"), answer("full"));
+    let out = bin()
+        .args(["solve", "3x3", "--walls", "1", "--store", "on-demand"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--method search"));
 }

@@ -132,6 +132,7 @@ fn retro_equals_proof_search_and_published_up_to_area_12() {
         tt_bytes: 64 << 20,
         precision: None,
         save: None,
+        store: Default::default(),
     };
     let compact = SolveOptions {
         method: Method::Retro,

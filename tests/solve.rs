@@ -18,6 +18,7 @@ fn options(threads: usize) -> SolveOptions {
         tt_bytes: 64 << 20,
         precision: None,
         save: None,
+        store: Default::default(),
     }
 }
 

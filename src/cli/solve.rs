@@ -8,7 +8,9 @@ use quoridor_solver::error::{count, format_bytes};
 use quoridor_solver::geometry::{Board, Player};
 use quoridor_solver::notation::{action_name, format_moves};
 use quoridor_solver::retro::Precision;
-use quoridor_solver::solver::{CellResult, DEFAULT_TT_BYTES, Method, Outcome, SolveOptions, solve};
+use quoridor_solver::solver::{
+    CellResult, DEFAULT_TT_BYTES, Method, Outcome, SolveOptions, Store, solve,
+};
 use quoridor_solver::{Error, Result};
 use serde::Serialize;
 
@@ -70,8 +72,32 @@ pub struct SolveArgs {
     #[arg(long, value_name = "DIR")]
     save: Option<std::path::PathBuf>,
 
+    /// Where the proof search reads wall configurations from: `full` (every configuration
+    /// built first: fastest, and what the retrograde analysis needs), `on-demand` (each
+    /// built when the search first meets it, within the memory budget: for cells whose
+    /// full tables do not fit; only with --method search), or `auto` (full where it fits)
+    #[arg(long, value_enum, default_value_t = StoreArg::Auto)]
+    store: StoreArg,
+
     #[command(flatten)]
     resources: ResourceArgs,
+}
+
+#[derive(Clone, Copy, Debug, clap::ValueEnum)]
+pub enum StoreArg {
+    Full,
+    OnDemand,
+    Auto,
+}
+
+impl From<StoreArg> for Store {
+    fn from(s: StoreArg) -> Store {
+        match s {
+            StoreArg::Full => Store::Full,
+            StoreArg::OnDemand => Store::OnDemand,
+            StoreArg::Auto => Store::Auto,
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug, clap::ValueEnum)]
@@ -131,6 +157,11 @@ impl SolveArgs {
                 ("--max-seconds", self.max_seconds.is_some()),
             ],
         )?;
+        if matches!(self.store, StoreArg::OnDemand) && method != Method::Search {
+            return Err(Error::Argument(
+                "--store on-demand serves the proof search only: use --method search".into(),
+            ));
+        }
         if self.stats && method != Method::Retro {
             return Err(Error::Argument(
                 "--stats counts every position, which only --method retro visits".into(),
@@ -177,6 +208,7 @@ impl SolveArgs {
                     None => self.precision.map(Precision::from),
                 },
                 save: self.save.clone(),
+                store: self.store.into(),
             },
         })
     }

@@ -18,7 +18,7 @@ use quoridor_solver::report::beyond::{BEYOND_BOARDS, even_height_exceptions};
 use quoridor_solver::report::published::{self, EVEN_BOARDS};
 use quoridor_solver::report::{self, CSV_NAME, CellRecord};
 use quoridor_solver::retro::Precision;
-use quoridor_solver::solver::{DEFAULT_TT_BYTES, Method, MethodUsed, SolveOptions, solve};
+use quoridor_solver::solver::{DEFAULT_TT_BYTES, Method, MethodUsed, SolveOptions, Store, solve};
 use quoridor_solver::{Error, Result};
 
 use super::progress::Bars;
@@ -208,6 +208,7 @@ impl TableArgs {
                 tt_bytes: DEFAULT_TT_BYTES,
                 precision: None,
                 save: None,
+                store: Store::Auto,
             },
             resume: self.resume,
             out: self.out.clone().unwrap_or_else(|| match self.beyond {
