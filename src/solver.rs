@@ -276,7 +276,7 @@ pub fn solve(
                 && (eager_bytes > options.memory_budget || !crate::configs::keys_fit(board))
         }
     };
-    if on_demand && options.method != Method::Search && options.store == Store::OnDemand {
+    if options.store == Store::OnDemand && options.method != Method::Search {
         return Err(Error::Argument(
             "configurations built on demand serve the proof search only: use --method search"
                 .into(),
@@ -309,49 +309,69 @@ pub fn solve(
         let mut result = CellResult::undecided(board, walls);
         if on_demand {
             search_on_demand(board, walls, options, started, progress, &mut result)?;
-            result.seconds = started.elapsed().as_secs_f64();
-            result.peak_bytes = memory::peak_bytes();
-            return Ok(result);
-        }
-        let tables = Tables::build(board, walls, options.memory_budget, progress)?;
-        // With a time limit, retrograde analysis runs only if its estimated time fits too.
-        let retro_seconds = estimate.retro_seconds();
-        let retro_fits = board.cells() <= crate::retro::MAX_CELLS
-            && retro_bytes <= options.memory_budget
-            && options
-                .time_limit
-                .is_none_or(|t| retro_seconds <= t.as_secs_f64());
-        if options.method != Method::Retro {
-            // When the analysis can follow, the search gets no longer than twice what the
-            // analysis would take (at least a few seconds).
-            let search_limit = match options.method {
-                Method::Auto if retro_fits => {
-                    let slice = Duration::from_secs_f64(
-                        (retro_seconds * AUTO_SEARCH_SHARE).max(MIN_SEARCH_SECONDS),
-                    );
-                    Some(options.time_limit.map_or(slice, |t| t.min(slice)))
-                }
-                _ => options.time_limit,
-            };
-            let room = options.memory_budget.saturating_sub(tables.bytes());
-            let run = SearchRun {
-                time_limit: search_limit,
-                oracle: None,
-                winner: None,
-                tt_room: room,
-            };
-            search_cell(&tables, options, started, &run, progress, &mut result)?;
-        }
-        let undecided = result.outcome == Outcome::Unknown;
-        if options.method == Method::Retro
-            || options.method == Method::Auto && undecided && retro_fits
-        {
-            retro_cell(&tables, options, progress, &mut result)?;
+        } else {
+            solve_with_tables(
+                board,
+                walls,
+                &estimate,
+                options,
+                started,
+                progress,
+                &mut result,
+            )?;
         }
         result.seconds = started.elapsed().as_secs_f64();
         result.peak_bytes = memory::peak_bytes();
         Ok(result)
     })
+}
+
+/// The cell with every configuration built first: proof search, the retrograde analysis,
+/// or the search and then the analysis (`Method::Auto`), into `result`.
+fn solve_with_tables(
+    board: Board,
+    walls: u8,
+    estimate: &CellEstimate,
+    options: &SolveOptions,
+    started: Instant,
+    progress: &dyn Progress,
+    result: &mut CellResult,
+) -> Result<()> {
+    let tables = Tables::build(board, walls, options.memory_budget, progress)?;
+    // With a time limit, retrograde analysis runs only if its estimated time fits too.
+    let retro_seconds = estimate.retro_seconds();
+    let retro_fits = board.cells() <= crate::retro::MAX_CELLS
+        && estimate.retro_bytes(options.precision) <= options.memory_budget
+        && options
+            .time_limit
+            .is_none_or(|t| retro_seconds <= t.as_secs_f64());
+    if options.method != Method::Retro {
+        // When the analysis can follow, the search gets no longer than twice what the
+        // analysis would take (at least a few seconds).
+        let search_limit = match options.method {
+            Method::Auto if retro_fits => {
+                let slice = Duration::from_secs_f64(
+                    (retro_seconds * AUTO_SEARCH_SHARE).max(MIN_SEARCH_SECONDS),
+                );
+                Some(options.time_limit.map_or(slice, |t| t.min(slice)))
+            }
+            _ => options.time_limit,
+        };
+        let room = options.memory_budget.saturating_sub(tables.bytes());
+        let run = SearchRun {
+            time_limit: search_limit,
+            oracle: None,
+            winner: None,
+            tt_room: room,
+        };
+        search_cell(&tables, options, started, &run, progress, result)?;
+    }
+    let undecided = result.outcome == Outcome::Unknown;
+    if options.method == Method::Retro || options.method == Method::Auto && undecided && retro_fits
+    {
+        retro_cell(&tables, options, progress, result)?;
+    }
+    Ok(())
 }
 
 /// Proof search from the start over configuration records built on demand (the full

@@ -53,13 +53,24 @@ fn same_records(width: usize, height: usize, walls: u8) {
     let pairs = (0..eager.len() as u32)
         .filter(|&id| eager.mirror(id) >= id)
         .count();
-    assert_eq!(lazy.built(), pairs, "each configuration and its mirror built once");
+    assert_eq!(
+        lazy.built(),
+        pairs,
+        "each configuration and its mirror built once"
+    );
     assert!(!lazy.exhausted());
 }
 
 #[test]
 fn records_equal_the_eager_tables_on_small_cells() {
-    for (w, h, n) in [(3, 3, 20), (4, 3, 3), (3, 4, 3), (2, 5, 20), (4, 4, 2), (5, 3, 2)] {
+    for (w, h, n) in [
+        (3, 3, 20),
+        (4, 3, 3),
+        (3, 4, 3),
+        (2, 5, 20),
+        (4, 4, 2),
+        (5, 3, 2),
+    ] {
         same_records(w, h, n);
     }
 }
@@ -173,7 +184,10 @@ fn wall_sets_that_are_not_configurations_have_no_id() {
     for walls in [overlapping, crossing, too_many, off_the_anchors] {
         assert_eq!(lazy.id_of(walls), None, "{walls:?}");
     }
-    assert!(lazy.id_of(WallSet::EMPTY.with(h(0, 0)).with(v(2, 2))).is_some());
+    assert!(
+        lazy.id_of(WallSet::EMPTY.with(h(0, 0)).with(v(2, 2)))
+            .is_some()
+    );
 }
 
 fn limits() -> Limits<'static> {
@@ -192,7 +206,10 @@ fn same_search(width: usize, height: usize, walls: u8) {
     let (_, eager, lazy) = cell(width, height, walls);
     let positions = reachable(&eager, usize::MAX).unwrap();
     let outcome = |r: search::SearchResult| r.win.map(|w| (w.winner, w.plies));
-    for pos in positions.iter().filter(|p| p.winner(eager.board()).is_none()) {
+    for pos in positions
+        .iter()
+        .filter(|p| p.winner(eager.board()).is_none())
+    {
         let a = search::solve(&eager, pos, &limits(), &Silent);
         let b = search::solve(&lazy, pos, &limits(), &Silent);
         assert!(!b.out_of_memory);
@@ -216,7 +233,11 @@ fn a_full_store_stops_the_search_without_an_answer() {
     assert!(found.out_of_memory);
     assert!(lazy.exhausted());
     assert_eq!(found.win, None);
-    assert!(lazy.bytes() > 150_000, "stopped near the budget: {}", lazy.bytes());
+    assert!(
+        lazy.bytes() > 150_000,
+        "stopped near the budget: {}",
+        lazy.bytes()
+    );
 }
 
 #[test]
@@ -250,11 +271,17 @@ fn bin() -> std::process::Command {
 fn solve_store_flag_chooses_the_store_and_refuses_it_for_the_analysis() {
     let answer = |store: &str| {
         let out = bin()
-            .args(["solve", "4x5", "--walls", "2", "--method", "search", "--json"])
+            .args([
+                "solve", "4x5", "--walls", "2", "--method", "search", "--json",
+            ])
             .args(["--store", store])
             .output()
             .unwrap();
-        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
         let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
         (v["outcome"].clone(), v["plies"].clone())
     };

@@ -156,10 +156,17 @@ fn beyond_solves_every_board_of_the_second_table_into_its_own_directory() {
         .output()
         .unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "{stdout}{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let rows = rows(&dir);
     assert_eq!(rows.len(), 34, "{stdout}");
-    assert!(rows.iter().any(|((w, h, _), _)| (w.as_str(), h.as_str()) == ("21", "3")));
+    assert!(
+        rows.iter()
+            .any(|((w, h, _), _)| (w.as_str(), h.as_str()) == ("21", "3"))
+    );
     assert!(rows.iter().all(|(_, l)| !l.contains("unknown")), "{stdout}");
     assert!(stdout.contains("0 match, 0 differ, 34 new"), "{stdout}");
     assert!(stdout.contains("even heights: 4 cells decided"), "{stdout}");
@@ -175,7 +182,15 @@ fn a_board_stops_at_its_first_undecided_cell_when_asked() {
     // 1 and 2 walls are not tried.
     let dir = temp_dir("stop");
     let out = bin()
-        .args(["table", "--boards", "3x5", "--walls", "0..=2", "--max-depth", "5"])
+        .args([
+            "table",
+            "--boards",
+            "3x5",
+            "--walls",
+            "0..=2",
+            "--max-depth",
+            "5",
+        ])
         .args(["--method", "search", "--stop-at-undecided", "-q", "--out"])
         .arg(&dir)
         .output()
@@ -184,7 +199,10 @@ fn a_board_stops_at_its_first_undecided_cell_when_asked() {
     let rows = rows(&dir);
     assert_eq!(rows.len(), 1, "{stdout}");
     assert!(rows[0].1.contains("unknown"), "{}", rows[0].1);
-    assert!(stdout.contains("2 skipped (a cell of the board"), "{stdout}");
+    assert!(
+        stdout.contains("2 skipped (a cell of the board"),
+        "{stdout}"
+    );
     std::fs::remove_dir_all(dir).unwrap();
 }
 

@@ -13,12 +13,14 @@ use quoridor_solver::estimate::CellEstimate;
 use quoridor_solver::geometry::Board;
 use quoridor_solver::plan;
 use quoridor_solver::position::MAX_WALLS_PER_PLAYER;
+use quoridor_solver::report::beyond::{BEYOND_BOARDS, even_heights_decided};
 use quoridor_solver::report::check::{CheckSummary, check};
-use quoridor_solver::report::beyond::{BEYOND_BOARDS, even_height_exceptions};
 use quoridor_solver::report::published::{self, EVEN_BOARDS};
 use quoridor_solver::report::{self, CSV_NAME, CellRecord};
 use quoridor_solver::retro::Precision;
-use quoridor_solver::solver::{DEFAULT_TT_BYTES, Method, MethodUsed, SolveOptions, Store, solve};
+use quoridor_solver::solver::{
+    DEFAULT_TT_BYTES, Method, MethodUsed, Outcome, SolveOptions, Store, solve,
+};
 use quoridor_solver::{Error, Result};
 
 use super::progress::Bars;
@@ -306,12 +308,14 @@ pub fn run(t: TableJob, bars: &Bars, out: &mut dyn Write) -> Result<ExitCode> {
     let mut passed_over = 0;
     for (i, &(board, walls)) in todo.iter().enumerate() {
         overall.set_message(format!("table: {board} with {}", count(walls, "wall")));
-        let undecided_below = records.iter().find(|r| {
-            (r.width, r.height) == (board.width(), board.height())
-                && r.walls < walls
-                && !r.is_decided()
-        });
-        if let Some(r) = undecided_below.filter(|_| stop_at_undecided) {
+        let undecided_below = || {
+            records.iter().find(|r| {
+                (r.width, r.height) == (board.width(), board.height())
+                    && r.walls < walls
+                    && !r.is_decided()
+            })
+        };
+        if stop_at_undecided && let Some(r) = undecided_below() {
             bars.line(&format!(
                 "[{}/{}] {board} with {} skipped: {} was not decided within the limit",
                 i + 1,
@@ -459,18 +463,19 @@ fn write_summary(s: &CheckSummary, out: &mut dyn Write) -> Result<()> {
 
 /// What the decided even-height cells say of the claim that they are all Player 1 wins.
 fn write_even_heights(records: &[CellRecord], out: &mut dyn Write) -> Result<()> {
-    let decided = records
-        .iter()
-        .filter(|r| r.height % 2 == 0 && r.is_decided())
-        .count();
-    if decided == 0 {
+    let decided = even_heights_decided(records);
+    if decided.is_empty() {
         return Ok(());
     }
-    let exceptions = even_height_exceptions(records);
+    let exceptions: Vec<&CellRecord> = decided
+        .iter()
+        .copied()
+        .filter(|r| r.outcome != Outcome::Player1)
+        .collect();
     writeln!(
         out,
         "even heights: {} decided, {} not a Player 1 win",
-        count(decided, "cell"),
+        count(decided.len(), "cell"),
         exceptions.len()
     )?;
     for r in exceptions {

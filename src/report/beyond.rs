@@ -6,7 +6,6 @@
 //! --method search`); this table does not list them.
 
 use crate::report::CellRecord;
-use crate::solver::Outcome;
 
 /// The boards of `table --beyond`, smallest first within each group.
 pub const BEYOND_BOARDS: [(usize, usize); 34] = [
@@ -52,11 +51,11 @@ pub const BEYOND_BOARDS: [(usize, usize); 34] = [
     (8, 8),
 ];
 
-/// The decided cells of even height that are not Player 1 wins: each one refutes the claim
-/// that every even-height board is a Player 1 win.
-pub fn even_height_exceptions(records: &[CellRecord]) -> Vec<&CellRecord> {
+/// The decided cells of even height: "Solving Quoridor" says they are all Player 1 wins,
+/// so any other outcome among them refutes the claim.
+pub fn even_heights_decided(records: &[CellRecord]) -> Vec<&CellRecord> {
     records
         .iter()
-        .filter(|r| r.height % 2 == 0 && r.is_decided() && r.outcome != Outcome::Player1)
+        .filter(|r| r.height % 2 == 0 && r.is_decided())
         .collect()
 }

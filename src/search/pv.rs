@@ -18,7 +18,10 @@ use crate::tables::ConfigTables;
 /// The line of `length` plies from `start` in which `attacker` wins (the win must be proven).
 pub fn principal_line<T: ConfigTables>(
     shared: &Shared<'_, T>,
-    attacker: Player, start: &Node, length: u8) -> Vec<Move> {
+    attacker: Player,
+    start: &Node,
+    length: u8,
+) -> Vec<Move> {
     let tables = shared.tables;
     let goal = tables.board().goal(attacker);
     let mut search = Search::new(shared, attacker);

@@ -206,8 +206,7 @@ impl OnDemand {
     /// The child ids of `walls`, making the children's records as needed.
     fn make_children(&self, walls: WallSet) -> Box<[ConfigId]> {
         let mut children = vec![NO_CHILD; self.slot_map.len()].into_boxed_slice();
-        if walls.len() >= 2 * self.walls_per_player as u32 || !self.reserve(self.children_bytes())
-        {
+        if walls.len() >= 2 * self.walls_per_player as u32 || !self.reserve(self.children_bytes()) {
             return children;
         }
         for orientation in [Orientation::Horizontal, Orientation::Vertical] {
@@ -250,7 +249,7 @@ impl ConfigTables for OnDemand {
 
     #[inline]
     fn distance(&self, id: ConfigId, player: Player, cell: Cell) -> u8 {
-        let cell = if id % 2 == 0 {
+        let cell = if id.is_multiple_of(2) {
             cell
         } else {
             self.mirror_cell[cell as usize]
