@@ -4,32 +4,60 @@
 pub use crate::geometry::Cells;
 use crate::geometry::{Board, Cell, Dir, MAX_CELLS};
 
-/// Iterates the indices of the set bits, lowest first.
-#[inline]
-pub fn bits(mut set: Cells) -> impl Iterator<Item = Cell> {
-    std::iter::from_fn(move || {
-        if set == 0 {
-            None
-        } else {
-            let i = set.trailing_zeros() as Cell;
-            set &= set - 1;
-            Some(i)
-        }
-    })
+/// A word of cell bits: `Cells` (every board), or `u64` (boards of at most 64 cells, where
+/// the hot loops run at the speed of one machine word: the retrograde analysis and the proof
+/// search's pawn moves use it there).
+pub trait BitMask:
+    Copy
+    + Eq
+    + std::ops::BitAnd<Output = Self>
+    + std::ops::BitOr<Output = Self>
+    + std::ops::BitOrAssign
+    + std::ops::Not<Output = Self>
+    + std::ops::Shl<usize, Output = Self>
+    + std::ops::Shr<usize, Output = Self>
+{
+    const ZERO: Self;
+    const ONE: Self;
+    /// The low bits of a cell set (the caller knows no cell lies above them).
+    fn narrow(set: Cells) -> Self;
+    fn widen(self) -> Cells;
+    /// Clears the lowest set bit and returns its index, if any bit is set.
+    fn pop_lowest(&mut self) -> Option<u32>;
 }
 
-/// Iterates the indices of the set bits of a `u128`, lowest first.
-#[inline]
-pub fn bits128(mut set: u128) -> impl Iterator<Item = u32> {
-    std::iter::from_fn(move || {
-        if set == 0 {
-            None
-        } else {
-            let i = set.trailing_zeros();
-            set &= set - 1;
-            Some(i)
+macro_rules! bit_mask {
+    ($($t:ty),*) => {$(
+        impl BitMask for $t {
+            const ZERO: Self = 0;
+            const ONE: Self = 1;
+            #[inline(always)]
+            fn narrow(set: Cells) -> Self {
+                debug_assert!(set >> (<$t>::BITS - 1) >> 1 == 0, "no cell above the word");
+                set as $t
+            }
+            #[inline(always)]
+            fn widen(self) -> Cells {
+                self as Cells
+            }
+            #[inline(always)]
+            fn pop_lowest(&mut self) -> Option<u32> {
+                if *self == 0 {
+                    return None;
+                }
+                let i = self.trailing_zeros();
+                *self &= *self - 1;
+                Some(i)
+            }
         }
-    })
+    )*};
+}
+bit_mask!(u64, u128);
+
+/// Iterates the indices of the set bits, lowest first.
+#[inline]
+pub fn bits<M: BitMask>(mut set: M) -> impl Iterator<Item = Cell> {
+    std::iter::from_fn(move || set.pop_lowest().map(|i| i as Cell))
 }
 
 /// Distance value for a cell that cannot reach the goal at all.
@@ -37,22 +65,24 @@ pub const UNREACHABLE: u8 = u8::MAX;
 
 /// For each direction, the cells from which a step that way stays on the board and crosses
 /// no wall. Edges are symmetric, so the same masks serve moves and reverse flood fills.
+/// `M` is the word the masks are kept in (`u64` only on boards of at most 64 cells).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct OpenEdges {
+pub struct OpenEdges<M = Cells> {
     board: Board,
     /// Indexed by `Dir as usize`: up, down, right, left.
-    open: [Cells; 4],
+    open: [M; 4],
 }
 
-impl OpenEdges {
+impl<M: BitMask> OpenEdges<M> {
     /// Open edges given the cells whose upward edge and whose rightward edge are blocked.
-    pub fn new(board: Board, blocked_up: Cells, blocked_right: Cells) -> OpenEdges {
+    #[inline(always)]
+    pub fn new(board: Board, blocked_up: M, blocked_right: M) -> OpenEdges<M> {
         let w = board.width();
-        let all = board.all_cells();
+        let all = M::narrow(board.all_cells());
         let not_top = all >> w;
-        let not_bottom = all & !board.row_mask(0);
-        let not_right = board.not_last_col();
-        let not_left = board.not_first_col();
+        let not_bottom = all & !M::narrow(board.row_mask(0));
+        let not_right = M::narrow(board.not_last_col());
+        let not_left = M::narrow(board.not_first_col());
         OpenEdges {
             board,
             open: [
@@ -65,13 +95,25 @@ impl OpenEdges {
     }
 
     #[inline(always)]
-    pub fn open(&self, dir: Dir) -> Cells {
+    pub fn open(&self, dir: Dir) -> M {
         self.open[dir as usize]
+    }
+
+    /// Moves a set one step in `dir` (the caller keeps the step on the board).
+    #[inline(always)]
+    fn shift(&self, set: M, dir: Dir) -> M {
+        let w = self.board.width();
+        match dir {
+            Dir::Up => set << w,
+            Dir::Down => set >> w,
+            Dir::Right => set << 1,
+            Dir::Left => set >> 1,
+        }
     }
 
     /// Every cell one open step away from a cell of `set`.
     #[inline(always)]
-    pub fn expand(&self, set: Cells) -> Cells {
+    pub fn expand(&self, set: M) -> M {
         let w = self.board.width();
         ((set & self.open[0]) << w)
             | ((set & self.open[1]) >> w)
@@ -80,7 +122,7 @@ impl OpenEdges {
     }
 
     /// The cells connected to `from` by open edges (including `from`): a flood fill.
-    pub fn reach(&self, from: Cells) -> Cells {
+    pub fn reach(&self, from: M) -> M {
         let mut set = from;
         loop {
             let next = set | self.expand(set);
@@ -93,12 +135,12 @@ impl OpenEdges {
 
     /// Steps from every cell to the nearest cell of `goal` (`UNREACHABLE` if cut off),
     /// indexed by cell; entries past the board's cells are `UNREACHABLE`.
-    pub fn distances(&self, goal: Cells) -> [u8; MAX_CELLS] {
+    pub fn distances(&self, goal: M) -> [u8; MAX_CELLS] {
         let mut dist = [UNREACHABLE; MAX_CELLS];
         let mut seen = goal;
         let mut frontier = goal;
         let mut d = 0u8;
-        while frontier != 0 {
+        while frontier != M::ZERO {
             for c in bits(frontier) {
                 dist[c as usize] = d;
             }
@@ -112,23 +154,23 @@ impl OpenEdges {
     /// The cells a pawn on `me` may move to when the other pawn is on `opp` (RULES.md: steps,
     /// the straight jump, and the diagonal jumps only when the straight one is impossible).
     #[inline]
-    pub fn pawn_destinations(&self, me: Cell, opp: Cell) -> Cells {
-        let me: Cells = 1 << me;
-        let opp: Cells = 1 << opp;
-        let mut out = 0;
+    pub fn pawn_destinations(&self, me: Cell, opp: Cell) -> M {
+        let me = M::ONE << me as usize;
+        let opp = M::ONE << opp as usize;
+        let mut out = M::ZERO;
         for dir in Dir::ALL {
-            if me & self.open(dir) == 0 {
+            if me & self.open(dir) == M::ZERO {
                 continue;
             }
-            let next = self.board.shift(me, dir);
+            let next = self.shift(me, dir);
             if next != opp {
                 out |= next;
-            } else if opp & self.open(dir) != 0 {
-                out |= self.board.shift(opp, dir);
+            } else if opp & self.open(dir) != M::ZERO {
+                out |= self.shift(opp, dir);
             } else {
                 for side in dir.perpendicular() {
-                    if opp & self.open(side) != 0 {
-                        out |= self.board.shift(opp, side);
+                    if opp & self.open(side) != M::ZERO {
+                        out |= self.shift(opp, side);
                     }
                 }
             }
@@ -335,6 +377,38 @@ mod tests {
                         let want = set_of(&slow.pawn_destinations(at(me), at(opp)));
                         let fast = edges.pawn_destinations(me, opp);
                         assert_eq!(fast, want, "{board} {me} {opp}\n{}", render(board, fast));
+                        let local = walls.pawn_destinations(board, me, opp);
+                        assert_eq!(local, want, "{board} {me} {opp}\n{}", render(board, local));
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod local_moves {
+    use crate::geometry::{Board, Cell};
+    use crate::progress::Silent;
+    use crate::tables::Tables;
+
+    /// The proof search's pawn moves (`WallSet::pawn_destinations`, a few bit tests) against
+    /// the open-edge masks, for every configuration and pair of pawn cells of small cells.
+    #[test]
+    fn local_pawn_moves_equal_the_open_edge_masks() {
+        for (w, h, walls) in [(3, 3, 4), (4, 3, 3), (3, 4, 3), (2, 5, 4), (5, 2, 4)] {
+            let board = Board::new(w, h).unwrap();
+            let tables = Tables::build(board, walls, u64::MAX, &Silent).unwrap();
+            for config in 0..tables.len() as crate::configs::ConfigId {
+                let set = tables.walls(config);
+                let edges = set.edges(board);
+                for me in 0..board.cells() as Cell {
+                    for opp in (0..board.cells() as Cell).filter(|&o| o != me) {
+                        assert_eq!(
+                            set.pawn_destinations(board, me, opp),
+                            edges.pawn_destinations(me, opp),
+                            "{board} config {config} pawns {me} {opp}"
+                        );
                     }
                 }
             }

@@ -240,7 +240,7 @@ impl Enumeration {
                 .enumerate()
                 .flat_map_iter(|(i, &w)| {
                     let base = key(board, w);
-                    crate::bitboard::bits128(candidates(board, w)).map(move |bit| {
+                    crate::bitboard::bits(candidates(board, w)).map(move |bit| {
                         (from_key(board, base | 1u128 << bit), (lo + i) as ConfigId)
                     })
                 })

@@ -242,6 +242,15 @@ impl Board {
             | (me >> 1) & self.not_last_col()
     }
 
+    /// Whether `a` and `b` are orthogonal neighbours (walls ignored): `neighbours` without
+    /// a cell set, for the proof search's test at every node.
+    #[inline(always)]
+    pub const fn adjacent(self, a: Cell, b: Cell) -> bool {
+        let d = a.abs_diff(b);
+        let right = if a > b { a } else { b };
+        d == self.width || d == 1 && self.not_first_col() >> right & 1 == 1
+    }
+
     /// Moves a one-cell set one step in `dir`. The caller ensures the step stays on the board.
     #[inline(always)]
     pub const fn shift(self, bits: Cells, dir: Dir) -> Cells {
@@ -312,5 +321,13 @@ mod tests {
         assert_eq!(b.anchors().count_ones() as usize, b.anchor_count());
         assert_eq!(b.anchors() >> 70 & 1, 1, "anchor h8 is bit 70");
         assert_eq!(b.neighbours(76), 1 << 75 | 1 << 77 | 1 << 67);
+        for (w, h) in [(9, 9), (2, 64), (26, 4), (5, 5), (3, 2), (16, 8)] {
+            let b = Board::new(w, h).unwrap();
+            for x in 0..b.cells() as Cell {
+                for y in 0..b.cells() as Cell {
+                    assert_eq!(b.adjacent(x, y), b.neighbours(x) >> y & 1 == 1, "{b} {x} {y}");
+                }
+            }
+        }
     }
 }

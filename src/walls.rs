@@ -14,7 +14,7 @@
 //!    .   .   .                            (cells 0,3 rightward)
 //! ```
 
-use crate::bitboard::{Cells, OpenEdges};
+use crate::bitboard::{BitMask, Cells, OpenEdges};
 use crate::geometry::{Board, Cell};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -153,8 +153,26 @@ impl WallSet {
     /// The open edges of the board with these walls.
     #[inline]
     pub fn edges(self, board: Board) -> OpenEdges {
-        let (up, right) = self.blocked(board);
-        OpenEdges::new(board, up, right)
+        self.edges_in::<Cells>(board)
+    }
+
+    /// The open edges kept in words of type `M` (`u64` on boards of at most 64 cells).
+    #[inline(always)]
+    pub fn edges_in<M: BitMask>(self, board: Board) -> OpenEdges<M> {
+        let (h, v) = (M::narrow(self.horizontal), M::narrow(self.vertical));
+        OpenEdges::new(board, h | h << 1, v | v << board.width())
+    }
+
+    /// The cells a pawn on `me` may move to when the other pawn is on `opp`. The proof
+    /// search asks this at every node: on boards of at most 64 cells it works in one `u64`
+    /// word per mask, as fast as before boards could have more cells.
+    #[inline]
+    pub fn pawn_destinations(self, board: Board, me: Cell, opp: Cell) -> Cells {
+        if board.cells() <= 64 {
+            self.edges_in::<u64>(board).pawn_destinations(me, opp).widen()
+        } else {
+            self.edges(board).pawn_destinations(me, opp)
+        }
     }
 
     /// The left-right mirror image: anchor column `c` becomes `W-2-c`, for both orientations.

@@ -21,7 +21,8 @@ use super::code::{self, Code, NO_EXIT, UNDECIDED};
 use super::layout::{LOCAL_LEN, Layout};
 use super::pawn_graph::PawnGraph;
 use super::store::Packing;
-use crate::bitboard::{Cells, bits};
+use super::narrow;
+use crate::bitboard::bits;
 use crate::configs::ConfigId;
 use crate::geometry::{Board, Cell, MAX_CELLS, Player};
 use crate::tables::{NO_CHILD, Tables};
@@ -107,8 +108,8 @@ impl Block<'_> {
     }
 
     /// Cells each pawn may stand on: those from which it reaches its goal row.
-    pub fn live(&self) -> [Cells; 2] {
-        [Player::One, Player::Two].map(|p| self.tables.reach(self.config, p))
+    pub fn live(&self) -> [u64; 2] {
+        [Player::One, Player::Two].map(|p| narrow(self.tables.reach(self.config, p)))
     }
 
     /// Calls `f(side to move, p1, p2)` for every position of the block.
@@ -127,9 +128,9 @@ impl Block<'_> {
     /// (Player 1 checked first, as `Position::winner` does).
     fn winner(&self, p1: Cell, p2: Cell) -> Option<Player> {
         let board = self.board();
-        if board.goal(Player::One) >> p1 & 1 == 1 {
+        if narrow(board.goal(Player::One)) >> p1 & 1 == 1 {
             Some(Player::One)
-        } else if board.goal(Player::Two) >> p2 & 1 == 1 {
+        } else if narrow(board.goal(Player::Two)) >> p2 & 1 == 1 {
             Some(Player::Two)
         } else {
             None
@@ -159,7 +160,7 @@ fn scan_exits<P: Packing>(block: &Block, exits: &mut [Code], decoded: &mut [Code
     let (tables, layout) = (block.tables, block.layout);
     let cells = layout.cells();
     // Positions that are over have no moves.
-    let open1 = block.live()[0] & !block.board().goal(Player::One);
+    let open1 = block.live()[0] & !narrow(block.board().goal(Player::One));
     for side in [Player::One, Player::Two] {
         if block.left[side.index()] == 0 {
             continue;
@@ -182,7 +183,7 @@ fn scan_exits<P: Packing>(block: &Block, exits: &mut [Code], decoded: &mut [Code
                 out
             };
             // Player 2 must still reach the goal: other cells get `NO_EXIT` (no change).
-            let reach2 = tables.reach(child, Player::Two);
+            let reach2 = narrow(tables.reach(child, Player::Two));
             let mut cut = [NO_EXIT; MAX_CELLS];
             for (p2, c) in cut.iter_mut().enumerate().take(cells) {
                 if reach2 >> p2 & 1 == 1 {
@@ -192,7 +193,7 @@ fn scan_exits<P: Packing>(block: &Block, exits: &mut [Code], decoded: &mut [Code
             let cut = &cut[..cells];
             let offsets = layout.offsets(view);
             let (open, width) = (layout.open(), layout.width());
-            for p1 in bits(open1 & tables.reach(child, Player::One)) {
+            for p1 in bits(open1 & narrow(tables.reach(child, Player::One))) {
                 let row = &mut exits[layout.index(side, p1, 0)..][..cells];
                 match offsets {
                     None => {

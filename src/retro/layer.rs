@@ -13,7 +13,8 @@ use super::code::Code;
 use super::layout::{self, Layout};
 use super::pawn_graph::PawnGraph;
 use super::store::Packing;
-use crate::bitboard::{Cells, bits};
+use super::narrow;
+use crate::bitboard::bits;
 use crate::geometry::{Cell, Player};
 use crate::tables::Tables;
 use rayon::prelude::*;
@@ -173,8 +174,8 @@ fn store_turned<P: Packing>(
     let layout = block.layout;
     let board = block.tables.board();
     let [live1, live2] = block.live();
-    for p1 in bits(live1 & !board.goal(Player::One)) {
-        for p2 in bits(live2 & !board.goal(Player::Two) & !(1 << p1)) {
+    for p1 in bits(live1 & !narrow(board.goal(Player::One))) {
+        for p2 in bits(live2 & !narrow(board.goal(Player::Two)) & !(1 << p1)) {
             let code = values[layout.index(Player::Two, p1, p2)];
             P::write(group, layout.slot(partner, p1, p2) - base, code);
         }
@@ -186,7 +187,7 @@ fn store_turned<P: Packing>(
 fn turned(block: &Block, counts: RetroStats) -> RetroStats {
     let board = block.tables.board();
     let [live1, live2] = block.live();
-    let home = |p: Player, live: Cells| (board.goal(p) & live).count_ones() as u64;
+    let home = |p: Player, live: u64| (narrow(board.goal(p)) & live).count_ones() as u64;
     let both_home = 2 * home(Player::One, live1) * home(Player::Two, live2);
     RetroStats {
         positions: counts.positions,

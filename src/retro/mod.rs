@@ -337,6 +337,14 @@ impl From<Value> for Wdl {
 /// in 6 bits (`layout.rs`). Larger boards are for proof search only.
 pub const MAX_CELLS: usize = 64;
 
+/// A cell set narrowed to the `u64` the analysis keeps its sets in: its boards have at most
+/// `MAX_CELLS` (64) cells, and its hot loops run at the speed of one-word masks.
+#[inline(always)]
+pub fn narrow(set: crate::bitboard::Cells) -> u64 {
+    debug_assert!(set >> MAX_CELLS == 0, "a set of the analysis has cells below 64");
+    set as u64
+}
+
 /// Refuses a board over `MAX_CELLS` cells, saying why.
 pub fn check_board(board: crate::geometry::Board) -> Result<()> {
     if board.cells() > MAX_CELLS {

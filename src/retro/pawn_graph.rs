@@ -3,7 +3,8 @@
 //! walls, so every split of walls left of the configuration shares this graph, and both
 //! players use it (a move depends only on the mover's cell and the other pawn's cell).
 
-use crate::bitboard::{Cells, bits};
+use super::narrow;
+use crate::bitboard::bits;
 use crate::configs::ConfigId;
 use crate::geometry::{Board, Cell, Player};
 use crate::tables::Tables;
@@ -11,9 +12,9 @@ use crate::tables::Tables;
 pub struct PawnGraph {
     cells: usize,
     /// `dests[me * S + other]`: cells the pawn on `me` may move to.
-    dests: Vec<Cells>,
+    dests: Vec<u64>,
     /// `preds[to * S + other]`: cells from which a pawn may move to `to`.
-    preds: Vec<Cells>,
+    preds: Vec<u64>,
 }
 
 impl PawnGraph {
@@ -32,15 +33,15 @@ impl PawnGraph {
     pub fn build(&mut self, tables: &Tables, config: ConfigId) {
         let board = tables.board();
         let edges = tables.walls(config).edges(board);
-        let live = tables.reach(config, Player::One) | tables.reach(config, Player::Two);
+        let live = narrow(tables.reach(config, Player::One) | tables.reach(config, Player::Two));
         self.dests.fill(0);
         self.preds.fill(0);
         for me in bits(live) {
             // Away from the other pawn a pawn just steps; only a neighbour changes that.
-            let steps = edges.expand(1 << me);
+            let steps = narrow(edges.expand(1 << me));
             for other in bits(live & !(1 << me)) {
                 let d = if steps >> other & 1 == 1 {
-                    edges.pawn_destinations(me, other)
+                    narrow(edges.pawn_destinations(me, other))
                 } else {
                     steps
                 };
@@ -54,13 +55,13 @@ impl PawnGraph {
 
     /// Cells the pawn on `me` may move to while the other pawn stands on `other`.
     #[inline(always)]
-    pub fn dests(&self, me: Cell, other: Cell) -> Cells {
+    pub fn dests(&self, me: Cell, other: Cell) -> u64 {
         self.dests[me as usize * self.cells + other as usize]
     }
 
     /// Cells from which a pawn may have moved to `to` while the other pawn stands on `other`.
     #[inline(always)]
-    pub fn preds(&self, to: Cell, other: Cell) -> Cells {
+    pub fn preds(&self, to: Cell, other: Cell) -> u64 {
         self.preds[to as usize * self.cells + other as usize]
     }
 }
@@ -81,7 +82,7 @@ mod tests {
             let live = tables.reach(config, Player::One) | tables.reach(config, Player::Two);
             for me in bits(live) {
                 for other in bits(live & !(1 << me)) {
-                    assert_eq!(graph.dests(me, other), edges.pawn_destinations(me, other));
+                    assert_eq!(graph.dests(me, other), narrow(edges.pawn_destinations(me, other)));
                     for to in 0..board.cells() as Cell {
                         let moved = graph.dests(me, other) >> to & 1 == 1;
                         assert_eq!(graph.preds(to, other) >> me & 1 == 1, moved);

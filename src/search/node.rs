@@ -117,7 +117,7 @@ impl Node {
 
     /// The exact key of this node or of its mirror image, whichever is smaller: both have
     /// the same value, so they share one table entry.
-    #[inline]
+    #[inline(always)]
     pub fn key<T: ConfigTables>(&self, tables: &T) -> Key {
         let board = tables.board();
         let own = self.own_key().0;
@@ -154,18 +154,18 @@ impl Node {
     #[inline]
     pub fn pawn_destinations<T: ConfigTables>(&self, tables: &T) -> Cells {
         let me = self.to_move;
-        let edges = tables.walls(self.config).edges(tables.board());
-        edges.pawn_destinations(self.pawn(me), self.pawn(me.other()))
+        let walls = tables.walls(self.config);
+        walls.pawn_destinations(tables.board(), self.pawn(me), self.pawn(me.other()))
     }
 
     /// Whether the player to move can put their pawn on their goal row at once, given their
     /// goal distance `dist`. With the pawns apart that is a distance of 1; a pawn next to
     /// them can block the step or offer a jump, so then their moves are generated.
-    #[inline]
+    #[inline(always)]
     pub fn finishes<T: ConfigTables>(&self, tables: &T, dist: u8) -> bool {
         let board = tables.board();
         let me = self.to_move;
-        if board.neighbours(self.pawn(me)) >> self.pawn(me.other()) & 1 == 0 {
+        if !board.adjacent(self.pawn(me), self.pawn(me.other())) {
             dist == 1
         } else {
             self.pawn_destinations(tables) & board.goal(me) != 0

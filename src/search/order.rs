@@ -5,6 +5,7 @@
 
 use super::node::{Key, MAX_MOVES, MOVE_SPAN, Move, Node, WALL_BASE};
 use super::tt::NO_MOVE;
+use arrayvec::ArrayVec;
 use crate::bitboard::Cells;
 use crate::bitboard::bits;
 use crate::geometry::Cell;
@@ -58,11 +59,12 @@ impl Default for History {
 
 const HISTORY_CAP: u32 = (1 << 16) - 1;
 
-/// A node's legal moves with their ordering scores, best first after `generate`.
+/// A node's legal moves with their ordering scores, best first after `generate`. Room for
+/// the most moves of any board (215 on 16x8) but nothing written before it is used: a
+/// zeroed list would cost every node over a kilobyte of writes.
 pub struct Moves {
-    len: usize,
-    moves: [Move; MAX_MOVES],
-    scores: [i32; MAX_MOVES],
+    moves: ArrayVec<Move, MAX_MOVES>,
+    scores: ArrayVec<i32, MAX_MOVES>,
 }
 
 impl Default for Moves {
@@ -74,24 +76,22 @@ impl Default for Moves {
 impl Moves {
     pub fn new() -> Moves {
         Moves {
-            len: 0,
-            moves: [0; MAX_MOVES],
-            scores: [0; MAX_MOVES],
+            moves: ArrayVec::new(),
+            scores: ArrayVec::new(),
         }
     }
 
     pub fn is_empty(&self) -> bool {
-        self.len == 0
+        self.moves.is_empty()
     }
 
     pub fn as_slice(&self) -> &[Move] {
-        &self.moves[..self.len]
+        &self.moves
     }
 
     fn push(&mut self, mv: Move, score: i32) {
-        self.moves[self.len] = mv;
-        self.scores[self.len] = score;
-        self.len += 1;
+        self.moves.push(mv);
+        self.scores.push(score);
     }
 
     /// Every legal move of `node` (pawn destinations `dests` already computed) but `skip`,
@@ -106,7 +106,8 @@ impl Moves {
         history: &History,
         pawns_within: Option<u8>,
     ) {
-        self.len = 0;
+        self.moves.clear();
+        self.scores.clear();
         let me = node.to_move;
         let side = me.index();
         let op = me.other();
@@ -139,7 +140,7 @@ impl Moves {
 
     /// Insertion sort, best score first, stable: lists are short and nearly sorted.
     fn sort(&mut self) {
-        for i in 1..self.len {
+        for i in 1..self.moves.len() {
             let (m, s) = (self.moves[i], self.scores[i]);
             let mut j = i;
             while j > 0 && self.scores[j - 1] < s {

@@ -11,6 +11,7 @@
 //! `children[id * slots + slot]` is the child id (slots: `slots.rs`) or `NO_CHILD` (the wall
 //! does not fit, or the configuration already holds the most walls the cell allows).
 
+use super::records::{REACH, Records};
 use super::{ConfigTables, SlotMap};
 use crate::bitboard::Cells;
 use crate::bitboard::UNREACHABLE;
@@ -60,7 +61,7 @@ pub struct Tables {
     layer_start: Vec<usize>,
     /// Walls and reach masks, one record per configuration (32 bytes with 64-bit cell sets,
     /// 64 with 128-bit ones): what a node needs for its own pawn moves.
-    records: Vec<Record>,
+    records: Records,
     /// The search's hot bytes, `lines` cache lines per configuration, aligned so that a wall
     /// child's legality and ordering cost one cache miss (cells <= 30: one line):
     /// ```text
@@ -71,14 +72,6 @@ pub struct Tables {
     lines: usize,
     mirror_at: usize,
     children: Vec<ConfigId>,
-}
-
-/// A configuration's walls and the cells from which each player reaches their goal.
-#[derive(Clone, Copy, Default)]
-#[repr(C, align(32))]
-struct Record {
-    walls: WallSet,
-    reach: [Cells; 2],
 }
 
 /// One cache line of hot bytes.
@@ -99,7 +92,7 @@ fn hot_lines(board: Board) -> usize {
 
 impl Tables {
     fn bytes_per_config(board: Board, slots: usize) -> usize {
-        std::mem::size_of::<Record>()
+        Records::bytes_per_config(board)
             + 64 * hot_lines(board)
             + slots * std::mem::size_of::<ConfigId>()
     }
@@ -144,7 +137,7 @@ impl Tables {
         // copy before the child table, the largest array, is allocated (peak memory).
         let (records, hot) = build_records(board, &e.walls, progress);
         e.walls = Vec::new();
-        let walls_of = |id: usize| records[id].walls;
+        let walls_of = |id: usize| records.walls(id);
         let children = child_table(board, &e, &walls_of, &slot_map, progress);
         let layer_start = std::mem::take(&mut e.layer_start);
         drop(e);
@@ -189,7 +182,7 @@ impl Tables {
     }
 
     pub fn is_empty(&self) -> bool {
-        self.records.is_empty()
+        self.records.len() == 0
     }
 
     pub fn slots(&self) -> usize {
@@ -248,13 +241,13 @@ impl Tables {
 
     #[inline(always)]
     pub fn walls(&self, id: ConfigId) -> WallSet {
-        self.records[id as usize].walls
+        self.records.walls(id as usize)
     }
 
     /// Cells from which `player` can reach their goal row.
     #[inline(always)]
     pub fn reach(&self, id: ConfigId, player: Player) -> Cells {
-        self.records[id as usize].reach[player.index()]
+        self.records.set(id as usize, REACH + player.index())
     }
 
     /// Steps from `cell` to `player`'s goal row (`UNREACHABLE` if cut off).
@@ -343,31 +336,27 @@ fn build_records(
     board: Board,
     walls: &[WallSet],
     progress: &dyn Progress,
-) -> (Vec<Record>, Vec<Line>) {
+) -> (Records, Vec<Line>) {
     let cells = board.cells();
     let lines = hot_lines(board);
     progress.begin("flood fills and distances", walls.len() as u64);
-    let mut records = huge_vec(walls.len(), Record::default());
     let mut hot = huge_vec(walls.len() * lines, Line([0; 64]));
-    records
-        .par_iter_mut()
-        .zip(hot.par_chunks_mut(lines))
-        .zip(walls.par_iter())
-        .with_min_len(4096)
-        .for_each(|((record, hot), &w)| {
-            let edges = w.edges(board);
-            record.walls = w;
-            for p in [Player::One, Player::Two] {
-                let d = edges.distances(board.goal(p));
-                for (c, &dist) in d[..cells].iter().enumerate() {
-                    let i = p.index() * cells + c;
-                    hot[i / 64].0[i % 64] = dist;
-                    if dist != UNREACHABLE {
-                        record.reach[p.index()] |= 1 << c;
-                    }
+    let records = Records::build(board, &mut hot, lines, |id, hot| {
+        let w = walls[id];
+        let edges = w.edges(board);
+        let mut reach: [Cells; 2] = [0, 0];
+        for p in [Player::One, Player::Two] {
+            let d = edges.distances(board.goal(p));
+            for (c, &dist) in d[..cells].iter().enumerate() {
+                let i = p.index() * cells + c;
+                hot[i / 64].0[i % 64] = dist;
+                if dist != UNREACHABLE {
+                    reach[p.index()] |= 1 << c;
                 }
             }
-        });
+        }
+        [w.horizontal, w.vertical, reach[0], reach[1]]
+    });
     progress.advance(walls.len() as u64);
     progress.finish();
     (records, hot)
@@ -410,7 +399,7 @@ fn child_table(
                 } else {
                     Some(127 - key(board, walls).leading_zeros())
                 };
-                for bit in crate::bitboard::bits128(free) {
+                for bit in crate::bitboard::bits(free).map(u32::from) {
                     let slot = slot_map.slot(key_wall(board, bit));
                     row[slot] = match top {
                         Some(t) if bit < t => {

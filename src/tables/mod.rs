@@ -12,6 +12,7 @@
 
 mod eager;
 mod on_demand;
+mod records;
 mod slots;
 
 pub use eager::{NO_CHILD, TableEstimate, Tables};
