@@ -325,7 +325,11 @@ mod tests {
             let b = Board::new(w, h).unwrap();
             for x in 0..b.cells() as Cell {
                 for y in 0..b.cells() as Cell {
-                    assert_eq!(b.adjacent(x, y), b.neighbours(x) >> y & 1 == 1, "{b} {x} {y}");
+                    assert_eq!(
+                        b.adjacent(x, y),
+                        b.neighbours(x) >> y & 1 == 1,
+                        "{b} {x} {y}"
+                    );
                 }
             }
         }

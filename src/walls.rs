@@ -169,7 +169,9 @@ impl WallSet {
     #[inline]
     pub fn pawn_destinations(self, board: Board, me: Cell, opp: Cell) -> Cells {
         if board.cells() <= 64 {
-            self.edges_in::<u64>(board).pawn_destinations(me, opp).widen()
+            self.edges_in::<u64>(board)
+                .pawn_destinations(me, opp)
+                .widen()
         } else {
             self.edges(board).pawn_destinations(me, opp)
         }

@@ -88,7 +88,13 @@ fn distances_slow(board: Board, walls: WallSet, goal_row: usize) -> Vec<u8> {
     let (w, h) = (board.width(), board.height());
     let list: Vec<(usize, usize, Orientation)> = walls
         .iter()
-        .map(|wall| (board.col(wall.anchor), board.row(wall.anchor), wall.orientation))
+        .map(|wall| {
+            (
+                board.col(wall.anchor),
+                board.row(wall.anchor),
+                wall.orientation,
+            )
+        })
         .collect();
     let open = |(c, r): (usize, usize), (nc, nr): (usize, usize)| {
         !list.iter().any(|&(ac, ar, o)| match o {
@@ -103,7 +109,12 @@ fn distances_slow(board: Board, walls: WallSet, goal_row: usize) -> Vec<u8> {
         dist[r * w + c] = 0;
     }
     while let Some((c, r)) = queue.pop_front() {
-        let around = [(c, r + 1), (c, r.wrapping_sub(1)), (c + 1, r), (c.wrapping_sub(1), r)];
+        let around = [
+            (c, r + 1),
+            (c, r.wrapping_sub(1)),
+            (c + 1, r),
+            (c.wrapping_sub(1), r),
+        ];
         for (nc, nr) in around {
             if nc < w && nr < h && dist[nr * w + nc] == u8::MAX && open((c, r), (nc, nr)) {
                 dist[nr * w + nc] = dist[r * w + c] + 1;
@@ -139,8 +150,8 @@ fn records_on_boards_over_64_cells_agree_with_flood_fills() {
             assert_eq!(children.len(), 2 * board.anchor_count());
             for (slot, &child) in children.iter().enumerate() {
                 let wall = store.slot_wall(slot);
-                let fits = walls.clash(board, wall).is_none()
-                    && walls.len() < 2 * walls_per_player as u32;
+                let fits =
+                    walls.clash(board, wall).is_none() && walls.len() < 2 * walls_per_player as u32;
                 assert_eq!(child != NO_CHILD, fits, "{board} {walls:?} {wall:?}");
                 if fits {
                     assert_eq!(ConfigTables::walls(&store, child), walls.with(wall));

@@ -341,7 +341,10 @@ pub const MAX_CELLS: usize = 64;
 /// `MAX_CELLS` (64) cells, and its hot loops run at the speed of one-word masks.
 #[inline(always)]
 pub fn narrow(set: crate::bitboard::Cells) -> u64 {
-    debug_assert!(set >> MAX_CELLS == 0, "a set of the analysis has cells below 64");
+    debug_assert!(
+        set >> MAX_CELLS == 0,
+        "a set of the analysis has cells below 64"
+    );
     set as u64
 }
 

@@ -82,7 +82,10 @@ mod tests {
             let live = tables.reach(config, Player::One) | tables.reach(config, Player::Two);
             for me in bits(live) {
                 for other in bits(live & !(1 << me)) {
-                    assert_eq!(graph.dests(me, other), narrow(edges.pawn_destinations(me, other)));
+                    assert_eq!(
+                        graph.dests(me, other),
+                        narrow(edges.pawn_destinations(me, other))
+                    );
                     for to in 0..board.cells() as Cell {
                         let moved = graph.dests(me, other) >> to & 1 == 1;
                         assert_eq!(graph.preds(to, other) >> me & 1 == 1, moved);

@@ -5,11 +5,11 @@
 
 use super::node::{Key, MAX_MOVES, MOVE_SPAN, Move, Node, WALL_BASE};
 use super::tt::NO_MOVE;
-use arrayvec::ArrayVec;
 use crate::bitboard::Cells;
 use crate::bitboard::bits;
 use crate::geometry::Cell;
 use crate::tables::ConfigTables;
+use arrayvec::ArrayVec;
 use std::sync::atomic::{AtomicU32, Ordering};
 
 /// How often each move decided a node (history heuristic), per player to move, kept by each

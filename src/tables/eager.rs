@@ -332,11 +332,7 @@ impl ConfigTables for Tables {
 
 /// Every configuration's record (walls, flood fills from both goal rows) and hot bytes
 /// (goal distances; the mirror ids are filled in later, once ids can be looked up).
-fn build_records(
-    board: Board,
-    walls: &[WallSet],
-    progress: &dyn Progress,
-) -> (Records, Vec<Line>) {
+fn build_records(board: Board, walls: &[WallSet], progress: &dyn Progress) -> (Records, Vec<Line>) {
     let cells = board.cells();
     let lines = hot_lines(board);
     progress.begin("flood fills and distances", walls.len() as u64);
