@@ -162,13 +162,16 @@ fn beyond_solves_every_board_of_the_second_table_into_its_own_directory() {
         String::from_utf8_lossy(&out.stderr)
     );
     let rows = rows(&dir);
-    assert_eq!(rows.len(), 34, "{stdout}");
-    assert!(
-        rows.iter()
-            .any(|((w, h, _), _)| (w.as_str(), h.as_str()) == ("21", "3"))
-    );
+    assert_eq!(rows.len(), 35, "{stdout}");
+    for board in [("21", "3"), ("9", "9")] {
+        assert!(
+            rows.iter()
+                .any(|((w, h, _), _)| (w.as_str(), h.as_str()) == board),
+            "{board:?}"
+        );
+    }
     assert!(rows.iter().all(|(_, l)| !l.contains("unknown")), "{stdout}");
-    assert!(stdout.contains("0 match, 0 differ, 34 new"), "{stdout}");
+    assert!(stdout.contains("0 match, 0 differ, 35 new"), "{stdout}");
     assert!(stdout.contains("even heights: 4 cells decided"), "{stdout}");
     for name in ["table.json", "table.md", "table.svg"] {
         assert!(dir.join(name).exists(), "{name}");

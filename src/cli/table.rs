@@ -48,8 +48,9 @@ pub struct TableArgs {
     #[arg(long)]
     even: bool,
 
-    /// The second table, beyond the published one: boards of 29 to 64 cells (10x3 to 21x3,
-    /// 6x5 to 12x5, 5x7 to 9x7, 4x9 to 7x9, 3x11, 5x11; even heights 5x6, 6x6, 4x8, 8x8).
+    /// The second table, beyond the published one: boards of 29 to 81 cells (10x3 to 21x3,
+    /// 6x5 to 12x5, 5x7 to 9x7, 4x9 to 7x9, the standard 9x9, 3x11, 5x11; even heights 5x6,
+    /// 6x6, 4x8, 8x8).
     /// Proof search with configurations built on demand where the full tables do not fit.
     /// Implies --stop-at-undecided. Output in results/beyond unless --out is given;
     /// --max-seconds defaults to 60
