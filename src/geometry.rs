@@ -250,17 +250,6 @@ impl Board {
         let right = if a > b { a } else { b };
         d == self.width || d == 1 && self.not_first_col() >> right & 1 == 1
     }
-
-    /// Moves a one-cell set one step in `dir`. The caller ensures the step stays on the board.
-    #[inline(always)]
-    pub const fn shift(self, bits: Cells, dir: Dir) -> Cells {
-        match dir {
-            Dir::Up => bits << self.width,
-            Dir::Down => bits >> self.width,
-            Dir::Right => bits << 1,
-            Dir::Left => bits >> 1,
-        }
-    }
 }
 
 impl std::fmt::Display for Board {
