@@ -157,6 +157,12 @@ impl<M: BitMask> OpenEdges<M> {
     pub fn pawn_destinations(&self, me: Cell, opp: Cell) -> M {
         let me = M::ONE << me as usize;
         let opp = M::ONE << opp as usize;
+        let steps = self.expand(me);
+        if steps & opp == M::ZERO {
+            // No step lands on the other pawn, so no jump rule applies: the usual case,
+            // answered without a branch per direction.
+            return steps;
+        }
         let mut out = M::ZERO;
         for dir in Dir::ALL {
             if me & self.open(dir) == M::ZERO {

@@ -223,7 +223,7 @@ impl<'s, 'a, T: ConfigTables> Search<'s, 'a, T> {
     fn deciding_move(
         &mut self,
         node: &Node,
-        moves: &[Move],
+        moves: &[order::Ranked],
         depth: u8,
         eldest_tried: bool,
     ) -> Option<Move> {
@@ -231,9 +231,9 @@ impl<'s, 'a, T: ConfigTables> Search<'s, 'a, T> {
         let rest = if eldest_tried {
             moves
         } else {
-            let (&first, rest) = moves.split_first()?;
-            if self.decides(node, first, depth) {
-                return Some(first);
+            let (first, rest) = moves.split_first()?;
+            if self.decides(node, first.mv, depth) {
+                return Some(first.mv);
             }
             rest
         };
@@ -241,18 +241,18 @@ impl<'s, 'a, T: ConfigTables> Search<'s, 'a, T> {
         // searched: start loading all their table buckets at once (if they probe at all).
         let attacking = node.to_move == self.attacker;
         if probes_table(depth - 1, !attacking) {
-            for &mv in rest {
-                self.shared.tt.prefetch(node.play(tables, mv).key(tables));
+            for r in rest {
+                self.shared.tt.prefetch(node.play(tables, r.mv).key(tables));
             }
         }
         if depth < self.shared.split_depth {
             return rest
                 .iter()
-                .copied()
+                .map(|r| r.mv)
                 .find(|&mv| self.decides(node, mv, depth));
         }
         let (shared, attacker) = (self.shared, self.attacker);
-        rest.par_iter().copied().find_any(|&mv| {
+        rest.par_iter().map(|r| r.mv).find_any(|&mv| {
             let mut search = Search::new(shared, attacker);
             let hit = search.decides(node, mv, depth);
             search.report();

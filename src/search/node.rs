@@ -172,15 +172,16 @@ impl Node {
         }
     }
 
-    /// Calls `f(move, child configuration)` for every legal wall of the player to move.
+    /// Calls `f(move, child distances)` for every legal wall of the player to move, with
+    /// each pawn's goal distance after that wall, indexed by player.
     #[inline]
-    pub fn for_each_wall<T: ConfigTables>(&self, tables: &T, mut f: impl FnMut(Move, ConfigId)) {
+    pub fn for_each_wall<T: ConfigTables>(&self, tables: &T, mut f: impl FnMut(Move, [u8; 2])) {
         if self.left[self.to_move.index()] == 0 {
             return;
         }
         for (slot, &child) in tables.children(self.config).iter().enumerate() {
-            if self.leaves_paths(tables, child) {
-                f(WALL_BASE + slot as Move, child);
+            if let Some(dists) = self.child_distances(tables, child) {
+                f(WALL_BASE + slot as Move, dists);
             }
         }
     }
@@ -190,18 +191,24 @@ impl Node {
         let child = *tables
             .children(self.config)
             .get(mv.checked_sub(WALL_BASE)? as usize)?;
-        (self.left[self.to_move.index()] > 0 && self.leaves_paths(tables, child)).then_some(child)
+        (self.left[self.to_move.index()] > 0 && self.child_distances(tables, child).is_some())
+            .then_some(child)
     }
 
-    /// Whether `child` is a configuration (not `NO_CHILD`) in which both pawns still reach
-    /// their goals. Read from the distances, not the reach masks: move ordering reads the
-    /// child's distances next, and they share one cache line.
+    /// Each pawn's goal distance in `child`, indexed by player, if `child` is a
+    /// configuration (not `NO_CHILD`) in which both pawns still reach their goals. Read from
+    /// the distances, not the reach masks: move ordering wants the distances anyway.
     #[inline(always)]
-    fn leaves_paths<T: ConfigTables>(&self, tables: &T, child: ConfigId) -> bool {
+    fn child_distances<T: ConfigTables>(&self, tables: &T, child: ConfigId) -> Option<[u8; 2]> {
+        if child == NO_CHILD {
+            return None;
+        }
         let [p1, p2] = self.pawns;
-        child != NO_CHILD
-            && tables.distance(child, Player::One, p1) != UNREACHABLE
-            && tables.distance(child, Player::Two, p2) != UNREACHABLE
+        let dists = [
+            tables.distance(child, Player::One, p1),
+            tables.distance(child, Player::Two, p2),
+        ];
+        (dists[0] != UNREACHABLE && dists[1] != UNREACHABLE).then_some(dists)
     }
 
     pub fn action<T: ConfigTables>(tables: &T, mv: Move) -> Action {

@@ -33,22 +33,25 @@ impl History {
         }
     }
 
-    fn counter(&self, side: usize, mv: Move) -> &AtomicU32 {
+    /// The calling thread's counters for `side` (0 or 1), one per move value. Looked up once
+    /// per node, not per move: finding the thread's block costs a division.
+    fn block(&self, side: usize) -> &[AtomicU32] {
         let thread = rayon::current_thread_index().unwrap_or(0) % self.threads;
-        &self.counts[(thread * 2 + side) * MOVE_SPAN + mv as usize]
+        let start = (thread * 2 + side) * MOVE_SPAN;
+        &self.counts[start..start + MOVE_SPAN]
     }
 
     /// `mv` decided a node at `depth` plies for `side` (0 or 1).
     pub fn bump(&self, side: usize, mv: Move, depth: u8) {
         let d = depth as u32;
-        self.counter(side, mv).fetch_add(d * d, Ordering::Relaxed);
+        self.block(side)[mv as usize].fetch_add(d * d, Ordering::Relaxed);
     }
+}
 
-    fn score(&self, side: usize, mv: Move) -> i32 {
-        self.counter(side, mv)
-            .load(Ordering::Relaxed)
-            .min(HISTORY_CAP) as i32
-    }
+/// A move's history score, from its side's block of counters.
+#[inline(always)]
+fn score(block: &[AtomicU32], mv: Move) -> i32 {
+    block[mv as usize].load(Ordering::Relaxed).min(HISTORY_CAP) as i32
 }
 
 impl Default for History {
@@ -59,12 +62,19 @@ impl Default for History {
 
 const HISTORY_CAP: u32 = (1 << 16) - 1;
 
+/// A move with its ordering score: one 8-byte item, so that sorting moves one item, not an
+/// entry in each of two lists.
+#[derive(Clone, Copy)]
+pub struct Ranked {
+    score: i32,
+    pub mv: Move,
+}
+
 /// A node's legal moves with their ordering scores, best first after `generate`. Room for
 /// the most moves of any board (215 on 16x8) but nothing written before it is used: a
 /// zeroed list would cost every node over a kilobyte of writes.
 pub struct Moves {
-    moves: ArrayVec<Move, MAX_MOVES>,
-    scores: ArrayVec<i32, MAX_MOVES>,
+    list: ArrayVec<Ranked, MAX_MOVES>,
 }
 
 impl Default for Moves {
@@ -76,22 +86,25 @@ impl Default for Moves {
 impl Moves {
     pub fn new() -> Moves {
         Moves {
-            moves: ArrayVec::new(),
-            scores: ArrayVec::new(),
+            list: ArrayVec::new(),
         }
     }
 
     pub fn is_empty(&self) -> bool {
-        self.moves.is_empty()
+        self.list.is_empty()
     }
 
-    pub fn as_slice(&self) -> &[Move] {
-        &self.moves
+    pub fn as_slice(&self) -> &[Ranked] {
+        &self.list
+    }
+
+    /// The moves, in order.
+    pub fn iter(&self) -> impl Iterator<Item = Move> + '_ {
+        self.list.iter().map(|r| r.mv)
     }
 
     fn push(&mut self, mv: Move, score: i32) {
-        self.moves.push(mv);
-        self.scores.push(score);
+        self.list.push(Ranked { score, mv });
     }
 
     /// Every legal move of `node` (pawn destinations `dests` already computed) but `skip`,
@@ -106,10 +119,9 @@ impl Moves {
         history: &History,
         pawns_within: Option<u8>,
     ) {
-        self.moves.clear();
-        self.scores.clear();
+        self.list.clear();
         let me = node.to_move;
-        let side = me.index();
+        let history = history.block(me.index());
         let op = me.other();
         let (my_cell, op_cell) = (node.pawn(me), node.pawn(op));
         let my_dist = tables.distance(node.config, me, my_cell) as i16;
@@ -122,17 +134,17 @@ impl Moves {
             }
             let gain = my_dist - dist as i16;
             let mv = cell as Move;
-            self.push(mv, ((4 * gain) as i32) << 16 | history.score(side, mv));
+            self.push(mv, ((4 * gain) as i32) << 16 | score(history, mv));
         }
         if pawns_within.is_none() {
-            node.for_each_wall(tables, |mv, child| {
+            node.for_each_wall(tables, |mv, dists| {
                 if mv == skip {
                     return;
                 }
-                let hurt = tables.distance(child, op, op_cell) as i16 - op_dist;
-                let cost = tables.distance(child, me, my_cell) as i16 - my_dist;
+                let hurt = dists[op.index()] as i16 - op_dist;
+                let cost = dists[me.index()] as i16 - my_dist;
                 let primary = (4 * (hurt - cost) - 1) as i32;
-                self.push(mv, primary << 16 | history.score(side, mv));
+                self.push(mv, primary << 16 | score(history, mv));
             });
         }
         self.sort();
@@ -140,16 +152,15 @@ impl Moves {
 
     /// Insertion sort, best score first, stable: lists are short and nearly sorted.
     fn sort(&mut self) {
-        for i in 1..self.moves.len() {
-            let (m, s) = (self.moves[i], self.scores[i]);
+        let list = self.list.as_mut_slice();
+        for i in 1..list.len() {
+            let item = list[i];
             let mut j = i;
-            while j > 0 && self.scores[j - 1] < s {
-                self.moves[j] = self.moves[j - 1];
-                self.scores[j] = self.scores[j - 1];
+            while j > 0 && list[j - 1].score < item.score {
+                list[j] = list[j - 1];
                 j -= 1;
             }
-            self.moves[j] = m;
-            self.scores[j] = s;
+            list[j] = item;
         }
     }
 }

@@ -34,16 +34,14 @@ pub fn principal_line<T: ConfigTables>(
         moves.generate(tables, &node, dests, NO_MOVE, &shared.history, None);
         let attacking = node.to_move == attacker;
         let chosen = if attacking {
-            moves.as_slice().iter().copied().find(|&m| {
+            moves.iter().find(|&m| {
                 (m < WALL_BASE && goal >> m & 1 == 1)
                     || search.attack(&node.play(tables, m), left - 1)
             })
         } else {
             // Hold out: a move after which the attacker needs every remaining ply.
             moves
-                .as_slice()
                 .iter()
-                .copied()
                 .find(|&m| left < 3 || !search.attack(&node.play(tables, m), left - 3))
         };
         let Some(mv) = chosen else {

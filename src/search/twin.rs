@@ -61,11 +61,7 @@ fn check_cell(w: usize, h: usize, walls: u8) -> usize {
         // generated, each once.
         let mut moves = Moves::new();
         moves.generate(&tables, &node, dests, NO_MOVE, &history, None);
-        let generated: Vec<Action> = moves
-            .as_slice()
-            .iter()
-            .map(|&m| Node::action(&tables, m))
-            .collect();
+        let generated: Vec<Action> = moves.iter().map(|m| Node::action(&tables, m)).collect();
         let unique: HashSet<Action> = generated.iter().copied().collect();
         assert_eq!(unique.len(), generated.len(), "{cell}: a move twice");
         assert_eq!(unique, legal.iter().copied().collect(), "{cell}");
@@ -79,7 +75,7 @@ fn check_cell(w: usize, h: usize, walls: u8) -> usize {
                 "{cell}: move {mv}"
             );
         }
-        for &mv in moves.as_slice() {
+        for mv in moves.iter() {
             let action = Node::action(&tables, mv);
             // Playing a move gives the rules engine's next position.
             let child = node.play(&tables, mv);
@@ -115,11 +111,7 @@ fn check_cell(w: usize, h: usize, walls: u8) -> usize {
         for within in 0..4 {
             let mut near = Moves::new();
             near.generate(&tables, &node, dests, NO_MOVE, &history, Some(within));
-            let got: HashSet<Action> = near
-                .as_slice()
-                .iter()
-                .map(|&m| Node::action(&tables, m))
-                .collect();
+            let got: HashSet<Action> = near.iter().map(|m| Node::action(&tables, m)).collect();
             let want: HashSet<Action> = legal
                 .iter()
                 .copied()
