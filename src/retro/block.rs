@@ -124,13 +124,18 @@ impl Block<'_> {
         }
     }
 
+    /// Each player's goal row, in the analysis's word.
+    fn goals(&self) -> [u64; 2] {
+        [Player::One, Player::Two].map(|p| narrow(self.board().goal(p)))
+    }
+
     /// The player who has won in the position with these pawns, if the game is over
-    /// (Player 1 checked first, as `Position::winner` does).
-    fn winner(&self, p1: Cell, p2: Cell) -> Option<Player> {
-        let board = self.board();
-        if narrow(board.goal(Player::One)) >> p1 & 1 == 1 {
+    /// (Player 1 checked first, as `Position::winner` does), given `goals` (`Block::goals`,
+    /// read once per block, not per position).
+    fn winner(goals: [u64; 2], p1: Cell, p2: Cell) -> Option<Player> {
+        if goals[0] >> p1 & 1 == 1 {
             Some(Player::One)
-        } else if narrow(board.goal(Player::Two)) >> p2 & 1 == 1 {
+        } else if goals[1] >> p2 & 1 == 1 {
             Some(Player::Two)
         } else {
             None
@@ -227,10 +232,11 @@ fn count_children(block: &Block, s: &mut Scratch, values: &mut [Code]) -> Result
         s.buckets.push(Vec::new());
     }
     let layout = block.layout;
+    let goals = block.goals();
     let mut result = Ok(());
     block.for_each_position(|side, p1, p2| {
         let slot = layout.index(side, p1, p2);
-        if let Some(winner) = block.winner(p1, p2) {
+        if let Some(winner) = Block::winner(goals, p1, p2) {
             values[slot] = if winner == side {
                 code::WIN_NOW
             } else {

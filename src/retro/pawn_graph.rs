@@ -32,16 +32,17 @@ impl PawnGraph {
     /// position.
     pub fn build(&mut self, tables: &Tables, config: ConfigId) {
         let board = tables.board();
-        let edges = tables.walls(config).edges(board);
+        // Open edges in one word: the analysis's boards have at most 64 cells.
+        let edges = tables.walls(config).edges_in::<u64>(board);
         let live = narrow(tables.reach(config, Player::One) | tables.reach(config, Player::Two));
         self.dests.fill(0);
         self.preds.fill(0);
         for me in bits(live) {
             // Away from the other pawn a pawn just steps; only a neighbour changes that.
-            let steps = narrow(edges.expand(1 << me));
+            let steps = edges.expand(1 << me);
             for other in bits(live & !(1 << me)) {
                 let d = if steps >> other & 1 == 1 {
-                    narrow(edges.pawn_destinations(me, other))
+                    edges.pawn_destinations(me, other)
                 } else {
                     steps
                 };
