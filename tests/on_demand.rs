@@ -75,6 +75,21 @@ fn records_equal_the_eager_tables_on_small_cells() {
     }
 }
 
+/// The store's index compares wall sets of at most 8 walls packed in a word and larger ones
+/// through the records: both ways are covered on a cell with configurations of 9 and more.
+#[test]
+fn records_equal_the_eager_tables_past_8_walls() {
+    let (_, eager, _) = cell(4, 4, 6);
+    let most = (0..eager.len() as u32)
+        .map(|id| eager.walls(id).len())
+        .max();
+    assert!(
+        most > Some(8),
+        "4x4 has configurations of more than 8 walls: {most:?}"
+    );
+    same_records(4, 4, 6);
+}
+
 /// 9x9 (81 cells, anchors up to bit 70): the eager tables can still number its
 /// configurations, so the two stores are compared record by record.
 #[test]

@@ -12,11 +12,16 @@
 //! (its smaller wall set) and `2i + 1` (the mirror image; unused when the configuration is
 //! its own mirror image), so `mirror` is arithmetic.
 //!
-//! The index from wall set to pair holds only pair numbers (4 bytes each), hashed and
-//! compared through the records, and is split into shards so that two threads rarely wait
+//! The index from wall set to pair holds pair numbers with, for configurations of at most
+//! 8 walls, the wall set packed in a word (`Entry`), so that a lookup compares keys in the
+//! index itself (reading the record for it was a cache miss and most of the time of 9x9
+//! with 3 walls); larger wall sets are compared through the records. Entries are hashed
+//! through the records, and is split into shards so that two threads rarely wait
 //! on each other; a pair is made under its shard's lock, never twice. Records live in an
 //! arena of fixed chunks: a record never moves, so `children` can hand out a slice while
-//! other threads add records.
+//! other threads add records. The distances live in an arena of their own, chunk for chunk,
+//! `2 * cells` bytes a pair: reading one is one memory access, not two (the record, then a
+//! boxed slice), and a pair costs 32 bytes less.
 //!
 //! Every byte is counted against the budget given at the start. When the next record would
 //! not fit, the store marks itself `exhausted` and answers `NO_CHILD` from then on; the
@@ -28,7 +33,7 @@ use crate::configs::ConfigId;
 use crate::geometry::{Board, Cell, MAX_CELLS, Player};
 use crate::walls::{Orientation, Wall, WallSet};
 use hashbrown::HashTable;
-use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU32, AtomicU64, Ordering};
 use std::sync::{Mutex, OnceLock};
 
 /// Pairs per arena chunk.
@@ -37,23 +42,35 @@ const CHUNK: usize = 1 << CHUNK_BITS;
 /// Index shards: enough that two threads rarely wait on each other, few enough that each
 /// shard's growth (which briefly doubles it) stays small.
 const SHARDS: usize = 256;
-/// Bytes an index entry costs: a 4-byte pair number and a control byte, in a table between
+/// Bytes an index entry costs: a 16-byte `Entry` and a control byte, in a table between
 /// 7/16 and 7/8 full.
-const INDEX_ENTRY_BYTES: u64 = 12;
+const INDEX_ENTRY_BYTES: u64 = 39;
 /// What the allocator adds to each boxed slice.
 const ALLOCATION_BYTES: u64 = 16;
+
+/// An index entry: a pair and its first wall set packed (`OnDemand::packed`; 0 when it has
+/// more walls than a word holds).
+#[derive(Clone, Copy)]
+struct Entry {
+    packed: u64,
+    pair: u32,
+}
 
 /// A configuration and its mirror image.
 struct Pair {
     /// `[smaller wall set, its mirror image]` (equal when the configuration is symmetric).
     walls: [WallSet; 2],
-    /// Goal distances of `walls[0]`, `player * cells + cell`.
-    distances: Box<[u8]>,
     /// Children of each member, made when the search first expands it.
     children: [OnceLock<Box<[ConfigId]>>; 2],
 }
 
 type Chunk = Box<[OnceLock<Pair>]>;
+
+/// The goal distances of a chunk's pairs: pair `i`'s (its first member's) at
+/// `i * 2 * cells + player * cells + cell`. Written once, before the pair's record is
+/// published (whose `OnceLock` orders the writes before any reader's loads), so relaxed
+/// atomics suffice and read as plain bytes.
+type DistanceChunk = Box<[AtomicU8]>;
 
 pub struct OnDemand {
     board: Board,
@@ -62,8 +79,9 @@ pub struct OnDemand {
     configurations: u128,
     /// Each cell's left-right mirror image.
     mirror_cell: [Cell; MAX_CELLS],
-    index: Box<[Mutex<HashTable<u32>>]>,
+    index: Box<[Mutex<HashTable<Entry>>]>,
     chunks: Box<[OnceLock<Chunk>]>,
+    distance_chunks: Box<[OnceLock<DistanceChunk>]>,
     next_pair: AtomicU32,
     budget: u64,
     bytes: AtomicU64,
@@ -90,8 +108,10 @@ impl OnDemand {
             .min(estimate.configurations as u64)
             .min(NO_CHILD as u64 / 2);
         let chunks = (most_pairs as usize).div_ceil(CHUNK) + 1;
-        let fixed = chunks * std::mem::size_of::<OnceLock<Chunk>>()
-            + SHARDS * std::mem::size_of::<Mutex<HashTable<u32>>>();
+        let fixed = chunks
+            * (std::mem::size_of::<OnceLock<Chunk>>()
+                + std::mem::size_of::<OnceLock<DistanceChunk>>())
+            + SHARDS * std::mem::size_of::<Mutex<HashTable<Entry>>>();
         let mut mirror_cell = [0; MAX_CELLS];
         for c in 0..board.cells() as Cell {
             mirror_cell[c as usize] = board.mirror_cell(c);
@@ -104,6 +124,7 @@ impl OnDemand {
             mirror_cell,
             index: (0..SHARDS).map(|_| Mutex::new(HashTable::new())).collect(),
             chunks: (0..chunks).map(|_| OnceLock::new()).collect(),
+            distance_chunks: (0..chunks).map(|_| OnceLock::new()).collect(),
             next_pair: AtomicU32::new(0),
             budget,
             bytes: AtomicU64::new(fixed as u64),
@@ -114,10 +135,7 @@ impl OnDemand {
     /// Bytes a pair costs before it has children: its arena slot, its distances and its
     /// index entry.
     pub fn pair_bytes(board: Board) -> u64 {
-        std::mem::size_of::<OnceLock<Pair>>() as u64
-            + 2 * board.cells() as u64
-            + ALLOCATION_BYTES
-            + INDEX_ENTRY_BYTES
+        std::mem::size_of::<OnceLock<Pair>>() as u64 + 2 * board.cells() as u64 + INDEX_ENTRY_BYTES
     }
 
     /// Bytes a configuration's children add once it is expanded.
@@ -166,8 +184,16 @@ impl OnDemand {
         let mut index = self.index[(h >> 56) as usize % SHARDS]
             .lock()
             .expect("a store shard is never poisoned: nothing panics under its lock");
-        if let Some(&pair) = index.find(h, |&p| self.pair(p).walls[0] == first) {
-            return Some(2 * pair + side);
+        let packed = self.packed(first);
+        let same = |e: &Entry| {
+            if packed != 0 {
+                e.packed == packed
+            } else {
+                self.pair(e.pair).walls[0] == first
+            }
+        };
+        if let Some(entry) = index.find(h, same) {
+            return Some(2 * entry.pair + side);
         }
         if !self.reserve(OnDemand::pair_bytes(self.board)) {
             return None;
@@ -178,8 +204,27 @@ impl OnDemand {
             return None;
         }
         self.put(pair, [first, walls.max(mirror)]);
-        index.insert_unique(h, pair, |&p| hash(self.pair(p).walls[0]));
+        index.insert_unique(h, Entry { packed, pair }, |e| {
+            hash(self.pair(e.pair).walls[0])
+        });
         Some(2 * pair + side)
+    }
+
+    /// `walls` as one word when it has at most 8 walls: each wall's slot plus one, a byte
+    /// each, in `WallSet::iter`'s order (the same for equal sets, so equal words mean equal
+    /// sets; no slot reaches 255, and a set's walls are nonzero bytes). 0 otherwise, and for
+    /// the empty set, which the records then compare.
+    fn packed(&self, walls: WallSet) -> u64 {
+        const _: () = assert!(
+            2 * crate::geometry::MAX_ANCHORS < 255,
+            "a slot + 1 fits a byte"
+        );
+        if walls.len() > 8 {
+            return 0;
+        }
+        walls
+            .iter()
+            .fold(0, |word, w| word << 8 | (self.slot_map.slot(w) as u64 + 1))
     }
 
     /// Makes the record of pair `pair`.
@@ -187,17 +232,20 @@ impl OnDemand {
         let board = self.board;
         let cells = board.cells();
         let edges = walls[0].edges(board);
-        let mut distances = vec![UNREACHABLE; 2 * cells].into_boxed_slice();
+        let i = pair as usize;
+        let distances = self.distance_chunks[i >> CHUNK_BITS]
+            .get_or_init(|| (0..CHUNK * 2 * cells).map(|_| AtomicU8::new(0)).collect());
+        let mine = &distances[(i & (CHUNK - 1)) * 2 * cells..][..2 * cells];
         for p in [Player::One, Player::Two] {
             let d = edges.distances(board.goal(p));
-            distances[p.index() * cells..][..cells].copy_from_slice(&d[..cells]);
+            for (slot, &d) in mine[p.index() * cells..][..cells].iter().zip(&d[..cells]) {
+                slot.store(d, Ordering::Relaxed);
+            }
         }
-        let i = pair as usize;
         let chunk = self.chunks[i >> CHUNK_BITS]
             .get_or_init(|| (0..CHUNK).map(|_| OnceLock::new()).collect());
         let fresh = chunk[i & (CHUNK - 1)].set(Pair {
             walls,
-            distances,
             children: Default::default(),
         });
         debug_assert!(fresh.is_ok(), "a pair number is handed out once");
@@ -254,7 +302,13 @@ impl ConfigTables for OnDemand {
         } else {
             self.mirror_cell[cell as usize]
         };
-        self.pair(id / 2).distances[player.index() * self.board.cells() + cell as usize]
+        let i = (id / 2) as usize;
+        let cells = self.board.cells();
+        let chunk = self.distance_chunks[i >> CHUNK_BITS]
+            .get()
+            .expect("ids are handed out with their records");
+        chunk[(i & (CHUNK - 1)) * 2 * cells + player.index() * cells + cell as usize]
+            .load(Ordering::Relaxed)
     }
 
     /// (Not on the search's path: read from the distances.)
