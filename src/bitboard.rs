@@ -398,8 +398,9 @@ mod local_moves {
     use crate::progress::Silent;
     use crate::tables::Tables;
 
-    /// The proof search's pawn moves (`WallSet::pawn_destinations`, a few bit tests) against
-    /// the open-edge masks, for every configuration and pair of pawn cells of small cells.
+    /// The proof search's pawn moves (`WallSet::pawn_destinations`, in one `u64` word on
+    /// these boards) against the open-edge masks in the full cell-set word, for every
+    /// configuration and pair of pawn cells of small cells.
     #[test]
     fn local_pawn_moves_equal_the_open_edge_masks() {
         for (w, h, walls) in [(3, 3, 4), (4, 3, 3), (3, 4, 3), (2, 5, 4), (5, 2, 4)] {

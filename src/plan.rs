@@ -70,7 +70,7 @@ pub fn plan(
     // compact with its length search 486 s in the table run (machine busier).
     let precision = (exact_bytes <= budget).then_some(Precision::Exact);
     let retro_seconds = estimate.retro_seconds();
-    let retro_board = board.cells() <= crate::retro::MAX_CELLS;
+    let retro_board = crate::retro::handles(board);
     let retro_fits =
         retro_board && retro_bytes <= budget && retro_seconds <= time_limit.as_secs_f64();
     let tt_bytes = tables

@@ -340,7 +340,7 @@ fn solve_with_tables(
     let tables = Tables::build(board, walls, options.memory_budget, progress)?;
     // With a time limit, retrograde analysis runs only if its estimated time fits too.
     let retro_seconds = estimate.retro_seconds();
-    let retro_fits = board.cells() <= crate::retro::MAX_CELLS
+    let retro_fits = crate::retro::handles(board)
         && estimate.retro_bytes(options.precision) <= options.memory_budget
         && options
             .time_limit

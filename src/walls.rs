@@ -145,8 +145,13 @@ impl WallSet {
     /// Cells whose upward step is blocked, and cells whose rightward step is blocked.
     #[inline(always)]
     pub fn blocked(self, board: Board) -> (Cells, Cells) {
-        let h = self.horizontal;
-        let v = self.vertical;
+        self.blocked_in::<Cells>(board)
+    }
+
+    /// `blocked` in words of type `M` (`u64` on boards of at most 64 cells).
+    #[inline(always)]
+    fn blocked_in<M: BitMask>(self, board: Board) -> (M, M) {
+        let (h, v) = (M::narrow(self.horizontal), M::narrow(self.vertical));
         (h | h << 1, v | v << board.width())
     }
 
@@ -159,8 +164,8 @@ impl WallSet {
     /// The open edges kept in words of type `M` (`u64` on boards of at most 64 cells).
     #[inline(always)]
     pub fn edges_in<M: BitMask>(self, board: Board) -> OpenEdges<M> {
-        let (h, v) = (M::narrow(self.horizontal), M::narrow(self.vertical));
-        OpenEdges::new(board, h | h << 1, v | v << board.width())
+        let (up, right) = self.blocked_in::<M>(board);
+        OpenEdges::new(board, up, right)
     }
 
     /// The cells a pawn on `me` may move to when the other pawn is on `opp`. The proof

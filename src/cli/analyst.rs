@@ -133,7 +133,7 @@ impl AnalystConfig {
             AnalystMethod::Retro => true,
             AnalystMethod::Search => false,
             AnalystMethod::Auto => {
-                tables.board().cells() <= quoridor_solver::retro::MAX_CELLS
+                quoridor_solver::retro::handles(tables.board())
                     && retro_bytes(tables, layers.clone()) <= budget
             }
         };

@@ -157,11 +157,6 @@ impl SolveArgs {
                 ("--max-seconds", self.max_seconds.is_some()),
             ],
         )?;
-        if matches!(self.store, StoreArg::OnDemand) && method != Method::Search {
-            return Err(Error::Argument(
-                "--store on-demand serves the proof search only: use --method search".into(),
-            ));
-        }
         if self.stats && method != Method::Retro {
             return Err(Error::Argument(
                 "--stats counts every position, which only --method retro visits".into(),

@@ -348,9 +348,14 @@ pub fn narrow(set: crate::bitboard::Cells) -> u64 {
     set as u64
 }
 
+/// Whether the analysis handles `board` (at most `MAX_CELLS` cells).
+pub fn handles(board: crate::geometry::Board) -> bool {
+    board.cells() <= MAX_CELLS
+}
+
 /// Refuses a board over `MAX_CELLS` cells, saying why.
 pub fn check_board(board: crate::geometry::Board) -> Result<()> {
-    if board.cells() > MAX_CELLS {
+    if !handles(board) {
         return Err(crate::Error::Argument(format!(
             "the retrograde analysis handles boards of at most {MAX_CELLS} cells; {board} has {} \
              (use proof search: --method search)",

@@ -15,9 +15,9 @@
 //! The index from wall set to pair holds pair numbers with, for configurations of at most
 //! 8 walls, the wall set packed in a word (`Entry`), so that a lookup compares keys in the
 //! index itself (reading the record for it was a cache miss and most of the time of 9x9
-//! with 3 walls); larger wall sets are compared through the records. Entries are hashed
-//! through the records, and is split into shards so that two threads rarely wait
-//! on each other; a pair is made under its shard's lock, never twice. Records live in an
+//! with 3 walls); larger wall sets are compared through the records. When the index grows,
+//! entries are hashed again through the records. It is split into shards so that two
+//! threads rarely wait on each other; a pair is made under its shard's lock, never twice. Records live in an
 //! arena of fixed chunks: a record never moves, so `children` can hand out a slice while
 //! other threads add records. The distances live in an arena of their own, chunk for chunk,
 //! `2 * cells` bytes a pair: reading one is one memory access, not two (the record, then a
@@ -100,6 +100,13 @@ fn hash(walls: WallSet) -> u64 {
     (x ^ x >> 32).wrapping_mul(0xD6E8_FEB8_6659_FD93)
 }
 
+/// Where pair `pair` lives in the arenas: its chunk and its place in the chunk.
+#[inline(always)]
+fn place(pair: u32) -> (usize, usize) {
+    let i = pair as usize;
+    (i >> CHUNK_BITS, i & (CHUNK - 1))
+}
+
 impl OnDemand {
     /// An empty store for the cell that may grow to `budget` bytes.
     pub fn new(board: Board, walls_per_player: u8, budget: u64) -> OnDemand {
@@ -165,11 +172,10 @@ impl OnDemand {
 
     #[inline(always)]
     fn pair(&self, pair: u32) -> &Pair {
-        let i = pair as usize;
-        let chunk = self.chunks[i >> CHUNK_BITS]
+        let (chunk, at) = place(pair);
+        self.chunks[chunk]
             .get()
-            .expect("ids are handed out with their records");
-        chunk[i & (CHUNK - 1)]
+            .expect("ids are handed out with their records")[at]
             .get()
             .expect("ids are handed out with their records")
     }
@@ -181,10 +187,10 @@ impl OnDemand {
         let first = walls.min(mirror);
         let side = (walls != first) as u32;
         let h = hash(first);
+        let packed = self.packed(first);
         let mut index = self.index[(h >> 56) as usize % SHARDS]
             .lock()
             .expect("a store shard is never poisoned: nothing panics under its lock");
-        let packed = self.packed(first);
         let same = |e: &Entry| {
             if packed != 0 {
                 e.packed == packed
@@ -232,19 +238,19 @@ impl OnDemand {
         let board = self.board;
         let cells = board.cells();
         let edges = walls[0].edges(board);
-        let i = pair as usize;
-        let distances = self.distance_chunks[i >> CHUNK_BITS]
+        let (chunk, at) = place(pair);
+        let distances = self.distance_chunks[chunk]
             .get_or_init(|| (0..CHUNK * 2 * cells).map(|_| AtomicU8::new(0)).collect());
-        let mine = &distances[(i & (CHUNK - 1)) * 2 * cells..][..2 * cells];
+        let mine = &distances[at * 2 * cells..][..2 * cells];
         for p in [Player::One, Player::Two] {
             let d = edges.distances(board.goal(p));
             for (slot, &d) in mine[p.index() * cells..][..cells].iter().zip(&d[..cells]) {
                 slot.store(d, Ordering::Relaxed);
             }
         }
-        let chunk = self.chunks[i >> CHUNK_BITS]
-            .get_or_init(|| (0..CHUNK).map(|_| OnceLock::new()).collect());
-        let fresh = chunk[i & (CHUNK - 1)].set(Pair {
+        let records =
+            self.chunks[chunk].get_or_init(|| (0..CHUNK).map(|_| OnceLock::new()).collect());
+        let fresh = records[at].set(Pair {
             walls,
             children: Default::default(),
         });
@@ -302,13 +308,12 @@ impl ConfigTables for OnDemand {
         } else {
             self.mirror_cell[cell as usize]
         };
-        let i = (id / 2) as usize;
+        let (chunk, at) = place(id / 2);
         let cells = self.board.cells();
-        let chunk = self.distance_chunks[i >> CHUNK_BITS]
+        let distances = self.distance_chunks[chunk]
             .get()
             .expect("ids are handed out with their records");
-        chunk[(i & (CHUNK - 1)) * 2 * cells + player.index() * cells + cell as usize]
-            .load(Ordering::Relaxed)
+        distances[at * 2 * cells + player.index() * cells + cell as usize].load(Ordering::Relaxed)
     }
 
     /// (Not on the search's path: read from the distances.)
