@@ -389,19 +389,30 @@ fn search_on_demand(
     let store_budget = options
         .memory_budget
         .saturating_sub(tt_room + ON_DEMAND_SLACK_BYTES);
-    let store = OnDemand::new(board, walls, store_budget);
+    let mut store = OnDemand::new(board, walls, store_budget);
     let run = SearchRun {
         time_limit: options.time_limit,
         oracle: None,
         winner: None,
         tt_room,
     };
-    let found = search_cell(&store, options, started, &run, progress, result)?;
+    let limits = search_limits(options, started, &run);
+    let start = Position::start(board, walls)?;
+    let (found, emptied) = search::solve_forgetting(&mut store, &start, &limits, progress);
+    record_found(&found, result);
     progress.message(&format!(
-        "configurations built on demand: {} with their mirror images, of {} ({})",
+        "configurations built on demand: {} with their mirror images, of {} ({}){}",
         store.built(),
         store.configurations(),
-        crate::error::format_bytes(store.bytes())
+        crate::error::format_bytes(store.bytes()),
+        if emptied > 0 {
+            format!(
+                ", since the store was last emptied ({})",
+                count(emptied, "time")
+            )
+        } else {
+            String::new()
+        }
     ));
     if found.out_of_memory {
         progress.message(&format!(
@@ -433,17 +444,31 @@ fn search_cell<T: ConfigTables>(
     progress: &dyn Progress,
     result: &mut CellResult,
 ) -> Result<search::SearchResult> {
-    let board = tables.board();
-    let limits = search::Limits {
+    let limits = search_limits(options, started, run);
+    let start = Position::start(tables.board(), tables.walls_per_player())?;
+    let found = search::solve(tables, &start, &limits, progress);
+    record_found(&found, result);
+    Ok(found)
+}
+
+/// The search's limits for one run.
+fn search_limits<'a>(
+    options: &SolveOptions,
+    started: Instant,
+    run: &SearchRun<'a>,
+) -> search::Limits<'a> {
+    search::Limits {
         max_depth: options.max_depth,
         deadline: run.time_limit.map(|t| started + t),
         tt_bytes: options.tt_bytes.min(run.tt_room),
         parallel: options.threads > 1,
         winner: run.winner,
         oracle: run.oracle,
-    };
-    let start = Position::start(board, tables.walls_per_player())?;
-    let found = search::solve(tables, &start, &limits, progress);
+    }
+}
+
+/// What a search found, into the cell's result.
+fn record_found(found: &search::SearchResult, result: &mut CellResult) {
     result.depth_reached = found.depth_reached as u32;
     result.nodes += found.nodes;
     if let Some(win) = &found.win {
@@ -451,7 +476,6 @@ fn search_cell<T: ConfigTables>(
         result.plies = Some(win.plies as u32);
         result.line = win.line.clone();
     }
-    Ok(found)
 }
 
 /// Retrograde analysis of the whole cell: the start's value, its line, and the counts.

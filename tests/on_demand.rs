@@ -319,3 +319,37 @@ fn solve_store_flag_chooses_the_store_and_refuses_it_for_the_analysis() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("--method search"));
 }
+
+/// A store far smaller than the search needs, emptied whenever it fills
+/// (`solve_forgetting`): the same winner and length as the eager tables, and a line of that
+/// length that the rules allow.
+#[test]
+fn a_store_emptied_when_full_finds_the_same_win() {
+    for (w, h, walls, budget) in [(4, 4, 3, 300_000), (5, 5, 2, 1_500_000), (3, 5, 4, 150_000)] {
+        let board = Board::new(w, h).unwrap();
+        let eager = Tables::build(board, walls, u64::MAX, &Silent).unwrap();
+        let start = Position::start(board, walls).unwrap();
+        let want = search::solve(&eager, &start, &limits(), &Silent);
+        let mut lazy = OnDemand::new(board, walls, budget);
+        assert!(lazy.can_forget());
+        let (found, emptied) = search::solve_forgetting(&mut lazy, &start, &limits(), &Silent);
+        eprintln!(
+            "{board} {walls}: emptied {emptied}, {} nodes against {}",
+            found.nodes, want.nodes
+        );
+        assert!(emptied > 0, "{board} {walls}: the store never filled");
+        assert!(!found.out_of_memory);
+        let outcome = |r: &search::SearchResult| r.win.as_ref().map(|w| (w.winner, w.plies));
+        assert_eq!(outcome(&found), outcome(&want), "{board} {walls}");
+        let win = found.win.expect("decided");
+        assert_eq!(win.line.len(), win.plies as usize);
+        let end = win.line.iter().fold(start, |pos, &a| {
+            assert!(
+                pos.legal_actions(board).contains(&a),
+                "{board} {walls}: {a:?}"
+            );
+            pos.play(a)
+        });
+        assert_eq!(end.winner(board), Some(win.winner));
+    }
+}

@@ -20,6 +20,11 @@ const SPLIT_DEPTH: u8 = 11;
 /// iterations.
 const INITIAL_TT_BYTES: u64 = 64 << 20;
 
+/// Tries of one iteration over an emptied store (`solve_forgetting`) before the search
+/// gives up: each try starts where the table's facts let it, so a try that fills the store
+/// again has still moved on, but a cell far beyond the store's room would try forever.
+const MAX_TRIES: u32 = 8;
+
 /// What a search may spend, and what it may use.
 #[derive(Clone, Copy)]
 pub struct Limits<'a> {
@@ -69,8 +74,26 @@ pub struct Prover<'a, T: ConfigTables> {
     tt_bytes: u64,
 }
 
+/// Where a `deepen` call starts: its first depth, and the clock and node count of the
+/// search it continues (`solve_forgetting`).
+struct Resume {
+    first_depth: u8,
+    started: Instant,
+    nodes: u64,
+}
+
 impl<'a, T: ConfigTables> Prover<'a, T> {
     pub fn new(tables: &'a T, limits: &Limits<'a>) -> Prover<'a, T> {
+        Prover::with_table(tables, limits, None)
+    }
+
+    /// A prover that goes on with the transposition table `tt`, if any (its keys must be
+    /// the same numbers: see `ConfigTables::key_numbers`).
+    fn with_table(
+        tables: &'a T,
+        limits: &Limits<'a>,
+        tt: Option<TranspositionTable>,
+    ) -> Prover<'a, T> {
         // No more entries than the cell has positions: configurations x splits of walls
         // left x pawn placements x sides to move (an upper bound).
         let cells = tables.board().cells() as u128;
@@ -90,10 +113,12 @@ impl<'a, T: ConfigTables> Prover<'a, T> {
             shared: Shared {
                 tables,
                 oracle: limits.oracle,
-                tt: TranspositionTable::new(
-                    tt_bytes.min(INITIAL_TT_BYTES),
-                    tt::dominance_holds(tables.board()),
-                ),
+                tt: tt.unwrap_or_else(|| {
+                    TranspositionTable::new(
+                        tt_bytes.min(INITIAL_TT_BYTES),
+                        tt::dominance_holds(tables.board()),
+                    )
+                }),
                 abort: Default::default(),
                 deadline: limits.deadline,
                 nodes: Default::default(),
@@ -136,20 +161,40 @@ impl<'a, T: ConfigTables> Prover<'a, T> {
         winner: Option<Player>,
         progress: &dyn Progress,
     ) -> SearchResult {
+        // No bar of depths: the depth of the win is what the search finds out.
+        progress.begin("proof search", 0);
+        let resume = Resume {
+            first_depth: 1,
+            started: Instant::now(),
+            nodes: 0,
+        };
+        let result = self.deepen_from(position, &resume, max_depth, winner, progress);
+        progress.finish();
+        result
+    }
+
+    /// `deepen` from `resume.first_depth` (the depths before it are known to be no win).
+    fn deepen_from(
+        &mut self,
+        position: &Position,
+        resume: &Resume,
+        max_depth: u8,
+        winner: Option<Player>,
+        progress: &dyn Progress,
+    ) -> SearchResult {
         let tables = self.shared.tables;
         let start = Node::from_position(tables, position)
             .expect("a position of the cell has a configuration in its tables");
-        let started = Instant::now();
+        let started = resume.started;
         let mut result = SearchResult {
             win: None,
-            depth_reached: 0,
+            depth_reached: resume.first_depth - 1,
             nodes: 0,
             out_of_memory: false,
         };
         let nodes_before = self.nodes();
-        // No bar of depths: the depth of the win is what the search finds out.
-        progress.begin("proof search", 0);
-        for depth in 1..=max_depth {
+        let so_far = |prover: &Self| prover.nodes() - nodes_before + resume.nodes;
+        for depth in resume.first_depth..=max_depth {
             if self.shared.tt.crowded() && self.shared.tt.bytes() * 2 <= self.tt_bytes {
                 // Straight to the full size: a cell that fills the first table goes on to
                 // need far more (measured on 5x5 with 5 walls: 13.6 s against 14.4-15.3 s
@@ -165,7 +210,7 @@ impl<'a, T: ConfigTables> Prover<'a, T> {
             if winner.is_some_and(|w| w != attacker) {
                 continue;
             }
-            let nodes = self.nodes() - nodes_before;
+            let nodes = so_far(self);
             let seconds = started.elapsed().as_secs_f64();
             progress.status(&format!(
                 "depth {depth} (Player {}), {} nodes so far, {}/s",
@@ -183,7 +228,7 @@ impl<'a, T: ConfigTables> Prover<'a, T> {
                 attacker.number(),
                 if won { "wins" } else { "cannot win" },
                 count(depth, "ply"),
-                count(self.nodes() - nodes_before, "node"),
+                count(so_far(self), "node"),
                 started.elapsed().as_secs_f64()
             ));
             if won {
@@ -196,11 +241,69 @@ impl<'a, T: ConfigTables> Prover<'a, T> {
                 break;
             }
         }
-        progress.finish();
         result.nodes = self.nodes() - nodes_before;
         result.out_of_memory = tables.exhausted();
         result
     }
+}
+
+/// `solve` over a store that may fill (an on-demand store): when it does, the store is
+/// emptied (`ConfigTables::forget`) and the iteration tried again with the same
+/// transposition table, whose facts stay true and spare the new try what the last one
+/// proved; at most `MAX_TRIES` times per iteration. Returns the result and how often the
+/// store was emptied.
+pub fn solve_forgetting<T: ConfigTables>(
+    tables: &mut T,
+    position: &Position,
+    limits: &Limits,
+    progress: &dyn Progress,
+) -> (SearchResult, u32) {
+    progress.begin("proof search", 0);
+    let mut resume = Resume {
+        first_depth: 1,
+        started: Instant::now(),
+        nodes: 0,
+    };
+    let (mut tt, mut forgotten, mut tries) = (None, 0, 0);
+    let result = loop {
+        let mut prover = Prover::with_table(tables, limits, tt.take());
+        let mut found =
+            prover.deepen_from(position, &resume, limits.max_depth, limits.winner, progress);
+        found.nodes += resume.nodes;
+        // A try that filled the store is tried again from the iteration it did not finish
+        // (from the win's own depth, if the store filled while its line was read).
+        let next = found
+            .win
+            .as_ref()
+            .map_or(found.depth_reached + 1, |w| w.plies);
+        tries = if next == resume.first_depth {
+            tries + 1
+        } else {
+            1
+        };
+        let deadline_passed = limits.deadline.is_some_and(|d| Instant::now() >= d);
+        if !found.out_of_memory || deadline_passed || tries >= MAX_TRIES || next > limits.max_depth
+        {
+            break found;
+        }
+        tt = Some(prover.shared.tt);
+        if !tables.forget() {
+            break found;
+        }
+        forgotten += 1;
+        progress.message(&format!(
+            "depth {next}: the configuration store is full; emptied it ({} so far) to try \
+             depth {next} again",
+            count(forgotten, "time")
+        ));
+        resume = Resume {
+            first_depth: next,
+            started: resume.started,
+            nodes: found.nodes,
+        };
+    };
+    progress.finish();
+    (result, forgotten)
 }
 
 /// Proof search from `position` (not over) within `limits`: who wins, in how many plies,

@@ -18,7 +18,7 @@ mod tt;
 #[cfg(test)]
 mod twin;
 
-pub use deepening::{Limits, Prover, SearchResult, Win, solve};
+pub use deepening::{Limits, Prover, SearchResult, Win, solve, solve_forgetting};
 pub use node::Node;
 
 use crate::geometry::Player;

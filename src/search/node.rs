@@ -1,12 +1,14 @@
 //! The search's view of a position: a configuration id instead of a wall set, so wall
 //! legality is a lookup (`tables.rs`), and an exact packed key.
 //!
-//! Key layout (57 bits, no loss): a cell's low 6 bits sit below the walls left and its 7th
+//! Key layout (64 bits, no loss): a cell's low 6 bits sit below the walls left and its 7th
 //! bit above the configuration, so that on boards of at most 64 cells the key is what it
-//! was when cells had 6 bits (the same keys, the same table, the same node counts).
+//! was when cells had 6 bits (the same keys, the same table, the same node counts). The
+//! configuration is the store's key number for it (`ConfigTables::key_numbers`: the id, or
+//! with a store that may be emptied during the search, the wall set's rank).
 //!
 //! ```text
-//!  bit 56      55          54..23          22..18    17..13    12..7     6..1     0
+//!  bit 63      62          61..23          22..18    17..13    12..7     6..1     0
 //!  P2 cell/64  P1 cell/64  configuration   P2 left   P1 left   P2 cell   P1 cell  player
 //!                                                              % 64      % 64     to move
 //! ```
@@ -20,7 +22,7 @@ use crate::bitboard::UNREACHABLE;
 use crate::configs::ConfigId;
 use crate::geometry::{Board, Cell, MAX_ANCHORS, MAX_CELLS, Player};
 use crate::position::{Action, Position};
-use crate::tables::{ConfigTables, NO_CHILD};
+use crate::tables::{ConfigTables, KEY_NUMBER_BITS, NO_CHILD};
 
 pub type Move = u16;
 pub const WALL_BASE: Move = MAX_CELLS as Move;
@@ -47,7 +49,7 @@ pub struct Node {
 /// Where the configuration id starts in the key: below it 1 + 2 * 6 + 2 * 5 bits.
 const CONFIG_SHIFT: u32 = 23;
 /// Where the 7th bits of the two cells go: above the configuration id.
-const HIGH_CELL_SHIFT: u32 = CONFIG_SHIFT + ConfigId::BITS;
+const HIGH_CELL_SHIFT: u32 = CONFIG_SHIFT + KEY_NUMBER_BITS;
 /// Where each player's walls-left count starts in the key (5 bits each).
 const LEFT_SHIFT: [u32; 2] = [13, 18];
 /// The bits of a key that hold the walls-left counts ("stocks").
@@ -97,11 +99,11 @@ impl Node {
     }
 
     #[inline(always)]
-    fn pack(config: ConfigId, pawns: [Cell; 2], left: [u8; 2], to_move: Player) -> u64 {
+    fn pack(config: u64, pawns: [Cell; 2], left: [u8; 2], to_move: Player) -> u64 {
         let [p1, p2] = pawns.map(|c| c as u64);
         (p2 >> 6) << (HIGH_CELL_SHIFT + 1)
             | (p1 >> 6) << HIGH_CELL_SHIFT
-            | (config as u64) << CONFIG_SHIFT
+            | config << CONFIG_SHIFT
             | (left[1] as u64) << LEFT_SHIFT[1]
             | (left[0] as u64) << LEFT_SHIFT[0]
             | (p2 & 0x3F) << 7
@@ -111,8 +113,9 @@ impl Node {
 
     /// The exact key of this node itself, without folding the mirror image.
     #[inline(always)]
-    pub fn own_key(&self) -> Key {
-        Key(Self::pack(self.config, self.pawns, self.left, self.to_move))
+    pub fn own_key<T: ConfigTables>(&self, tables: &T) -> Key {
+        let own = tables.key_numbers(self.config)[0];
+        Key(Self::pack(own, self.pawns, self.left, self.to_move))
     }
 
     /// The exact key of this node or of its mirror image, whichever is smaller: both have
@@ -120,9 +123,10 @@ impl Node {
     #[inline(always)]
     pub fn key<T: ConfigTables>(&self, tables: &T) -> Key {
         let board = tables.board();
-        let own = self.own_key().0;
+        let [own, mirror] = tables.key_numbers(self.config);
+        let own = Self::pack(own, self.pawns, self.left, self.to_move);
         let mirror = Self::pack(
-            tables.mirror(self.config),
+            mirror,
             self.pawns.map(|c| board.mirror_cell(c)),
             self.left,
             self.to_move,
@@ -236,8 +240,8 @@ mod tests {
     use super::*;
 
     /// The key of the 6-bit layout used before boards had more than 64 cells.
-    fn old_pack(config: ConfigId, pawns: [Cell; 2], left: [u8; 2], to_move: Player) -> u64 {
-        (config as u64) << 23
+    fn old_pack(config: u64, pawns: [Cell; 2], left: [u8; 2], to_move: Player) -> u64 {
+        config << 23
             | (left[1] as u64) << 18
             | (left[0] as u64) << 13
             | (pawns[1] as u64) << 7
@@ -248,7 +252,13 @@ mod tests {
     #[test]
     fn keys_are_exact_and_unchanged_below_64_cells() {
         let mut seen = std::collections::HashSet::new();
-        for config in [0, 1, 12345, ConfigId::MAX - 1] {
+        for config in [
+            0,
+            1,
+            12345,
+            ConfigId::MAX as u64,
+            (1 << KEY_NUMBER_BITS) - 1,
+        ] {
             for left in [[0, 0], [31, 0], [3, 31]] {
                 for p1 in 0..MAX_CELLS as Cell {
                     for p2 in (0..MAX_CELLS as Cell).step_by(7).chain([64, 127]) {

@@ -197,13 +197,13 @@ fn mirror<T: ConfigTables>(tables: &T, mv: Move) -> Move {
 }
 
 /// Whether `key` (the canonical key) is the node's mirror image's key rather than its own.
-fn mirrored(node: &Node, key: Key) -> bool {
-    node.own_key() != key
+fn mirrored<T: ConfigTables>(tables: &T, node: &Node, key: Key) -> bool {
+    node.own_key(tables) != key
 }
 
 /// A move stored under the canonical key, translated to this node's orientation.
 pub fn mirror_move<T: ConfigTables>(tables: &T, node: &Node, key: Key, stored: Move) -> Move {
-    if stored == NO_MOVE || !mirrored(node, key) {
+    if stored == NO_MOVE || !mirrored(tables, node, key) {
         stored
     } else {
         mirror(tables, stored)

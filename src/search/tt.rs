@@ -355,7 +355,7 @@ mod tests {
         let key = |p1: u8, p2: u8| {
             let mut pos = Position::start(tables.board(), 2).unwrap();
             pos.left = [p1, p2];
-            Node::from_position(&tables, &pos).unwrap().own_key()
+            Node::from_position(&tables, &pos).unwrap().own_key(&tables)
         };
         let t = TranspositionTable::new(1 << 12, true);
         // Player 1 (attacker 0) wins within 5 holding 1 wall against 1.

@@ -88,7 +88,7 @@ fn check_cell(w: usize, h: usize, walls: u8) -> usize {
             // A move stored under the mirror image's key comes back mirrored, and the
             // mirrored move is legal in the mirror image with the mirrored result.
             if mirror != *pos {
-                let mirrored = order::mirror_move(&tables, &node, mirror_node.own_key(), mv);
+                let mirrored = order::mirror_move(&tables, &node, mirror_node.own_key(&tables), mv);
                 let mirror_child = mirror_node.play(&tables, mirrored);
                 assert_eq!(
                     mirror_child.to_position(&tables),
@@ -102,7 +102,8 @@ fn check_cell(w: usize, h: usize, walls: u8) -> usize {
                     mirrored,
                     None
                 ));
-                let back = order::mirror_move(&tables, &mirror_node, node.own_key(), mirrored);
+                let back =
+                    order::mirror_move(&tables, &mirror_node, node.own_key(&tables), mirrored);
                 assert_eq!(back, mv, "{cell} {action:?}");
             }
         }

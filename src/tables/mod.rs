@@ -12,6 +12,7 @@
 
 mod eager;
 mod on_demand;
+mod ranks;
 mod records;
 mod slots;
 
@@ -22,6 +23,9 @@ pub use slots::SlotMap;
 use crate::configs::ConfigId;
 use crate::geometry::{Board, Cell, Player};
 use crate::walls::{Wall, WallSet};
+
+/// Bits of a transposition key that name the configuration (`ConfigTables::key_numbers`).
+pub const KEY_NUMBER_BITS: u32 = 39;
 
 /// A store of configuration records, addressed by configuration id. Ids are only meaningful
 /// within one store; answers never depend on which store is used.
@@ -53,6 +57,21 @@ pub trait ConfigTables: Sync {
 
     /// The id of a wall set, if it is one of the cell's configurations.
     fn id_of(&self, walls: WallSet) -> Option<ConfigId>;
+
+    /// The numbers (below `2^KEY_NUMBER_BITS`) that the transposition table knows `id` and
+    /// its mirror image by: the ids themselves, unless the store can be emptied during a
+    /// search (`forget`), whose ids then change while the table's keys must not.
+    #[inline(always)]
+    fn key_numbers(&self, id: ConfigId) -> [u64; 2] {
+        [id as u64, self.mirror(id) as u64]
+    }
+
+    /// Empties the store (every id handed out is void from then on) so that a search that
+    /// filled it can go on; `false` (and nothing changes) when the store cannot, because its
+    /// key numbers are its ids.
+    fn forget(&mut self) -> bool {
+        false
+    }
 
     /// Whether the store ran out of room: from then on its answers are meaningless, and a
     /// search must stop as it does at its deadline.

@@ -26,8 +26,14 @@
 //! Every byte is counted against the budget given at the start. When the next record would
 //! not fit, the store marks itself `exhausted` and answers `NO_CHILD` from then on; the
 //! search checks the mark where it checks its deadline and stops, storing nothing.
+//!
+//! Where the cell's wall sets can be ranked within a key's bits (`Ranks`: 9x9 with up to 3
+//! walls each, 11x11 too), the transposition table knows a configuration by its rank, not
+//! its id: then `forget` may empty the store between two tries of an iteration, and what
+//! the table learnt before stays true.
 
-use super::{ConfigTables, NO_CHILD, SlotMap};
+use super::ranks::Ranks;
+use super::{ConfigTables, KEY_NUMBER_BITS, NO_CHILD, SlotMap};
 use crate::bitboard::{UNREACHABLE, bits};
 use crate::configs::ConfigId;
 use crate::geometry::{Board, Cell, MAX_CELLS, Player};
@@ -60,6 +66,8 @@ struct Entry {
 struct Pair {
     /// `[smaller wall set, its mirror image]` (equal when the configuration is symmetric).
     walls: [WallSet; 2],
+    /// Their ranks (`Ranks`), when the store has them.
+    ranks: [u64; 2],
     /// Children of each member, made when the search first expands it.
     children: [OnceLock<Box<[ConfigId]>>; 2],
 }
@@ -77,6 +85,9 @@ pub struct OnDemand {
     walls_per_player: u8,
     slot_map: SlotMap,
     configurations: u128,
+    /// The wall sets' key numbers, if they fit a key (else the ids are, and the store
+    /// cannot `forget`).
+    ranks: Option<Ranks>,
     /// Each cell's left-right mirror image.
     mirror_cell: [Cell; MAX_CELLS],
     index: Box<[Mutex<HashTable<Entry>>]>,
@@ -84,6 +95,8 @@ pub struct OnDemand {
     distance_chunks: Box<[OnceLock<DistanceChunk>]>,
     next_pair: AtomicU32,
     budget: u64,
+    /// Bytes taken before the first record: the arenas' chunk tables and the shards.
+    fixed: u64,
     bytes: AtomicU64,
     exhausted: AtomicBool,
 }
@@ -123,10 +136,13 @@ impl OnDemand {
         for c in 0..board.cells() as Cell {
             mirror_cell[c as usize] = board.mirror_cell(c);
         }
+        let slot_map = SlotMap::new(board);
+        let most_walls = 2 * walls_per_player as usize;
         OnDemand {
             board,
             walls_per_player,
-            slot_map: SlotMap::new(board),
+            ranks: Ranks::new(slot_map.len(), most_walls, 1 << KEY_NUMBER_BITS),
+            slot_map,
             configurations: estimate.configurations,
             mirror_cell,
             index: (0..SHARDS).map(|_| Mutex::new(HashTable::new())).collect(),
@@ -134,9 +150,15 @@ impl OnDemand {
             distance_chunks: (0..chunks).map(|_| OnceLock::new()).collect(),
             next_pair: AtomicU32::new(0),
             budget,
+            fixed: fixed as u64,
             bytes: AtomicU64::new(fixed as u64),
             exhausted: AtomicBool::new(false),
         }
+    }
+
+    /// Whether `forget` can empty this store during a search.
+    pub fn can_forget(&self) -> bool {
+        self.ranks.is_some()
     }
 
     /// Bytes a pair costs before it has children: its arena slot, its distances and its
@@ -209,7 +231,12 @@ impl OnDemand {
             self.exhausted.store(true, Ordering::Release);
             return None;
         }
-        self.put(pair, [first, walls.max(mirror)]);
+        let walls = [first, walls.max(mirror)];
+        let ranks = match &self.ranks {
+            Some(r) => walls.map(|w| r.rank(&self.slot_map, w)),
+            None => [0; 2],
+        };
+        self.put(pair, walls, ranks);
         index.insert_unique(h, Entry { packed, pair }, |e| {
             hash(self.pair(e.pair).walls[0])
         });
@@ -234,7 +261,7 @@ impl OnDemand {
     }
 
     /// Makes the record of pair `pair`.
-    fn put(&self, pair: u32, walls: [WallSet; 2]) {
+    fn put(&self, pair: u32, walls: [WallSet; 2], ranks: [u64; 2]) {
         let board = self.board;
         let cells = board.cells();
         let edges = walls[0].edges(board);
@@ -252,6 +279,7 @@ impl OnDemand {
             self.chunks[chunk].get_or_init(|| (0..CHUNK).map(|_| OnceLock::new()).collect());
         let fresh = records[at].set(Pair {
             walls,
+            ranks,
             children: Default::default(),
         });
         debug_assert!(fresh.is_ok(), "a pair number is handed out once");
@@ -356,5 +384,33 @@ impl ConfigTables for OnDemand {
 
     fn exhausted(&self) -> bool {
         self.exhausted.load(Ordering::Acquire)
+    }
+
+    #[inline(always)]
+    fn key_numbers(&self, id: ConfigId) -> [u64; 2] {
+        if self.ranks.is_none() {
+            return [id as u64, self.mirror(id) as u64];
+        }
+        let [a, b] = self.pair(id / 2).ranks;
+        if id.is_multiple_of(2) { [a, b] } else { [b, a] }
+    }
+
+    fn forget(&mut self) -> bool {
+        if !self.can_forget() {
+            return false;
+        }
+        for shard in &mut self.index {
+            *shard.get_mut().expect("a store shard is never poisoned") = HashTable::new();
+        }
+        for chunk in &mut self.chunks {
+            chunk.take();
+        }
+        for chunk in &mut self.distance_chunks {
+            chunk.take();
+        }
+        *self.next_pair.get_mut() = 0;
+        *self.bytes.get_mut() = self.fixed;
+        *self.exhausted.get_mut() = false;
+        true
     }
 }
