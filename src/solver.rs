@@ -8,6 +8,7 @@ use crate::memory;
 use crate::position::{Action, Position};
 use crate::progress::Progress;
 use crate::retro::{self, Precision, RetroResult, RetroStats, Solved, Wdl};
+use crate::search::Checkpoint;
 use crate::search::{self, Node, Oracle};
 use crate::tables::{ConfigTables, OnDemand, Tables};
 use serde::{Deserialize, Serialize};
@@ -69,6 +70,9 @@ pub struct SolveOptions {
     pub save: Option<PathBuf>,
     /// Where the proof search reads configurations from.
     pub store: Store,
+    /// Keep the proof search's transposition table in this file between runs
+    /// (`search::Checkpoint`); only with `Method::Search`.
+    pub checkpoint: Option<PathBuf>,
 }
 
 /// Where the proof search reads wall configurations from (`tables/`).
@@ -276,6 +280,11 @@ pub fn solve(
                 && (eager_bytes > options.memory_budget || !crate::configs::keys_fit(board))
         }
     };
+    if options.checkpoint.is_some() && options.method != Method::Search {
+        return Err(Error::Argument(
+            "a checkpoint keeps a proof search's table: use --method search".into(),
+        ));
+    }
     if options.store == Store::OnDemand && options.method != Method::Search {
         return Err(Error::Argument(
             "configurations built on demand serve the proof search only: use --method search"
@@ -358,11 +367,13 @@ fn solve_with_tables(
             _ => options.time_limit,
         };
         let room = options.memory_budget.saturating_sub(tables.bytes());
+        let checkpoint = open_checkpoint(&tables, options, room)?;
         let run = SearchRun {
             time_limit: search_limit,
             oracle: None,
             winner: None,
             tt_room: room,
+            checkpoint: checkpoint.as_ref(),
         };
         search_cell(&tables, options, started, &run, progress, result)?;
     }
@@ -390,11 +401,13 @@ fn search_on_demand(
         .memory_budget
         .saturating_sub(tt_room + ON_DEMAND_SLACK_BYTES);
     let mut store = OnDemand::new(board, walls, store_budget);
+    let checkpoint = open_checkpoint(&store, options, tt_room)?;
     let run = SearchRun {
         time_limit: options.time_limit,
         oracle: None,
         winner: None,
         tt_room,
+        checkpoint: checkpoint.as_ref(),
     };
     let limits = search_limits(options, started, &run);
     let start = Position::start(board, walls)?;
@@ -433,6 +446,36 @@ struct SearchRun<'a> {
     winner: Option<Player>,
     /// Bytes the transposition table may take at most.
     tt_room: u64,
+    /// Where the table is kept between runs.
+    checkpoint: Option<&'a Checkpoint>,
+}
+
+/// The checkpoint the options name, if any, with its table read back when its file
+/// exists, which must fit `tt_room`.
+fn open_checkpoint<T: ConfigTables>(
+    tables: &T,
+    options: &SolveOptions,
+    tt_room: u64,
+) -> Result<Option<Checkpoint>> {
+    let Some(path) = &options.checkpoint else {
+        return Ok(None);
+    };
+    let checkpoint = Checkpoint::open(path, tables)?;
+    if let Some(bytes) = checkpoint.table_bytes()
+        && bytes > options.tt_bytes.min(tt_room)
+    {
+        return Err(Error::Argument(format!(
+            "the table in {} takes {}, more than this run gives its table ({}): run with \
+             --tt {} (and a memory budget that leaves room for it)",
+            path.display(),
+            crate::error::format_bytes(bytes),
+            crate::error::format_bytes(options.tt_bytes.min(tt_room)),
+            crate::error::format_bytes(bytes)
+                .replace(' ', "")
+                .replace("iB", ""),
+        )));
+    }
+    Ok(Some(checkpoint))
 }
 
 /// Proof search from the start (for the known winner only, if any) into `result`.
@@ -464,6 +507,7 @@ fn search_limits<'a>(
         parallel: options.threads > 1,
         winner: run.winner,
         oracle: run.oracle,
+        checkpoint: run.checkpoint,
     }
 }
 
@@ -530,6 +574,7 @@ fn retro_cell(
             oracle: Some(&oracle),
             winner: Some(winner),
             tt_room: room.saturating_sub(solved.bytes()),
+            checkpoint: None,
         };
         let mut found = result.clone();
         found.outcome = Outcome::Unknown;

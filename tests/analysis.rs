@@ -47,6 +47,7 @@ fn compare(width: usize, height: usize, walls: u8, which: Which) -> usize {
         parallel: false,
         winner: None,
         oracle: None,
+        checkpoint: None,
     };
     let mut search = Analyst::search(&tables, &limits);
     let positions = match which {

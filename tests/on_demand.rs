@@ -224,6 +224,7 @@ fn limits() -> Limits<'static> {
         parallel: false,
         winner: None,
         oracle: None,
+        checkpoint: None,
     }
 }
 
@@ -282,6 +283,7 @@ fn solve_builds_configurations_on_demand_when_the_tables_do_not_fit() {
         precision: None,
         save: None,
         store: Default::default(),
+        checkpoint: None,
     };
     let eager = solver::solve(board, 2, &options(4 << 30), &Silent).unwrap();
     let lazy = solver::solve(board, 2, &options(350 << 20), &Silent).unwrap();

@@ -133,6 +133,7 @@ fn retro_equals_proof_search_and_published_up_to_area_12() {
         precision: None,
         save: None,
         store: Default::default(),
+        checkpoint: None,
     };
     let compact = SolveOptions {
         method: Method::Retro,
@@ -213,6 +214,7 @@ fn search_against_retro_on_every_position(with_oracle: bool) -> usize {
                 parallel: false,
                 winner: None,
                 oracle: if with_oracle { Some(&oracle) } else { None },
+                checkpoint: None,
             },
         );
         let wins = |attacker: Player, pos: &Position, depth: u32| {

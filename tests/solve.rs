@@ -19,6 +19,7 @@ fn options(threads: usize) -> SolveOptions {
         precision: None,
         save: None,
         store: Default::default(),
+        checkpoint: None,
     }
 }
 

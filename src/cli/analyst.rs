@@ -141,6 +141,7 @@ impl AnalystConfig {
             return Analyst::retro(tables, budget, layers, bars);
         }
         let limits = Limits {
+            checkpoint: None,
             max_depth: self.max_depth,
             deadline: self.time_limit.map(|t| started + t),
             tt_bytes: self.tt_bytes.min(budget.saturating_sub(tables.bytes())),

@@ -79,6 +79,14 @@ pub struct SolveArgs {
     #[arg(long, value_enum, default_value_t = StoreArg::Auto)]
     store: StoreArg,
 
+    /// With --method search: keep the search's transposition table in FILE, saved every 10
+    /// minutes between iterations and when the search ends (time limit, full store, or a
+    /// win). Run the same command again and it reads the table back and goes on from the
+    /// iteration after the last one finished (the table's size is the saved one: --tt must
+    /// allow it)
+    #[arg(long, value_name = "FILE")]
+    checkpoint: Option<std::path::PathBuf>,
+
     #[command(flatten)]
     resources: ResourceArgs,
 }
@@ -204,6 +212,7 @@ impl SolveArgs {
                 },
                 save: self.save.clone(),
                 store: self.store.into(),
+                checkpoint: self.checkpoint.clone(),
             },
         })
     }

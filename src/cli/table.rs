@@ -203,6 +203,7 @@ impl TableArgs {
         Ok(TableJob::Run {
             cells,
             options: SolveOptions {
+                checkpoint: None,
                 method,
                 max_depth,
                 time_limit: Some(time_limit),

@@ -1,6 +1,7 @@
 //! The search's entry: iterative deepening from a position until one player is proven to
 //! win, the depth limit, or the time limit; then the principal line of the win.
 
+use super::checkpoint::{Checkpoint, Saved};
 use super::node::Node;
 use super::pv::principal_line;
 use super::tt::{self, TranspositionTable};
@@ -42,6 +43,9 @@ pub struct Limits<'a> {
     pub winner: Option<Player>,
     /// Known outcomes to prune with (see `Oracle`).
     pub oracle: Option<&'a dyn Oracle>,
+    /// Where the table is kept between runs (`solve` and `solve_forgetting` only): read
+    /// at the start, saved now and then between iterations and at the end.
+    pub checkpoint: Option<&'a Checkpoint>,
 }
 
 /// A proven win from the searched position.
@@ -73,6 +77,7 @@ pub struct SearchResult {
 pub struct Prover<'a, T: ConfigTables> {
     shared: Shared<'a, T>,
     tt_bytes: u64,
+    checkpoint: Option<&'a Checkpoint>,
 }
 
 /// Where a `deepen` call starts: its first depth, and the clock and node count of the
@@ -131,6 +136,20 @@ impl<'a, T: ConfigTables> Prover<'a, T> {
                 },
             },
             tt_bytes,
+            checkpoint: limits.checkpoint,
+        }
+    }
+
+    /// Saves the table, `depth` the deepest iteration finished; a failure is reported, and
+    /// the search goes on.
+    fn save(&self, checkpoint: &Checkpoint, depth: u8, progress: &dyn Progress) {
+        let started = Instant::now();
+        match checkpoint.save(&self.shared.tt, depth) {
+            Ok(()) => progress.message(&format!(
+                "checkpoint saved at depth {depth} ({:.1} s)",
+                started.elapsed().as_secs_f64()
+            )),
+            Err(e) => progress.message(&format!("could not save the checkpoint: {e}")),
         }
     }
 
@@ -224,6 +243,9 @@ impl<'a, T: ConfigTables> Prover<'a, T> {
                 break;
             }
             result.depth_reached = depth;
+            if let Some(checkpoint) = self.checkpoint.filter(|c| !won && c.due()) {
+                self.save(checkpoint, depth, progress);
+            }
             progress.message(&format!(
                 "depth {depth}: Player {} {} within {} ({}, {:.2} s)",
                 attacker.number(),
@@ -260,17 +282,14 @@ pub fn solve_forgetting<T: ConfigTables>(
     progress: &dyn Progress,
 ) -> (SearchResult, u32) {
     progress.begin("proof search", 0);
-    let mut resume = Resume {
-        first_depth: 1,
-        started: Instant::now(),
-        nodes: 0,
-    };
-    let (mut tt, mut forgotten, mut tries) = (None, 0, 0);
+    let (mut tt, mut resume) = resume(limits, progress);
+    let (mut forgotten, mut tries) = (0, 0);
     let result = loop {
         let mut prover = Prover::with_table(tables, limits, tt.take());
         let mut found =
             prover.deepen_from(position, &resume, limits.max_depth, limits.winner, progress);
         found.nodes += resume.nodes;
+        found.depth_reached = found.depth_reached.max(resume.first_depth - 1);
         // A try that filled the store is tried again from the iteration it did not finish
         // (from the win's own depth, if the store filled while its line was read).
         let next = found
@@ -285,7 +304,11 @@ pub fn solve_forgetting<T: ConfigTables>(
         let deadline_passed = limits.deadline.is_some_and(|d| Instant::now() >= d);
         if !found.out_of_memory || deadline_passed || tries >= MAX_TRIES || next > limits.max_depth
         {
+            prover.save_at_end(&found, progress);
             break found;
+        }
+        if let Some(checkpoint) = prover.checkpoint.filter(|c| c.due()) {
+            prover.save(checkpoint, found.depth_reached, progress);
         }
         tt = Some(prover.shared.tt);
         if !tables.forget() {
@@ -315,7 +338,49 @@ pub fn solve<T: ConfigTables>(
     limits: &Limits,
     progress: &dyn Progress,
 ) -> SearchResult {
-    Prover::new(tables, limits).deepen(position, limits.max_depth, limits.winner, progress)
+    progress.begin("proof search", 0);
+    let (tt, resume) = resume(limits, progress);
+    let mut prover = Prover::with_table(tables, limits, tt);
+    let mut found =
+        prover.deepen_from(position, &resume, limits.max_depth, limits.winner, progress);
+    found.depth_reached = found.depth_reached.max(resume.first_depth - 1);
+    prover.save_at_end(&found, progress);
+    progress.finish();
+    found
+}
+
+/// Where a search starts: from the checkpoint's table and depth, if it has them.
+fn resume(limits: &Limits, progress: &dyn Progress) -> (Option<TranspositionTable>, Resume) {
+    let saved = limits.checkpoint.and_then(Checkpoint::take);
+    if let Some(s) = &saved {
+        progress.message(&format!(
+            "checkpoint read: a table of {} and no win within {}; going on from depth {}",
+            crate::error::format_bytes(s.tt.bytes()),
+            count(s.depth, "ply"),
+            s.depth as u32 + 1
+        ));
+    }
+    let first_depth = saved.as_ref().map_or(1, |s| s.depth.saturating_add(1));
+    let resume = Resume {
+        first_depth,
+        started: Instant::now(),
+        nodes: 0,
+    };
+    (saved.map(|Saved { tt, .. }| tt), resume)
+}
+
+impl<T: ConfigTables> Prover<'_, T> {
+    /// The last save of a search that ended with `found`: the depth saved is the deepest
+    /// known to hold no win, so that the next run finds the win again.
+    fn save_at_end(&self, found: &SearchResult, progress: &dyn Progress) {
+        if let Some(checkpoint) = self.checkpoint {
+            let depth = found
+                .win
+                .as_ref()
+                .map_or(found.depth_reached, |w| w.plies - 1);
+            self.save(checkpoint, depth, progress);
+        }
+    }
 }
 
 /// A count in about three digits with a metric suffix: 1234567 -> "1.235M".

@@ -10,6 +10,7 @@
 //! steps are private: `node` (the search's position and key), `order` (move generation and
 //! ordering), `tt` (the transposition table), `pv` (the principal line).
 
+mod checkpoint;
 mod deepening;
 mod node;
 mod order;
@@ -18,6 +19,7 @@ mod tt;
 #[cfg(test)]
 mod twin;
 
+pub use checkpoint::Checkpoint;
 pub use deepening::{Limits, Prover, SearchResult, Win, solve, solve_forgetting};
 pub use node::Node;
 

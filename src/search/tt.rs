@@ -159,6 +159,53 @@ impl TranspositionTable {
         (self.buckets.len() * size_of::<Bucket>()) as u64
     }
 
+    /// Writes every word of the table, little-endian (a checkpoint's body).
+    pub fn write_to(&self, out: &mut impl std::io::Write) -> std::io::Result<()> {
+        let mut bytes = Vec::with_capacity(1 << 20);
+        for chunk in self.buckets.chunks(1 << 14) {
+            bytes.clear();
+            for word in chunk.iter().flat_map(|b| &b.0) {
+                bytes.extend_from_slice(&word.load(Ordering::Relaxed).to_le_bytes());
+            }
+            out.write_all(&bytes)?;
+        }
+        Ok(())
+    }
+
+    /// A table of `bytes` bytes (a power of two of buckets) read from what `write_to` wrote.
+    pub fn read_from(
+        input: &mut impl std::io::Read,
+        bytes: u64,
+        with_dominance: bool,
+    ) -> std::io::Result<TranspositionTable> {
+        let table = TranspositionTable::new(bytes, with_dominance);
+        if table.bytes() != bytes {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::InvalidData,
+                format!("a table of {bytes} bytes is not a power of two of buckets"),
+            ));
+        }
+        let mut buffer = vec![0u8; (1 << 14) * size_of::<Bucket>()];
+        let mut claimed = 0;
+        for chunk in table.buckets.chunks(1 << 14) {
+            let part = &mut buffer[..std::mem::size_of_val(chunk)];
+            input.read_exact(part)?;
+            let words = part
+                .chunks_exact(8)
+                .map(|b| u64::from_le_bytes(b.try_into().unwrap()));
+            for (slot, word) in chunk.iter().flat_map(|b| &b.0).zip(words) {
+                slot.store(word, Ordering::Relaxed);
+            }
+            claimed += chunk
+                .iter()
+                .flat_map(|b| b.0.chunks(2))
+                .filter(|pair| pair[1].load(Ordering::Relaxed) != 0)
+                .count() as u64;
+        }
+        table.claimed.store(claimed, Ordering::Relaxed);
+        Ok(table)
+    }
+
     /// Word `i` of the table, counting from the first bucket's first word.
     #[inline(always)]
     fn word(&self, i: usize) -> &AtomicU64 {
@@ -412,6 +459,39 @@ mod tests {
             .map(|k| g.probe(Key(k * 7919), P[(k % 2) as usize]))
             .collect();
         assert_eq!(before, after);
+    }
+
+    #[test]
+    fn a_table_read_back_knows_what_it_knew() {
+        let t = TranspositionTable::new(1 << 16, true);
+        for k in 1..500u64 {
+            t.store(
+                Key(k * 104729),
+                P[(k % 2) as usize],
+                (k % 40) as u8 + 1,
+                k % 3 == 0,
+                k as Move,
+            );
+        }
+        let mut file = Vec::new();
+        t.write_to(&mut file).unwrap();
+        assert_eq!(file.len() as u64, t.bytes());
+        let back = TranspositionTable::read_from(&mut file.as_slice(), t.bytes(), true).unwrap();
+        for k in 1..500u64 {
+            let (key, a) = (Key(k * 104729), P[(k % 2) as usize]);
+            assert_eq!(back.probe(key, a), t.probe(key, a));
+        }
+        let used = |t: &TranspositionTable| {
+            t.buckets
+                .iter()
+                .flat_map(|b| b.0.chunks(2))
+                .filter(|p| p[1].load(Ordering::Relaxed) != 0)
+                .count() as u64
+        };
+        assert!(used(&t) > 400);
+        assert_eq!(back.claimed.load(Ordering::Relaxed), used(&t));
+        // A file cut short is an error, not a table.
+        assert!(TranspositionTable::read_from(&mut &file[..1000], t.bytes(), true).is_err());
     }
 
     #[test]

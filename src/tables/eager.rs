@@ -328,6 +328,11 @@ impl ConfigTables for Tables {
     fn id_of(&self, walls: WallSet) -> Option<ConfigId> {
         Tables::id_of(self, walls)
     }
+
+    /// Ids by enumeration order (`configs.rs`), the same in every build of the cell.
+    fn key_numbering(&self) -> Option<&'static str> {
+        Some("enumeration-1")
+    }
 }
 
 /// Every configuration's record (walls, flood fills from both goal rows) and hot bytes

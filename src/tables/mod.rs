@@ -66,6 +66,12 @@ pub trait ConfigTables: Sync {
         [id as u64, self.mirror(id) as u64]
     }
 
+    /// What the key numbers are, when every run over the cell gives them alike (so that a
+    /// saved transposition table, `search::Checkpoint`, means the same in the next run):
+    /// a name that changes whenever the numbering does. `None` when they depend on the
+    /// order in which a search met the configurations.
+    fn key_numbering(&self) -> Option<&'static str>;
+
     /// Empties the store (every id handed out is void from then on) so that a search that
     /// filled it can go on; `false` (and nothing changes) when the store cannot, because its
     /// key numbers are its ids.

@@ -395,6 +395,10 @@ impl ConfigTables for OnDemand {
         if id.is_multiple_of(2) { [a, b] } else { [b, a] }
     }
 
+    fn key_numbering(&self) -> Option<&'static str> {
+        self.ranks.as_ref().map(|_| "ranks-1")
+    }
+
     fn forget(&mut self) -> bool {
         if !self.can_forget() {
             return false;
