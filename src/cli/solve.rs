@@ -80,8 +80,8 @@ pub struct SolveArgs {
     store: StoreArg,
 
     /// With --method search: keep the search's transposition table in FILE, saved every 10
-    /// minutes between iterations and when the search ends (time limit, full store, or a
-    /// win). Run the same command again and it reads the table back and goes on from the
+    /// minutes between iterations and when the search ends (time limit, full store, a win,
+    /// or Ctrl-C; a second Ctrl-C quits at once). Run the same command again and it reads the table back and goes on from the
     /// iteration after the last one finished (the table's size is the saved one: --tt must
     /// allow it)
     #[arg(long, value_name = "FILE")]
@@ -219,6 +219,9 @@ impl SolveArgs {
 }
 
 pub fn run(s: Solve, bars: &Bars, out: &mut dyn Write) -> Result<ExitCode> {
+    if s.options.checkpoint.is_some() {
+        super::interrupt::stop_search_on_interrupt();
+    }
     let mut result = solve(s.board, s.walls, &s.options, bars)?;
     if !s.stats {
         result.stats = None;
@@ -239,6 +242,10 @@ pub fn run(s: Solve, bars: &Bars, out: &mut dyn Write) -> Result<ExitCode> {
         )?;
     } else {
         write_text(s.board, &result, out)?;
+    }
+    if quoridor_solver::search::stop_requested() {
+        // Interrupted (the checkpoint is saved): the conventional status of SIGINT.
+        return Ok(ExitCode::from(130));
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -301,7 +301,8 @@ pub fn solve_forgetting<T: ConfigTables>(
         } else {
             1
         };
-        let deadline_passed = limits.deadline.is_some_and(|d| Instant::now() >= d);
+        let deadline_passed =
+            super::stop_requested() || limits.deadline.is_some_and(|d| Instant::now() >= d);
         if !found.out_of_memory || deadline_passed || tries >= MAX_TRIES || next > limits.max_depth
         {
             prover.save_at_end(&found, progress);

@@ -30,6 +30,21 @@ use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use tt::{NO_MOVE, TranspositionTable};
 
+/// Set by `request_stop` (a signal handler, on Ctrl-C): every search stops as at its
+/// deadline.
+static STOP: AtomicBool = AtomicBool::new(false);
+
+/// Asks every search of the process to stop as at its deadline (safe in a signal handler:
+/// one atomic swap). Returns whether a stop had been asked for already.
+pub fn request_stop() -> bool {
+    STOP.swap(true, Ordering::Relaxed)
+}
+
+/// Whether `request_stop` was called.
+pub fn stop_requested() -> bool {
+    STOP.load(Ordering::Relaxed)
+}
+
 /// The attacker's own moves among the next `depth` plies, `attacking` if the attacker moves
 /// first.
 fn own_moves(depth: u8, attacking: bool) -> u8 {
@@ -99,6 +114,7 @@ impl<'s, 'a, T: ConfigTables> Search<'s, 'a, T> {
     fn aborted(&mut self) -> bool {
         if self.nodes.is_multiple_of(4096)
             && (self.shared.tables.exhausted()
+                || stop_requested()
                 || self
                     .shared
                     .deadline
