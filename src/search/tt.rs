@@ -438,18 +438,19 @@ mod tests {
         assert_eq!(t.probe(key(1, 1), P[0]).best, 7);
     }
 
+    /// A table of `bytes` with facts stored for keys `k * step`, `k` in `1..n`.
+    fn filled(bytes: u64, n: u64, step: u64) -> TranspositionTable {
+        let t = TranspositionTable::new(bytes, true);
+        for k in 1..n {
+            let (key, attacker) = (Key(k * step), P[(k % 2) as usize]);
+            t.store(key, attacker, (k % 40) as u8 + 1, k % 3 == 0, k as Move);
+        }
+        t
+    }
+
     #[test]
     fn growing_keeps_every_entry() {
-        let t = TranspositionTable::new(1 << 12, true);
-        for k in 1..100u64 {
-            t.store(
-                Key(k * 7919),
-                P[(k % 2) as usize],
-                (k % 40) as u8 + 1,
-                k % 3 == 0,
-                k as Move,
-            );
-        }
+        let t = filled(1 << 12, 100, 7919);
         let before: Vec<Fact> = (1..100u64)
             .map(|k| t.probe(Key(k * 7919), P[(k % 2) as usize]))
             .collect();
@@ -463,16 +464,7 @@ mod tests {
 
     #[test]
     fn a_table_read_back_knows_what_it_knew() {
-        let t = TranspositionTable::new(1 << 16, true);
-        for k in 1..500u64 {
-            t.store(
-                Key(k * 104729),
-                P[(k % 2) as usize],
-                (k % 40) as u8 + 1,
-                k % 3 == 0,
-                k as Move,
-            );
-        }
+        let t = filled(1 << 16, 500, 104729);
         let mut file = Vec::new();
         t.write_to(&mut file).unwrap();
         assert_eq!(file.len() as u64, t.bytes());
