@@ -41,8 +41,20 @@ fn same_records(width: usize, height: usize, walls: u8) {
             ConfigTables::walls(&lazy, mirror),
             eager.walls(eager.mirror(id))
         );
-        let (mine, theirs) = (ConfigTables::children(&lazy, other), eager.children(id));
+        // One child at a time first (before the configuration is expanded), then all.
+        let theirs = eager.children(id);
+        for (slot, &b) in theirs.iter().enumerate().chain([(theirs.len(), &NO_CHILD)]) {
+            let a = ConfigTables::child(&lazy, other, slot);
+            assert_eq!(a == NO_CHILD, b == NO_CHILD, "{board} {w:?} slot {slot}");
+            if b != NO_CHILD {
+                assert_eq!(ConfigTables::walls(&lazy, a), eager.walls(b));
+            }
+        }
+        let mine = ConfigTables::children(&lazy, other);
         assert_eq!(mine.len(), theirs.len());
+        for (slot, &a) in mine.iter().enumerate() {
+            assert_eq!(ConfigTables::child(&lazy, other, slot), a);
+        }
         for (&a, &b) in mine.iter().zip(theirs) {
             assert_eq!(a == NO_CHILD, b == NO_CHILD, "{board} {w:?}");
             if b != NO_CHILD {

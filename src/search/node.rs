@@ -147,7 +147,7 @@ impl Node {
         if mv < WALL_BASE {
             next.pawns[me] = mv as Cell;
         } else {
-            next.config = tables.children(self.config)[(mv - WALL_BASE) as usize];
+            next.config = tables.child(self.config, (mv - WALL_BASE) as usize);
             next.left[me] -= 1;
         }
         next.to_move = self.to_move.other();
@@ -192,9 +192,7 @@ impl Node {
 
     /// The configuration after the wall move `mv`, if the player to move may place it.
     pub fn wall_child<T: ConfigTables>(&self, tables: &T, mv: Move) -> Option<ConfigId> {
-        let child = *tables
-            .children(self.config)
-            .get(mv.checked_sub(WALL_BASE)? as usize)?;
+        let child = tables.child(self.config, mv.checked_sub(WALL_BASE)? as usize);
         (self.left[self.to_move.index()] > 0 && self.child_distances(tables, child).is_some())
             .then_some(child)
     }

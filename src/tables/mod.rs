@@ -52,6 +52,13 @@ pub trait ConfigTables: Sync {
     /// The child id for every slot (`NO_CHILD` where the wall cannot be added).
     fn children(&self, id: ConfigId) -> &[ConfigId];
 
+    /// The child id for one slot (`NO_CHILD` where the wall cannot be added, or the slot is
+    /// none of the board's): what playing one wall needs, which need not make the others.
+    #[inline(always)]
+    fn child(&self, id: ConfigId, slot: usize) -> ConfigId {
+        self.children(id).get(slot).copied().unwrap_or(NO_CHILD)
+    }
+
     /// The id of the configuration's left-right mirror image.
     fn mirror(&self, id: ConfigId) -> ConfigId;
 

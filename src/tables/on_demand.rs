@@ -358,6 +358,28 @@ impl ConfigTables for OnDemand {
         pair.children[side].get_or_init(|| self.make_children(pair.walls[side]))
     }
 
+    /// From the children if the configuration was expanded, else that child alone: a
+    /// search that plays the table's move and is done with the node (most nodes once a
+    /// full store was emptied and an iteration is tried again) makes one child, not all.
+    #[inline]
+    fn child(&self, id: ConfigId, slot: usize) -> ConfigId {
+        let pair = self.pair(id / 2);
+        let side = id as usize % 2;
+        if let Some(children) = pair.children[side].get() {
+            return children.get(slot).copied().unwrap_or(NO_CHILD);
+        }
+        let walls = pair.walls[side];
+        if slot >= self.slot_map.len() || walls.len() >= 2 * self.walls_per_player as u32 {
+            return NO_CHILD;
+        }
+        // The test `make_children` makes for every slot.
+        let wall = self.slot_map.wall(slot);
+        if walls.free(self.board, wall.orientation) >> wall.anchor & 1 == 0 {
+            return NO_CHILD;
+        }
+        self.id_or_insert(walls.with(wall)).unwrap_or(NO_CHILD)
+    }
+
     #[inline]
     fn mirror(&self, id: ConfigId) -> ConfigId {
         let pair = self.pair(id / 2);
