@@ -367,3 +367,32 @@ fn a_store_emptied_when_full_finds_the_same_win() {
         assert_eq!(end.winner(board), Some(win.winner));
     }
 }
+
+/// A child made alone before the store filled is given again after the configuration's
+/// list of children was made in a full store (that list lacks it): the search checks a
+/// wall move with `child` and then plays it with `child`, and both must agree.
+#[test]
+fn a_child_once_given_is_given_again_in_a_full_store() {
+    let board = Board::new(5, 5).unwrap();
+    let store = OnDemand::new(board, 4, 400_000);
+    let empty = store.id_of(WallSet::EMPTY).unwrap();
+    let slot = 3;
+    let child = ConfigTables::child(&store, empty, slot);
+    assert_ne!(child, NO_CHILD);
+    // Fill the store by expanding other configurations (not the empty one).
+    let mut queue = vec![child];
+    while let Some(id) = queue.pop() {
+        if store.exhausted() {
+            break;
+        }
+        queue.extend(
+            ConfigTables::children(&store, id)
+                .iter()
+                .filter(|&&c| c != NO_CHILD),
+        );
+    }
+    assert!(store.exhausted());
+    let list = ConfigTables::children(&store, empty);
+    assert!(list.iter().all(|&c| c == NO_CHILD), "made in a full store");
+    assert_eq!(ConfigTables::child(&store, empty, slot), child);
+}

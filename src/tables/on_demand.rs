@@ -366,7 +366,13 @@ impl ConfigTables for OnDemand {
         let pair = self.pair(id / 2);
         let side = id as usize % 2;
         if let Some(children) = pair.children[side].get() {
-            return children.get(slot).copied().unwrap_or(NO_CHILD);
+            let child = children.get(slot).copied().unwrap_or(NO_CHILD);
+            // A list made as the store filled lacks children that may have been made one
+            // at a time before (and handed out): those are looked up below, so that a
+            // child once given is given again (the search plays the move it checked).
+            if child != NO_CHILD || !self.exhausted() {
+                return child;
+            }
         }
         let walls = pair.walls[side];
         if slot >= self.slot_map.len() || walls.len() >= 2 * self.walls_per_player as u32 {
