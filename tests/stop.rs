@@ -25,7 +25,7 @@ fn a_stopped_search_saves_its_checkpoint() {
     };
     assert!(!search::request_stop());
     assert!(search::stop_requested());
-    // 5x5 with 2 walls takes far more than the 4,096 nodes before the first check.
+    // The search checks at its first node that goes past the table.
     let r = solve(Board::new(5, 5).unwrap(), 2, &options, &Silent).unwrap();
     assert_eq!(r.outcome, Outcome::Unknown);
     let header = std::fs::read(&path).unwrap();

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# A proof search of hours, in runs that each go on from the last one's checkpoint
+# (`solve --checkpoint`): 9x9 with 3 walls by default.
+#
+#   scripts/long_solve.sh [SECONDS]             run for at most SECONDS (default 3600)
+#   CELL=7x7:3 CHECKPOINT=/path/f.qsc scripts/long_solve.sh 600
+#
+# The checkpoint (a 4 GiB table for 9x9) lives outside the repository, in
+# $CHECKPOINT (default /work/ckpt/<cell>.qsc); Ctrl-C saves it and stops. The run's output
+# goes to results/beyond/logs/solve-<cell>-<commit>-<time>.{out,err}, with the command's
+# time and peak memory; commit the logs when a run decides the cell.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+seconds=${1:-3600}
+cell=${CELL:-9x9:3}
+board=${cell%%:*}; walls=${cell##*:}
+checkpoint=${CHECKPOINT:-/work/ckpt/${board}-w${walls}.qsc}
+mkdir -p "$(dirname "$checkpoint")" results/beyond/logs
+cargo build --release --quiet
+log=results/beyond/logs/solve-${board}-w${walls}-$(git rev-parse --short HEAD)-$(date -u +%Y%m%dT%H%M)
+echo "checkpoint $checkpoint; output in $log.{out,err}"
+timer=(); [ -x /usr/bin/time ] && timer=(/usr/bin/time -v)
+"${timer[@]}" target/release/quoridor-solver solve "$board" --walls "$walls" \
+  --method search --store on-demand --tt 4G --max-seconds "$seconds" \
+  --checkpoint "$checkpoint" -v >"$log.out" 2>"$log.err" || true
+cat "$log.out"
