@@ -289,7 +289,6 @@ pub fn solve_forgetting<T: ConfigTables>(
         let mut found =
             prover.deepen_from(position, &resume, limits.max_depth, limits.winner, progress);
         found.nodes += resume.nodes;
-        found.depth_reached = found.depth_reached.max(resume.first_depth - 1);
         // A try that filled the store is tried again from the iteration it did not finish
         // (from the win's own depth, if the store filled while its line was read).
         let next = found
@@ -342,9 +341,7 @@ pub fn solve<T: ConfigTables>(
     progress.begin("proof search", 0);
     let (tt, resume) = resume(limits, progress);
     let mut prover = Prover::with_table(tables, limits, tt);
-    let mut found =
-        prover.deepen_from(position, &resume, limits.max_depth, limits.winner, progress);
-    found.depth_reached = found.depth_reached.max(resume.first_depth - 1);
+    let found = prover.deepen_from(position, &resume, limits.max_depth, limits.winner, progress);
     prover.save_at_end(&found, progress);
     progress.finish();
     found
