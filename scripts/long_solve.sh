@@ -4,6 +4,7 @@
 #
 #   scripts/long_solve.sh [SECONDS]             run for at most SECONDS (default 3600)
 #   CELL=7x7:3 CHECKPOINT=/path/f.qsc scripts/long_solve.sh 600
+#   WINNER=2 scripts/long_solve.sh 3600         search only Player 2's wins (`solve --winner`)
 #
 # The checkpoint (a 4 GiB table for 9x9) lives outside the repository, in
 # $CHECKPOINT (default /work/ckpt/<cell>.qsc); Ctrl-C saves it and stops. The run's output
@@ -22,5 +23,5 @@ echo "checkpoint $checkpoint; output in $log.{out,err}"
 timer=(); [ -x /usr/bin/time ] && timer=(/usr/bin/time -v)
 "${timer[@]}" target/release/quoridor-solver solve "$board" --walls "$walls" \
   --method search --store on-demand --tt 4G --max-seconds "$seconds" \
-  --checkpoint "$checkpoint" -v >"$log.out" 2>"$log.err" || true
+  --checkpoint "$checkpoint" ${WINNER:+--winner "$WINNER"} -v >"$log.out" 2>"$log.err" || true
 cat "$log.out"

@@ -73,6 +73,11 @@ pub struct SolveOptions {
     /// Keep the proof search's transposition table in this file between runs
     /// (`search::Checkpoint`); only with `Method::Search`.
     pub checkpoint: Option<PathBuf>,
+    /// Search only this player's wins (only with `Method::Search`): a guess at the winner
+    /// that spares the other player's iterations. A win found is proven and its length
+    /// exact (a player who can force a win leaves the other none); if the guess is wrong,
+    /// the cell stays unknown.
+    pub winner: Option<Player>,
 }
 
 /// Where the proof search reads wall configurations from (`tables/`).
@@ -285,6 +290,11 @@ pub fn solve(
             "a checkpoint keeps a proof search's table: use --method search".into(),
         ));
     }
+    if options.winner.is_some() && options.method != Method::Search {
+        return Err(Error::Argument(
+            "a guessed winner steers the proof search: use --method search".into(),
+        ));
+    }
     if options.store == Store::OnDemand && options.method != Method::Search {
         return Err(Error::Argument(
             "configurations built on demand serve the proof search only: use --method search"
@@ -371,7 +381,7 @@ fn solve_with_tables(
         let run = SearchRun {
             time_limit: search_limit,
             oracle: None,
-            winner: None,
+            winner: options.winner,
             tt_room: room,
             checkpoint: checkpoint.as_ref(),
         };
@@ -405,14 +415,14 @@ fn search_on_demand(
     let run = SearchRun {
         time_limit: options.time_limit,
         oracle: None,
-        winner: None,
+        winner: options.winner,
         tt_room,
         checkpoint: checkpoint.as_ref(),
     };
     let limits = search_limits(options, started, &run);
     let start = Position::start(board, walls)?;
     let (found, emptied) = search::solve_forgetting(&mut store, &start, &limits, progress);
-    record_found(&found, result);
+    record_found(&found, options, &start, result);
     progress.message(&format!(
         "configurations built on demand: {} with their mirror images, of {} ({}){}",
         store.built(),
@@ -490,7 +500,7 @@ fn search_cell<T: ConfigTables>(
     let limits = search_limits(options, started, run);
     let start = Position::start(tables.board(), tables.walls_per_player())?;
     let found = search::solve(tables, &start, &limits, progress);
-    record_found(&found, result);
+    record_found(&found, options, &start, result);
     Ok(found)
 }
 
@@ -511,9 +521,19 @@ fn search_limits<'a>(
     }
 }
 
-/// What a search found, into the cell's result.
-fn record_found(found: &search::SearchResult, result: &mut CellResult) {
-    result.depth_reached = found.depth_reached as u32;
+/// What a search from `start` found, into the cell's result.
+fn record_found(
+    found: &search::SearchResult,
+    options: &SolveOptions,
+    start: &Position,
+    result: &mut CellResult,
+) {
+    result.depth_reached = match options.winner {
+        // The guess left the other player's iterations out: the cell is known to hold no
+        // win within fewer plies than the guessed player's last iteration.
+        Some(_) if found.win.is_none() => found.no_win.neither_within(start.to_move),
+        _ => found.depth_reached,
+    } as u32;
     result.nodes += found.nodes;
     if let Some(win) = &found.win {
         result.outcome = Outcome::winner(win.winner);

@@ -1106,3 +1106,26 @@ fn a_saved_table_answers_analyze_and_verify_catches_a_damaged_file() {
     assert!(err.contains("layer-01-split-00.bin.gz is damaged"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn solve_with_a_guessed_winner_finds_the_same_win_or_none() {
+    let args = [
+        "solve", "3x5", "--walls", "3", "--method", "search", "--json",
+    ];
+    let fresh: serde_json::Value = serde_json::from_str(ok(&args).trim()).unwrap();
+    let mut decided = 0;
+    for n in ["1", "2"] {
+        let out = ok(&[&args[..], &["--winner", n, "--max-depth", "30"]].concat());
+        let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+        if v["outcome"] == fresh["outcome"] {
+            assert_eq!(v["plies"], fresh["plies"]);
+            decided += 1;
+        } else {
+            assert_eq!(v["outcome"], "unknown");
+        }
+    }
+    assert_eq!(decided, 1);
+    refused(&[&args[..], &["--winner", "3"]].concat());
+    let err = refused(&["solve", "3x5", "--walls", "3", "--winner", "1"]);
+    assert!(err.contains("--method search"), "{err}");
+}

@@ -20,6 +20,7 @@ fn options(threads: usize) -> SolveOptions {
         save: None,
         store: Default::default(),
         checkpoint: None,
+        winner: None,
     }
 }
 
@@ -101,4 +102,50 @@ fn a_depth_limit_gives_unknown_never_a_guess() {
     assert_eq!(r.outcome, Outcome::Unknown);
     assert_eq!((r.plies, r.depth_reached), (None, 10));
     assert!(r.line.is_empty());
+}
+
+/// A guessed winner (`SolveOptions::winner`) spares the other player's iterations: the
+/// right guess gives the fresh search's outcome and length with fewer nodes, the wrong one
+/// stays unknown.
+#[test]
+fn a_guessed_winner_gives_the_same_win_or_none() {
+    for (w, h, n) in [(3, 5, 3), (5, 3, 2), (4, 4, 2), (3, 3, 1)] {
+        let board = Board::new(w, h).unwrap();
+        let fresh = solve(board, n, &options(1), &Silent).unwrap();
+        let winner = match fresh.outcome {
+            Outcome::Player1 => Player::One,
+            Outcome::Player2 => Player::Two,
+            other => panic!("{w}x{h} with {n} walls: not a win ({other:?})"),
+        };
+        let right = solve(
+            board,
+            n,
+            &SolveOptions {
+                winner: Some(winner),
+                ..options(1)
+            },
+            &Silent,
+        )
+        .unwrap();
+        assert_eq!(
+            (right.outcome, right.plies),
+            (fresh.outcome, fresh.plies),
+            "{w}x{h} with {n} walls"
+        );
+        check_line(board, &right);
+        assert!(right.nodes < fresh.nodes, "{w}x{h} with {n} walls");
+        let wrong = solve(
+            board,
+            n,
+            &SolveOptions {
+                winner: Some(winner.other()),
+                max_depth: fresh.plies.unwrap() as u8 + 4,
+                ..options(1)
+            },
+            &Silent,
+        )
+        .unwrap();
+        assert_eq!(wrong.outcome, Outcome::Unknown, "{w}x{h} with {n} walls");
+        assert!(wrong.depth_reached <= 1, "{w}x{h} with {n} walls");
+    }
 }

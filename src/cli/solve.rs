@@ -81,11 +81,18 @@ pub struct SolveArgs {
 
     /// With --method search: keep the search's transposition table in FILE, saved every 10
     /// minutes between iterations and when the search ends (time limit, full store, a win,
-    /// or Ctrl-C; a second Ctrl-C quits at once). Run the same command again and it reads the table back and goes on from the
-    /// iteration after the last one finished (the table's size is the saved one: --tt must
-    /// allow it)
+    /// or Ctrl-C; a second Ctrl-C quits at once). Run the same command again and it reads
+    /// the table back and skips the iterations it knows to fail (the table's size is the
+    /// saved one: --tt must allow it)
     #[arg(long, value_name = "FILE")]
     checkpoint: Option<std::path::PathBuf>,
+
+    /// With --method search: search only Player N's wins (N is 1 or 2), a guess at the
+    /// winner that spares the other player's iterations. A win found is proven and its
+    /// length exact (a player who can force a win leaves the other none); if Player N
+    /// cannot win, the cell stays unknown
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u8).range(1..=2))]
+    winner: Option<u8>,
 
     #[command(flatten)]
     resources: ResourceArgs,
@@ -213,6 +220,9 @@ impl SolveArgs {
                 save: self.save.clone(),
                 store: self.store.into(),
                 checkpoint: self.checkpoint.clone(),
+                winner: self
+                    .winner
+                    .map(|n| if n == 1 { Player::One } else { Player::Two }),
             },
         })
     }

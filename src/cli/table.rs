@@ -204,6 +204,7 @@ impl TableArgs {
             cells,
             options: SolveOptions {
                 checkpoint: None,
+                winner: None,
                 method,
                 max_depth,
                 time_limit: Some(time_limit),

@@ -1,16 +1,19 @@
 //! A proof search's transposition table kept in a file, so that a long search that stops
 //! (its time limit, a full store, the end of a working day) goes on later where it stopped.
 //! Every fact in the table is true whatever stopped the search (an aborted search stores
-//! nothing), so the file holds no guess: the next run deepens from the iteration after the
-//! last one finished, and what the table settles is not searched again.
+//! nothing), so the file holds no guess: the next run skips the iterations known to fail,
+//! and what the table settles is not searched again.
 //!
 //! The file is one header line,
-//! `quoridor-solver checkpoint 1 board WxH walls N keys NAME depth D bytes B`, then the
-//! table's B bytes (`TranspositionTable::write_to`). Keys name configurations by the
+//! `quoridor-solver checkpoint 2 board WxH walls N keys NAME no-win A B bytes N`, then the
+//! table's N bytes (`TranspositionTable::write_to`): Player 1 cannot win within A plies,
+//! Player 2 within B (they differ after a search that asked one player, `--winner`).
+//! Version 1 files (`... depth D bytes N`: neither wins within D plies) are read too. Keys name configurations by the
 //! store's key numbers, so a file is read back only over a store that numbers them alike
 //! (`ConfigTables::key_numbering`). A save writes `FILE.part` and renames it, so a save
 //! that is cut short leaves the last one whole.
 
+use super::deepening::NoWin;
 use super::tt::{self, TranspositionTable};
 use crate::error::{Error, Result};
 use crate::tables::ConfigTables;
@@ -23,12 +26,13 @@ use std::time::{Duration, Instant};
 /// gigabytes takes seconds.
 const SAVE_EVERY: Duration = Duration::from_secs(600);
 
-const MAGIC: &str = "quoridor-solver checkpoint 1";
+const MAGIC: &str = "quoridor-solver checkpoint";
+const VERSION: &str = "2";
 
-/// A table read back, and the deepest iteration finished when it was saved.
+/// A table read back, and the iterations it knew to fail when it was saved.
 pub(super) struct Saved {
     pub tt: TranspositionTable,
-    pub depth: u8,
+    pub no_win: NoWin,
 }
 
 pub struct Checkpoint {
@@ -73,11 +77,6 @@ impl Checkpoint {
         Ok(checkpoint)
     }
 
-    /// The deepest iteration the file had finished, if a table was read from it.
-    pub fn depth_reached(&self) -> Option<u8> {
-        self.loaded.lock().unwrap().as_ref().map(|s| s.depth)
-    }
-
     /// The size of the table read from the file, if any.
     pub fn table_bytes(&self) -> Option<u64> {
         self.loaded.lock().unwrap().as_ref().map(|s| s.tt.bytes())
@@ -93,15 +92,16 @@ impl Checkpoint {
         self.last_save.lock().unwrap().elapsed() >= SAVE_EVERY
     }
 
-    /// Writes `tt`, with `depth` the deepest iteration finished.
-    pub(super) fn save(&self, tt: &TranspositionTable, depth: u8) -> std::io::Result<()> {
+    /// Writes `tt`, with the iterations known to fail.
+    pub(super) fn save(&self, tt: &TranspositionTable, no_win: NoWin) -> std::io::Result<()> {
         let mut name = self.path.clone().into_os_string();
         name.push(".part");
         let part = PathBuf::from(name);
         let mut out = BufWriter::with_capacity(1 << 20, std::fs::File::create(&part)?);
+        let [one, two] = no_win.0;
         writeln!(
             out,
-            "{MAGIC} {} depth {depth} bytes {}",
+            "{MAGIC} {VERSION} {} no-win {one} {two} bytes {}",
             self.cell,
             tt.bytes()
         )?;
@@ -118,13 +118,19 @@ impl Checkpoint {
         let mut header = String::new();
         input.read_line(&mut header).map_err(|e| e.to_string())?;
         let header = header.trim_end();
-        let rest = header
+        let unknown = "not a checkpoint of this program (or of another version of its format)";
+        let (version, rest) = header
             .strip_prefix(MAGIC)
-            .ok_or("not a checkpoint of this program (or of another version of its format)")?
-            .trim_start();
+            .and_then(|r| r.trim_start().split_once(' '))
+            .ok_or(unknown)?;
+        let field = match version {
+            "1" => " depth ",
+            VERSION => " no-win ",
+            _ => return Err(unknown.into()),
+        };
         let (cell, numbers) = rest
-            .split_once(" depth ")
-            .ok_or("its header names no depth")?;
+            .split_once(field)
+            .ok_or("its header does not say which iterations failed")?;
         if cell != self.cell {
             return Err(format!(
                 "it is for {cell}, not {} (keys name the store's numbering: `--store` must \
@@ -132,12 +138,24 @@ impl Checkpoint {
                 self.cell
             ));
         }
-        let (depth, bytes) = numbers
+        let (depths, bytes) = numbers
             .split_once(" bytes ")
-            .and_then(|(d, b)| Some((d.parse::<u8>().ok()?, b.parse::<u64>().ok()?)))
-            .ok_or("its header's depth or size is not a number")?;
+            .ok_or("its header names no size")?;
+        let depths: Vec<u8> = depths
+            .split(' ')
+            .map(str::parse)
+            .collect::<std::result::Result<_, _>>()
+            .map_err(|_| "its header's depths are not numbers")?;
+        let no_win = match depths[..] {
+            [depth] if version == "1" => NoWin::both(depth),
+            [one, two] if version == VERSION => NoWin([one, two]),
+            _ => return Err("its header's depths are not numbers".into()),
+        };
+        let bytes = bytes
+            .parse::<u64>()
+            .map_err(|_| "its header's size is not a number")?;
         let tt = TranspositionTable::read_from(&mut input, bytes, self.with_dominance)
             .map_err(|e| format!("its table is cut short or damaged ({e})"))?;
-        Ok(Saved { tt, depth })
+        Ok(Saved { tt, no_win })
     }
 }

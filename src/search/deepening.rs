@@ -70,6 +70,51 @@ pub struct SearchResult {
     /// Whether the search stopped because its configuration store was full (else, if
     /// undecided below `max_depth`, its deadline stopped it).
     pub out_of_memory: bool,
+    /// Each player's deepest iteration known to hold no win for them (`Player::index`):
+    /// found by this search or read from its checkpoint.
+    pub no_win: NoWin,
+}
+
+/// How far each player is known not to win from the searched position: Player `p`
+/// cannot force a win within `self.0[p.index()]` plies. A search that asks one player
+/// only (`Limits::winner`) moves one of them on.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct NoWin(pub [u8; 2]);
+
+impl NoWin {
+    /// Neither player known to win within `depth` plies.
+    pub fn both(depth: u8) -> NoWin {
+        NoWin([depth; 2])
+    }
+
+    fn of(self, player: Player) -> u8 {
+        self.0[player.index()]
+    }
+
+    /// Whether `attacker`'s iteration at `depth` is already known to fail.
+    fn settles(self, attacker: Player, depth: u8) -> bool {
+        depth <= self.of(attacker)
+    }
+
+    /// The most plies within which neither player wins from a position with `to_move` to
+    /// move. A player wins only on their own moves (`to_move` on odd plies, the other on
+    /// even ones), so one who cannot win within `n` plies cannot within `n + 1` when ply
+    /// `n + 1` is the other's.
+    pub fn neither_within(self, to_move: Player) -> u8 {
+        [to_move, to_move.other()]
+            .into_iter()
+            .map(|p| {
+                let n = self.of(p);
+                let next_is_theirs = (n as u32 + 1) % 2 == (p == to_move) as u32;
+                if next_is_theirs {
+                    n
+                } else {
+                    n.saturating_add(1)
+                }
+            })
+            .min()
+            .expect("two players")
+    }
 }
 
 /// A proof search over one cell's tables with one transposition table, for any number of
@@ -80,10 +125,10 @@ pub struct Prover<'a, T: ConfigTables> {
     checkpoint: Option<&'a Checkpoint>,
 }
 
-/// Where a `deepen` call starts: its first depth, and the clock and node count of the
-/// search it continues (`solve_forgetting`).
+/// Where a `deepen` call starts: the iterations known to fail (it searches the others),
+/// and the clock and node count of the search it continues (`solve_forgetting`).
 struct Resume {
-    first_depth: u8,
+    no_win: NoWin,
     started: Instant,
     nodes: u64,
 }
@@ -140,13 +185,16 @@ impl<'a, T: ConfigTables> Prover<'a, T> {
         }
     }
 
-    /// Saves the table, `depth` the deepest iteration finished; a failure is reported, and
-    /// the search goes on.
-    fn save(&self, checkpoint: &Checkpoint, depth: u8, progress: &dyn Progress) {
+    /// Saves the table with the iterations known to fail; a failure is reported, and the
+    /// search goes on.
+    fn save(&self, checkpoint: &Checkpoint, no_win: NoWin, progress: &dyn Progress) {
         let started = Instant::now();
-        match checkpoint.save(&self.shared.tt, depth) {
+        match checkpoint.save(&self.shared.tt, no_win) {
             Ok(()) => progress.message(&format!(
-                "checkpoint saved at depth {depth} ({:.1} s)",
+                "checkpoint saved with no win for Player 1 within {} and for Player 2 within \
+                 {} ({:.1} s)",
+                count(no_win.0[0], "ply"),
+                count(no_win.0[1], "ply"),
                 started.elapsed().as_secs_f64()
             )),
             Err(e) => progress.message(&format!("could not save the checkpoint: {e}")),
@@ -184,7 +232,7 @@ impl<'a, T: ConfigTables> Prover<'a, T> {
         // No bar of depths: the depth of the win is what the search finds out.
         progress.begin("proof search", 0);
         let resume = Resume {
-            first_depth: 1,
+            no_win: NoWin::default(),
             started: Instant::now(),
             nodes: 0,
         };
@@ -193,7 +241,9 @@ impl<'a, T: ConfigTables> Prover<'a, T> {
         result
     }
 
-    /// `deepen` from `resume.first_depth` (the depths before it are known to be no win).
+    /// `deepen` over the iterations `resume.no_win` does not settle. `depth_reached` is
+    /// then the deepest within which neither player wins, or with `winner`, the winner's
+    /// deepest iteration.
     fn deepen_from(
         &mut self,
         position: &Position,
@@ -206,15 +256,20 @@ impl<'a, T: ConfigTables> Prover<'a, T> {
         let start = Node::from_position(tables, position)
             .expect("a position of the cell has a configuration in its tables");
         let started = resume.started;
+        let reached = |no_win: NoWin| match winner {
+            Some(w) => no_win.of(w),
+            None => no_win.neither_within(position.to_move),
+        };
         let mut result = SearchResult {
             win: None,
-            depth_reached: resume.first_depth - 1,
+            depth_reached: reached(resume.no_win),
             nodes: 0,
             out_of_memory: false,
+            no_win: resume.no_win,
         };
         let nodes_before = self.nodes();
         let so_far = |prover: &Self| prover.nodes() - nodes_before + resume.nodes;
-        for depth in resume.first_depth..=max_depth {
+        for depth in 1..=max_depth {
             if self.shared.tt.crowded() && self.shared.tt.bytes() * 2 <= self.tt_bytes {
                 // Straight to the full size: a cell that fills the first table goes on to
                 // need far more (measured on 5x5 with 5 walls: 13.6 s against 14.4-15.3 s
@@ -222,12 +277,8 @@ impl<'a, T: ConfigTables> Prover<'a, T> {
                 // meanwhile).
                 self.shared.tt = self.shared.tt.grown(self.tt_bytes);
             }
-            let attacker = if depth % 2 == 1 {
-                position.to_move
-            } else {
-                position.to_move.other()
-            };
-            if winner.is_some_and(|w| w != attacker) {
+            let attacker = attacker_at(position, depth);
+            if winner.is_some_and(|w| w != attacker) || result.no_win.settles(attacker, depth) {
                 continue;
             }
             let nodes = so_far(self);
@@ -242,9 +293,14 @@ impl<'a, T: ConfigTables> Prover<'a, T> {
             if self.timed_out() {
                 break;
             }
-            result.depth_reached = depth;
+            if won {
+                result.depth_reached = depth;
+            } else {
+                result.no_win.0[attacker.index()] = depth;
+                result.depth_reached = reached(result.no_win);
+            }
             if let Some(checkpoint) = self.checkpoint.filter(|c| !won && c.due()) {
-                self.save(checkpoint, depth, progress);
+                self.save(checkpoint, result.no_win, progress);
             }
             progress.message(&format!(
                 "depth {depth}: Player {} {} within {} ({}, {:.2} s)",
@@ -282,7 +338,7 @@ pub fn solve_forgetting<T: ConfigTables>(
     progress: &dyn Progress,
 ) -> (SearchResult, u32) {
     progress.begin("proof search", 0);
-    let (mut tt, mut resume) = resume(limits, progress);
+    let (mut tt, mut resume) = resume(position, limits, progress);
     let (mut forgotten, mut tries) = (0, 0);
     let result = loop {
         let mut prover = Prover::with_table(tables, limits, tt.take());
@@ -290,12 +346,10 @@ pub fn solve_forgetting<T: ConfigTables>(
             prover.deepen_from(position, &resume, limits.max_depth, limits.winner, progress);
         found.nodes += resume.nodes;
         // A try that filled the store is tried again from the iteration it did not finish
-        // (from the win's own depth, if the store filled while its line was read).
-        let next = found
-            .win
-            .as_ref()
-            .map_or(found.depth_reached + 1, |w| w.plies);
-        tries = if next == resume.first_depth {
+        // (from the win's own depth, if the store filled while its line was read: a win
+        // leaves `no_win` as it was).
+        let next = next_depth(position, found.no_win, limits.winner);
+        tries = if found.no_win == resume.no_win {
             tries + 1
         } else {
             1
@@ -308,7 +362,7 @@ pub fn solve_forgetting<T: ConfigTables>(
             break found;
         }
         if let Some(checkpoint) = prover.checkpoint.filter(|c| c.due()) {
-            prover.save(checkpoint, found.depth_reached, progress);
+            prover.save(checkpoint, found.no_win, progress);
         }
         tt = Some(prover.shared.tt);
         if !tables.forget() {
@@ -321,7 +375,7 @@ pub fn solve_forgetting<T: ConfigTables>(
             count(forgotten, "time")
         ));
         resume = Resume {
-            first_depth: next,
+            no_win: found.no_win,
             started: resume.started,
             nodes: found.nodes,
         };
@@ -339,7 +393,7 @@ pub fn solve<T: ConfigTables>(
     progress: &dyn Progress,
 ) -> SearchResult {
     progress.begin("proof search", 0);
-    let (tt, resume) = resume(limits, progress);
+    let (tt, resume) = resume(position, limits, progress);
     let mut prover = Prover::with_table(tables, limits, tt);
     let found = prover.deepen_from(position, &resume, limits.max_depth, limits.winner, progress);
     prover.save_at_end(&found, progress);
@@ -347,20 +401,46 @@ pub fn solve<T: ConfigTables>(
     found
 }
 
-/// Where a search starts: from the checkpoint's table and depth, if it has them.
-fn resume(limits: &Limits, progress: &dyn Progress) -> (Option<TranspositionTable>, Resume) {
+/// Who attacks at `depth` plies from `position`: a win ends on the winner's own move.
+fn attacker_at(position: &Position, depth: u8) -> Player {
+    if depth % 2 == 1 {
+        position.to_move
+    } else {
+        position.to_move.other()
+    }
+}
+
+/// The first iteration a search from `position` asks that `no_win` does not settle.
+fn next_depth(position: &Position, no_win: NoWin, winner: Option<Player>) -> u8 {
+    (1..=u8::MAX)
+        .find(|&depth| {
+            let attacker = attacker_at(position, depth);
+            winner.is_none_or(|w| w == attacker) && !no_win.settles(attacker, depth)
+        })
+        .unwrap_or(u8::MAX)
+}
+
+/// Where a search from `position` starts: from the checkpoint's table and the iterations
+/// it knows to fail, if it has them.
+fn resume(
+    position: &Position,
+    limits: &Limits,
+    progress: &dyn Progress,
+) -> (Option<TranspositionTable>, Resume) {
     let saved = limits.checkpoint.and_then(Checkpoint::take);
     if let Some(s) = &saved {
+        let [one, two] = s.no_win.0;
         progress.message(&format!(
-            "checkpoint read: a table of {} and no win within {}; going on from depth {}",
+            "checkpoint read: a table of {}, no win for Player 1 within {} and for Player 2 \
+             within {}; going on from depth {}",
             crate::error::format_bytes(s.tt.bytes()),
-            count(s.depth, "ply"),
-            s.depth as u32 + 1
+            count(one, "ply"),
+            count(two, "ply"),
+            next_depth(position, s.no_win, limits.winner)
         ));
     }
-    let first_depth = saved.as_ref().map_or(1, |s| s.depth.saturating_add(1));
     let resume = Resume {
-        first_depth,
+        no_win: saved.as_ref().map_or(NoWin::default(), |s| s.no_win),
         started: Instant::now(),
         nodes: 0,
     };
@@ -372,11 +452,8 @@ impl<T: ConfigTables> Prover<'_, T> {
     /// known to hold no win, so that the next run finds the win again.
     fn save_at_end(&self, found: &SearchResult, progress: &dyn Progress) {
         if let Some(checkpoint) = self.checkpoint {
-            let depth = found
-                .win
-                .as_ref()
-                .map_or(found.depth_reached, |w| w.plies - 1);
-            self.save(checkpoint, depth, progress);
+            // A win leaves `no_win` below its depth: the next run finds it again.
+            self.save(checkpoint, found.no_win, progress);
         }
     }
 }

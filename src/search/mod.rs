@@ -20,7 +20,7 @@ mod tt;
 mod twin;
 
 pub use checkpoint::Checkpoint;
-pub use deepening::{Limits, Prover, SearchResult, Win, solve, solve_forgetting};
+pub use deepening::{Limits, NoWin, Prover, SearchResult, Win, solve, solve_forgetting};
 pub use node::Node;
 
 use crate::geometry::Player;
