@@ -113,16 +113,24 @@ pub fn huge_vec<T: Clone>(len: usize, value: T) -> Vec<T> {
 
 /// Gives the advice of `huge_vec` for the whole huge pages inside `v`'s allocation.
 pub fn advise_huge_pages<T>(v: &mut Vec<T>) {
-    let start = v.as_mut_ptr() as usize;
-    let end = start + v.capacity() * std::mem::size_of::<T>();
+    advise_huge_range(
+        v.as_mut_ptr() as usize,
+        v.capacity() * std::mem::size_of::<T>(),
+    );
+}
+
+/// Gives the advice of `huge_vec` for the whole huge pages inside the `bytes` bytes from
+/// address `start`, which must be one allocation of the caller's.
+pub fn advise_huge_range(start: usize, bytes: usize) {
+    let end = start + bytes;
     let (lo, hi) = (
         start.next_multiple_of(HUGE_PAGE),
         end / HUGE_PAGE * HUGE_PAGE,
     );
     #[cfg(target_os = "linux")]
     if hi > lo {
-        // SAFETY: the range lies inside the vector's own allocation, and MADV_HUGEPAGE
-        // changes how it is paged, never what it holds.
+        // SAFETY: the range lies inside the caller's allocation, and MADV_HUGEPAGE changes
+        // how it is paged, never what it holds.
         unsafe {
             libc::madvise(lo as *mut libc::c_void, hi - lo, libc::MADV_HUGEPAGE);
         }

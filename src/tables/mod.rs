@@ -11,6 +11,7 @@
 //! The search is generic over `ConfigTables`, so neither store costs the other anything.
 
 mod eager;
+mod index;
 mod on_demand;
 mod ranks;
 mod records;

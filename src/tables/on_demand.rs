@@ -12,13 +12,12 @@
 //! (its smaller wall set) and `2i + 1` (the mirror image; unused when the configuration is
 //! its own mirror image), so `mirror` is arithmetic.
 //!
-//! The index from wall set to pair holds pair numbers with, for configurations of at most
-//! 8 walls, the wall set packed in a word (`Entry`), so that a lookup compares keys in the
-//! index itself (reading the record for it was a cache miss and most of the time of 9x9
-//! with 3 walls); larger wall sets are compared through the records. When the index grows,
-//! entries are hashed again through the records. It is split into shards so that two
-//! threads rarely wait on each other; a pair is made under its shard's lock, never twice. Records live in an
-//! arena of fixed chunks: a record never moves, so `children` can hand out a slice while
+//! The index from wall set to pair (`index.rs`) holds pair numbers with, for configurations
+//! of at most 8 walls, the wall set packed in a word, so that a lookup compares keys in the
+//! index itself (reading the record for it was a cache miss); larger wall sets are compared
+//! through the records. A pair is made under its index shard's lock, never twice. A
+//! configuration's children are named first and their index slots prefetched, then looked
+//! up. Records live in an arena of fixed chunks: a record never moves, so `children` can hand out a slice while
 //! other threads add records. The distances live in an arena of their own, chunk for chunk,
 //! `2 * cells` bytes a pair: reading one is one memory access, not two (the record, then a
 //! boxed slice), and a pair costs 32 bytes less.
@@ -32,34 +31,29 @@
 //! its id: then `forget` may empty the store between two tries of an iteration, and what
 //! the table learnt before stays true.
 
+use super::index::{self, Index};
 use super::ranks::Ranks;
 use super::{ConfigTables, KEY_NUMBER_BITS, NO_CHILD, SlotMap};
 use crate::bitboard::{UNREACHABLE, bits};
 use crate::configs::ConfigId;
 use crate::geometry::{Board, Cell, MAX_CELLS, Player};
 use crate::walls::{Orientation, Wall, WallSet};
-use hashbrown::HashTable;
+use std::sync::OnceLock;
 use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU32, AtomicU64, Ordering};
-use std::sync::{Mutex, OnceLock};
 
 /// Pairs per arena chunk.
 const CHUNK_BITS: u32 = 14;
 const CHUNK: usize = 1 << CHUNK_BITS;
-/// Index shards: enough that two threads rarely wait on each other, few enough that each
-/// shard's growth (which briefly doubles it) stays small.
-const SHARDS: usize = 256;
-/// Bytes an index entry costs: a 16-byte `Entry` and a control byte, in a table between
-/// 7/16 and 7/8 full.
-const INDEX_ENTRY_BYTES: u64 = 39;
 /// What the allocator adds to each boxed slice.
 const ALLOCATION_BYTES: u64 = 16;
 
-/// An index entry: a pair and its first wall set packed (`OnDemand::packed`; 0 when it has
-/// more walls than a word holds).
-#[derive(Clone, Copy)]
-struct Entry {
+/// What names a configuration in the index: its pair's wall sets (the smaller first), which
+/// of them it is, and the first's hash and packed word (`OnDemand::packed`).
+struct Name {
+    walls: [WallSet; 2],
+    side: u32,
+    hash: u64,
     packed: u64,
-    pair: u32,
 }
 
 /// A configuration and its mirror image.
@@ -90,20 +84,23 @@ pub struct OnDemand {
     ranks: Option<Ranks>,
     /// Each cell's left-right mirror image.
     mirror_cell: [Cell; MAX_CELLS],
-    index: Box<[Mutex<HashTable<Entry>>]>,
+    index: Index,
+    /// The most pairs the budget allows (the index's size).
+    most_pairs: u64,
     chunks: Box<[OnceLock<Chunk>]>,
     distance_chunks: Box<[OnceLock<DistanceChunk>]>,
     next_pair: AtomicU32,
     budget: u64,
-    /// Bytes taken before the first record: the arenas' chunk tables and the shards.
+    /// Bytes taken before the first record: the arenas' chunk tables, and what the index
+    /// takes beyond its share of each pair.
     fixed: u64,
     bytes: AtomicU64,
     exhausted: AtomicBool,
 }
 
 /// A hash of a wall set: both orientations mixed (and, for cell sets wider than 64 bits,
-/// both halves folded), then multiplied twice so that the top bits (hashbrown's control
-/// bytes) and the low ones (its buckets) both vary.
+/// both halves folded), then multiplied twice so that the top bits (the index's shard) and
+/// the low ones (the place in the shard) both vary.
 fn hash(walls: WallSet) -> u64 {
     let mixed = walls.horizontal ^ walls.vertical.rotate_left(29);
     // A no-op when `Cells` is a u64: the upper half is then empty.
@@ -128,10 +125,13 @@ impl OnDemand {
             .min(estimate.configurations as u64)
             .min(NO_CHILD as u64 / 2);
         let chunks = (most_pairs as usize).div_ceil(CHUNK) + 1;
-        let fixed = chunks
+        let index = Index::new(most_pairs);
+        let fixed = (chunks
             * (std::mem::size_of::<OnceLock<Chunk>>()
-                + std::mem::size_of::<OnceLock<DistanceChunk>>())
-            + SHARDS * std::mem::size_of::<Mutex<HashTable<Entry>>>();
+                + std::mem::size_of::<OnceLock<DistanceChunk>>())) as u64
+            + index
+                .bytes()
+                .saturating_sub(most_pairs * index::BYTES_PER_PAIR);
         let mut mirror_cell = [0; MAX_CELLS];
         for c in 0..board.cells() as Cell {
             mirror_cell[c as usize] = board.mirror_cell(c);
@@ -145,13 +145,14 @@ impl OnDemand {
             slot_map,
             configurations: estimate.configurations,
             mirror_cell,
-            index: (0..SHARDS).map(|_| Mutex::new(HashTable::new())).collect(),
+            index,
+            most_pairs,
             chunks: (0..chunks).map(|_| OnceLock::new()).collect(),
             distance_chunks: (0..chunks).map(|_| OnceLock::new()).collect(),
             next_pair: AtomicU32::new(0),
             budget,
-            fixed: fixed as u64,
-            bytes: AtomicU64::new(fixed as u64),
+            fixed,
+            bytes: AtomicU64::new(fixed),
             exhausted: AtomicBool::new(false),
         }
     }
@@ -164,7 +165,9 @@ impl OnDemand {
     /// Bytes a pair costs before it has children: its arena slot, its distances and its
     /// index entry.
     pub fn pair_bytes(board: Board) -> u64 {
-        std::mem::size_of::<OnceLock<Pair>>() as u64 + 2 * board.cells() as u64 + INDEX_ENTRY_BYTES
+        std::mem::size_of::<OnceLock<Pair>>() as u64
+            + 2 * board.cells() as u64
+            + index::BYTES_PER_PAIR
     }
 
     /// Bytes a configuration's children add once it is expanded.
@@ -202,28 +205,34 @@ impl OnDemand {
             .expect("ids are handed out with their records")
     }
 
+    /// What names `walls` in the index.
+    fn name(&self, walls: WallSet) -> Name {
+        let mirror = walls.mirror(self.board);
+        let first = walls.min(mirror);
+        Name {
+            walls: [first, walls.max(mirror)],
+            side: (walls != first) as u32,
+            hash: hash(first),
+            packed: self.packed(first),
+        }
+    }
+
     /// The id of `walls` (a configuration of the cell), making its pair's record if it is
     /// new; `None` when the budget is spent.
     fn id_or_insert(&self, walls: WallSet) -> Option<ConfigId> {
-        let mirror = walls.mirror(self.board);
-        let first = walls.min(mirror);
-        let side = (walls != first) as u32;
-        let h = hash(first);
-        let packed = self.packed(first);
-        let mut index = self.index[(h >> 56) as usize % SHARDS]
-            .lock()
-            .expect("a store shard is never poisoned: nothing panics under its lock");
-        let same = |e: &Entry| {
-            if packed != 0 {
-                e.packed == packed
-            } else {
-                self.pair(e.pair).walls[0] == first
-            }
+        self.find_or_make(&self.name(walls))
+    }
+
+    /// The id of the configuration `name` names, making its pair's record if it is new;
+    /// `None` when the budget is spent.
+    fn find_or_make(&self, name: &Name) -> Option<ConfigId> {
+        let same = |pair| self.pair(pair).walls[0] == name.walls[0];
+        let vacant = match self.index.find(name.hash, name.packed, same) {
+            Ok(pair) => return Some(2 * pair + name.side),
+            Err(vacant) => vacant,
         };
-        if let Some(entry) = index.find(h, same) {
-            return Some(2 * entry.pair + side);
-        }
-        if !self.reserve(OnDemand::pair_bytes(self.board)) {
+        if vacant.full() || !self.reserve(OnDemand::pair_bytes(self.board)) {
+            self.exhausted.store(true, Ordering::Release);
             return None;
         }
         let pair = self.next_pair.fetch_add(1, Ordering::Relaxed);
@@ -231,16 +240,14 @@ impl OnDemand {
             self.exhausted.store(true, Ordering::Release);
             return None;
         }
-        let walls = [first, walls.max(mirror)];
         let ranks = match &self.ranks {
-            Some(r) => walls.map(|w| r.rank(&self.slot_map, w)),
+            Some(r) => name.walls.map(|w| r.rank(&self.slot_map, w)),
             None => [0; 2],
         };
-        self.put(pair, walls, ranks);
-        index.insert_unique(h, Entry { packed, pair }, |e| {
-            hash(self.pair(e.pair).walls[0])
-        });
-        Some(2 * pair + side)
+        self.put(pair, name.walls, ranks);
+        let put = vacant.insert(pair);
+        debug_assert!(put, "a shard that is not full takes a pair");
+        Some(2 * pair + name.side)
     }
 
     /// `walls` as one word when it has at most 8 walls: each wall's slot plus one, a byte
@@ -285,22 +292,30 @@ impl OnDemand {
         debug_assert!(fresh.is_ok(), "a pair number is handed out once");
     }
 
-    /// The child ids of `walls`, making the children's records as needed.
+    /// The child ids of `walls`, making the children's records as needed. The children are
+    /// named first and their index slots prefetched, so that the lookups' cache misses
+    /// overlap.
     fn make_children(&self, walls: WallSet) -> Box<[ConfigId]> {
         let mut children = vec![NO_CHILD; self.slot_map.len()].into_boxed_slice();
         if walls.len() >= 2 * self.walls_per_player as u32 || !self.reserve(self.children_bytes()) {
             return children;
         }
+        let mut named = Vec::with_capacity(self.slot_map.len());
         for orientation in [Orientation::Horizontal, Orientation::Vertical] {
             for anchor in bits(walls.free(self.board, orientation)) {
                 let wall = Wall {
                     anchor,
                     orientation,
                 };
-                match self.id_or_insert(walls.with(wall)) {
-                    Some(id) => children[self.slot_map.slot(wall)] = id,
-                    None => return children,
-                }
+                let name = self.name(walls.with(wall));
+                self.index.prefetch(name.hash);
+                named.push((self.slot_map.slot(wall), name));
+            }
+        }
+        for (slot, name) in &named {
+            match self.find_or_make(name) {
+                Some(id) => children[*slot] = id,
+                None => return children,
             }
         }
         children
@@ -431,9 +446,9 @@ impl ConfigTables for OnDemand {
         if !self.can_forget() {
             return false;
         }
-        for shard in &mut self.index {
-            *shard.get_mut().expect("a store shard is never poisoned") = HashTable::new();
-        }
+        // Drop the old index first: its memory goes back before the new one is taken.
+        self.index = Index::new(0);
+        self.index = Index::new(self.most_pairs);
         for chunk in &mut self.chunks {
             chunk.take();
         }
