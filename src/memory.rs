@@ -111,6 +111,14 @@ pub fn huge_vec<T: Clone>(len: usize, value: T) -> Vec<T> {
     v
 }
 
+/// `huge_vec` for values made one by one (types that are not `Clone`, like atomics).
+pub fn huge_slice_with<T>(len: usize, make: impl FnMut() -> T) -> Box<[T]> {
+    let mut v = Vec::with_capacity(len);
+    advise_huge_pages(&mut v);
+    v.extend(std::iter::repeat_with(make).take(len));
+    v.into_boxed_slice()
+}
+
 /// Gives the advice of `huge_vec` for the whole huge pages inside `v`'s allocation.
 pub fn advise_huge_pages<T>(v: &mut Vec<T>) {
     advise_huge_range(

@@ -25,7 +25,7 @@ pub use node::Node;
 
 use crate::geometry::Player;
 use crate::tables::ConfigTables;
-use node::{Key, Move};
+use node::{Key, Move, WALL_BASE};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use tt::{NO_MOVE, TranspositionTable};
@@ -277,6 +277,11 @@ impl<'s, 'a, T: ConfigTables> Search<'s, 'a, T> {
         // searched: start loading all their table buckets at once (if they probe at all).
         let attacking = node.to_move == self.attacker;
         if probes_table(depth - 1, !attacking) {
+            // A child's key reads its configuration's record (with an on-demand store):
+            // those loads are started first too.
+            for r in rest.iter().filter(|r| r.mv >= WALL_BASE) {
+                tables.prefetch_key(node.play(tables, r.mv).config);
+            }
             for r in rest {
                 self.shared.tt.prefetch(node.play(tables, r.mv).key(tables));
             }

@@ -190,6 +190,17 @@ impl Node {
         }
     }
 
+    /// Starts loading what `for_each_wall` reads of each child (`prefetch_distances`).
+    #[inline]
+    pub fn prefetch_walls<T: ConfigTables>(&self, tables: &T) {
+        if self.left[self.to_move.index()] == 0 {
+            return;
+        }
+        for &child in tables.children(self.config) {
+            tables.prefetch_distances(child, self.pawns);
+        }
+    }
+
     /// The configuration after the wall move `mv`, if the player to move may place it.
     pub fn wall_child<T: ConfigTables>(&self, tables: &T, mv: Move) -> Option<ConfigId> {
         let child = tables.child(self.config, mv.checked_sub(WALL_BASE)? as usize);

@@ -50,6 +50,17 @@ pub trait ConfigTables: Sync {
     /// Cells from which `player` can reach their goal row.
     fn reach(&self, id: ConfigId, player: Player) -> crate::bitboard::Cells;
 
+    /// Starts loading what `distance(id, Player::One, cells[0])` and
+    /// `distance(id, Player::Two, cells[1])` read: a hint, so that a loop over many
+    /// configurations can first start every load, then wait for them together. A store
+    /// whose reads are cheap ignores it.
+    #[inline(always)]
+    fn prefetch_distances(&self, _id: ConfigId, _cells: [Cell; 2]) {}
+
+    /// Starts loading what `key_numbers(id)` reads (a hint, as `prefetch_distances`).
+    #[inline(always)]
+    fn prefetch_key(&self, _id: ConfigId) {}
+
     /// The child id for every slot (`NO_CHILD` where the wall cannot be added).
     fn children(&self, id: ConfigId) -> &[ConfigId];
 

@@ -37,12 +37,16 @@ use super::{ConfigTables, KEY_NUMBER_BITS, NO_CHILD, SlotMap};
 use crate::bitboard::{UNREACHABLE, bits};
 use crate::configs::ConfigId;
 use crate::geometry::{Board, Cell, MAX_CELLS, Player};
+use crate::memory;
 use crate::walls::{Orientation, Wall, WallSet};
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU32, AtomicU64, Ordering};
 
-/// Pairs per arena chunk.
-const CHUNK_BITS: u32 = 14;
+/// Pairs per arena chunk: chunks of megabytes (9.4 MB of records and 10.6 MB of
+/// distances on 9x9), most of which the kernel backs with 2 MiB pages when asked
+/// (`memory::huge_slice_with`): with 4 KiB pages, nearly every read of a record at random
+/// also missed the TLB.
+const CHUNK_BITS: u32 = 16;
 const CHUNK: usize = 1 << CHUNK_BITS;
 /// What the allocator adds to each boxed slice.
 const ALLOCATION_BYTES: u64 = 16;
@@ -274,7 +278,7 @@ impl OnDemand {
         let edges = walls[0].edges(board);
         let (chunk, at) = place(pair);
         let distances = self.distance_chunks[chunk]
-            .get_or_init(|| (0..CHUNK * 2 * cells).map(|_| AtomicU8::new(0)).collect());
+            .get_or_init(|| memory::huge_slice_with(CHUNK * 2 * cells, || AtomicU8::new(0)));
         let mine = &distances[at * 2 * cells..][..2 * cells];
         for p in [Player::One, Player::Two] {
             let d = edges.distances(board.goal(p));
@@ -283,7 +287,7 @@ impl OnDemand {
             }
         }
         let records =
-            self.chunks[chunk].get_or_init(|| (0..CHUNK).map(|_| OnceLock::new()).collect());
+            self.chunks[chunk].get_or_init(|| memory::huge_slice_with(CHUNK, OnceLock::new));
         let fresh = records[at].set(Pair {
             walls,
             ranks,
@@ -357,6 +361,37 @@ impl ConfigTables for OnDemand {
             .get()
             .expect("ids are handed out with their records");
         distances[at * 2 * cells + player.index() * cells + cell as usize].load(Ordering::Relaxed)
+    }
+
+    #[inline(always)]
+    fn prefetch_distances(&self, id: ConfigId, cells: [Cell; 2]) {
+        if id == NO_CHILD {
+            return;
+        }
+        let (chunk, at) = place(id / 2);
+        let n = self.board.cells();
+        if let Some(distances) = self.distance_chunks[chunk].get() {
+            let mirrored = |c: Cell| {
+                if id.is_multiple_of(2) {
+                    c as usize
+                } else {
+                    self.mirror_cell[c as usize] as usize
+                }
+            };
+            memory::prefetch(&distances[at * 2 * n + mirrored(cells[0])]);
+            memory::prefetch(&distances[at * 2 * n + n + mirrored(cells[1])]);
+        }
+    }
+
+    #[inline(always)]
+    fn prefetch_key(&self, id: ConfigId) {
+        if id == NO_CHILD {
+            return;
+        }
+        let (chunk, at) = place(id / 2);
+        if let Some(records) = self.chunks[chunk].get() {
+            memory::prefetch(&records[at]);
+        }
     }
 
     /// (Not on the search's path: read from the distances.)
