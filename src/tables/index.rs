@@ -116,6 +116,21 @@ impl Index {
         }
     }
 
+    /// Empties the index in place (its memory stays taken, to be filled again).
+    pub fn clear(&mut self) {
+        for shard in self.shards.iter_mut() {
+            *shard
+                .len
+                .get_mut()
+                .expect("an index shard is never poisoned") = 0;
+            for slot in shard.slots.iter_mut() {
+                *slot.packed.get_mut() = 0;
+                *slot.pair.get_mut() = 0;
+                *slot.tag.get_mut() = 0;
+            }
+        }
+    }
+
     /// Bytes the index takes when full (its slots).
     pub fn bytes(&self) -> u64 {
         self.shards
@@ -197,6 +212,9 @@ mod tests {
             );
         }
         assert!(index.find(h(5000), 5001, |_| false).is_err());
+        let mut index = index;
+        index.clear();
+        assert!(index.find(h(7), 8, |_| true).is_err());
         // One shard takes pairs until it is 7/8 full, then refuses.
         let small = Index::new(0);
         let slots = small.shards[0].slots.len();
