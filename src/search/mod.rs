@@ -279,8 +279,10 @@ impl<'s, 'a, T: ConfigTables> Search<'s, 'a, T> {
         if probes_table(depth - 1, !attacking) {
             // A child's key reads its configuration's record (with an on-demand store):
             // those loads are started first too.
-            for r in rest.iter().filter(|r| r.mv >= WALL_BASE) {
-                tables.prefetch_key(node.play(tables, r.mv).config);
+            if T::PREFETCHES {
+                for r in rest.iter().filter(|r| r.mv >= WALL_BASE) {
+                    tables.prefetch_key(node.play(tables, r.mv).config);
+                }
             }
             for r in rest {
                 self.shared.tt.prefetch(node.play(tables, r.mv).key(tables));

@@ -50,6 +50,11 @@ pub trait ConfigTables: Sync {
     /// Cells from which `player` can reach their goal row.
     fn reach(&self, id: ConfigId, player: Player) -> crate::bitboard::Cells;
 
+    /// Whether `prefetch_distances` and `prefetch_key` do anything: callers skip the work
+    /// of naming what to prefetch when they do not (the eager tables' reads are cheap, and
+    /// their search stays as it was).
+    const PREFETCHES: bool = false;
+
     /// Starts loading what `distance(id, Player::One, cells[0])` and
     /// `distance(id, Player::Two, cells[1])` read: a hint, so that a loop over many
     /// configurations can first start every load, then wait for them together. A store

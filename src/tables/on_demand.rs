@@ -324,6 +324,8 @@ impl OnDemand {
 }
 
 impl ConfigTables for OnDemand {
+    const PREFETCHES: bool = true;
+
     fn board(&self) -> Board {
         self.board
     }
