@@ -36,7 +36,7 @@ same = differ = only_retro = 0
 for key, r in sorted(retro.items(), key=lambda kv: tuple(int(x) for x in kv[0])):
     s = search.get(key)
     cell = f"{key[0]}x{key[1]} with {key[2]} walls"
-    if s is None or s['outcome'] == '?' or r['outcome'] == '?':
+    if s is None or 'unknown' in (s['outcome'], r['outcome']):
         only_retro += 1
         print(f"{cell}: analysis {r['outcome']} {r['plies']}, search "
               f"{'not tried' if s is None else s['outcome']}")
