@@ -14,7 +14,7 @@ set -euo pipefail
 source "$(dirname "$0")/bench_setup.sh"
 out=${OUT:-results/beyond/retro}
 # The default: every cell of results/beyond decided by the search, of at most 64 cells,
-# whose analysis the table run estimated at 150 s or less (118 cells, about 21 minutes).
+# whose analysis the table run estimated at 150 s or less (118 cells: 31 min at 5cb96e3).
 cells=${CELLS:-"10x3:0..=4 10x5:0..=2 11x3:0..=4 11x5:0..=2 12x3:0..=3 12x5:0..=2 13x3:0..=3
   14x3:0..=3 15x3:0..=2 16x3:0..=2 17x3:0..=2 18x3:0..=2 19x3:0..=2 20x3:0..=2 21x3:0..=2
   3x11:0..=3 4x8:0..=3 4x9:0..=3 5x11:0..=2 5x6:0..=3 5x7:0..=3 5x9:0..=2 6x5:0..=4 6x6:0..=3

@@ -190,10 +190,11 @@ impl Node {
         }
     }
 
-    /// Starts loading what `for_each_wall` reads of each child (`prefetch_distances`).
+    /// Starts loading what `for_each_wall` reads of each child (`prefetch_distances`);
+    /// nothing at all with a store that ignores prefetches (`ConfigTables::PREFETCHES`).
     #[inline]
     pub fn prefetch_walls<T: ConfigTables>(&self, tables: &T) {
-        if self.left[self.to_move.index()] == 0 {
+        if !T::PREFETCHES || self.left[self.to_move.index()] == 0 {
             return;
         }
         for &child in tables.children(self.config) {

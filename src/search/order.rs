@@ -127,7 +127,7 @@ impl Moves {
         let my_dist = tables.distance(node.config, me, my_cell) as i16;
         let op_dist = tables.distance(node.config, op, op_cell) as i16;
         let skipped_cell: Cells = if skip < WALL_BASE { 1 << skip } else { 0 };
-        if T::PREFETCHES && pawns_within.is_none() {
+        if pawns_within.is_none() {
             // The children's distances are read at random: start every load first.
             node.prefetch_walls(tables);
         }
