@@ -11,6 +11,9 @@ pub trait Progress: Sync {
     fn status(&self, _text: &str) {}
     /// A one-line message about the work (e.g. a finished search depth).
     fn message(&self, _text: &str) {}
+    /// A one-line warning the user must see whatever the verbosity (e.g. work that could
+    /// not be saved): the work goes on.
+    fn warn(&self, _text: &str) {}
     /// The current stage is over.
     fn finish(&self);
 }

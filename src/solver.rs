@@ -223,6 +223,9 @@ pub struct CellResult {
     pub plies: Option<u32>,
     /// The deepest search iteration completed.
     pub depth_reached: u32,
+    /// Each player's deepest search iteration known to hold no win for them (Player 1,
+    /// Player 2): they differ when one player's wins were searched (`SolveOptions::winner`).
+    pub no_win: [u32; 2],
     pub method: MethodUsed,
     pub nodes: u64,
     pub seconds: f64,
@@ -237,6 +240,10 @@ pub struct CellResult {
     /// Counts over every position of the cell, when retrograde analysis ran.
     #[serde(flatten)]
     pub stats: Option<RetroStats>,
+    /// With a checkpoint: how its last save went (the bounds saved, or why it failed);
+    /// `None` when no save was made.
+    #[serde(skip)]
+    pub checkpoint_saved: Option<std::result::Result<search::NoWin, String>>,
 }
 
 impl CellResult {
@@ -249,6 +256,7 @@ impl CellResult {
             outcome: Outcome::Unknown,
             plies: None,
             depth_reached: 0,
+            no_win: [0; 2],
             method: MethodUsed::Search,
             nodes: 0,
             seconds: 0.0,
@@ -256,6 +264,7 @@ impl CellResult {
             line: Vec::new(),
             cycle_start: None,
             stats: None,
+            checkpoint_saved: None,
         }
     }
 }
@@ -423,6 +432,7 @@ fn search_on_demand(
     let start = Position::start(board, walls)?;
     let (found, emptied) = search::solve_forgetting(&mut store, &start, &limits, progress);
     record_found(&found, options, &start, result);
+    result.checkpoint_saved = checkpoint.as_ref().and_then(Checkpoint::last_outcome);
     progress.message(&format!(
         "configurations built on demand: {} with their mirror images, of {} ({}){}",
         store.built(),
@@ -501,6 +511,7 @@ fn search_cell<T: ConfigTables>(
     let start = Position::start(tables.board(), tables.walls_per_player())?;
     let found = search::solve(tables, &start, &limits, progress);
     record_found(&found, options, &start, result);
+    result.checkpoint_saved = run.checkpoint.and_then(Checkpoint::last_outcome);
     Ok(found)
 }
 
@@ -534,6 +545,7 @@ fn record_found(
         Some(_) if found.win.is_none() => found.no_win.neither_within(start.to_move),
         _ => found.depth_reached,
     } as u32;
+    result.no_win = found.no_win.0.map(u32::from);
     result.nodes += found.nodes;
     if let Some(win) = &found.win {
         result.outcome = Outcome::winner(win.winner);

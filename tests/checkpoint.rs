@@ -161,44 +161,193 @@ fn a_checkpoint_of_one_players_search_leaves_the_others_iterations_to_search() {
     std::fs::remove_file(&path).unwrap();
 }
 
+/// Runs the binary; returns its exit code, stdout and stderr.
+fn cli(args: &[&str]) -> (Option<i32>, String, String) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_quoridor-solver"))
+        .args(args)
+        .output()
+        .expect("the binary runs");
+    let text = |b: Vec<u8>| String::from_utf8(b).expect("UTF-8");
+    (out.status.code(), text(out.stdout), text(out.stderr))
+}
+
+/// `solve 4x4 --walls 2 --method search --checkpoint PATH` and more flags.
+fn solve_cli(path: &std::path::Path, more: &[&str]) -> (Option<i32>, String, String) {
+    let path = path.to_str().unwrap();
+    let mut args = vec![
+        "solve",
+        "4x4",
+        "--walls",
+        "2",
+        "--method",
+        "search",
+        "--checkpoint",
+        path,
+    ];
+    args.extend_from_slice(more);
+    cli(&args)
+}
+
+/// Asserts the run was refused as a damaged checkpoint: exit 2, one line naming the file
+/// and what to do, nothing on stdout.
+fn assert_refused(run: (Option<i32>, String, String), path: &std::path::Path, why: &str) {
+    let (code, out, err) = run;
+    assert_eq!(code, Some(2), "{err}");
+    assert!(out.is_empty(), "{out}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains(&path.display().to_string()), "{err}");
+    assert!(err.contains("delete it") && err.contains(why), "{err}");
+}
+
+/// The file with its header's `no-win` bounds replaced and its checksum made anew, as a
+/// careful forger (or a bug in the writer) would leave it.
+fn reseal(path: &std::path::Path, no_win: [u8; 2]) {
+    use sha2::{Digest, Sha256};
+    let bytes = std::fs::read(path).unwrap();
+    let end = bytes.iter().position(|&b| b == b'\n').unwrap();
+    let header = String::from_utf8(bytes[..end].to_vec()).unwrap();
+    let (before, after) = header.split_once(" no-win ").unwrap();
+    let (_, rest) = after.split_once(" bytes ").unwrap();
+    let header = format!("{before} no-win {} {} bytes {rest}\n", no_win[0], no_win[1]);
+    let trailer = bytes.len() - "sha256 \n".len() - 64;
+    let content = [header.as_bytes(), &bytes[end + 1..trailer]].concat();
+    let digest: String = Sha256::digest(&content)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    std::fs::write(
+        path,
+        [content, format!("sha256 {digest}\n").into_bytes()].concat(),
+    )
+    .unwrap();
+}
+
 #[test]
-fn a_version_1_checkpoint_is_read_as_one_depth_for_both_players() {
-    let board = Board::new(4, 4).unwrap();
-    let fresh = solve(board, 3, &options(Store::OnDemand, 60, None), &Silent).unwrap();
-    let plies = fresh.plies.expect("4x4 with 3 walls is decided") as u8;
-    let path = file("version-1");
-    let stopped = solve(
-        board,
-        3,
-        &options(Store::OnDemand, plies - 3, Some(path.clone())),
-        &Silent,
-    )
-    .unwrap();
+fn an_edited_or_damaged_checkpoint_is_refused_never_read() {
+    let path = file("edited");
+    let (code, out, _) = solve_cli(&path, &[]);
+    assert_eq!(code, Some(0));
+    assert!(out.starts_with("4x4 with 2 walls per player: Player 1 wins in 11 plies"));
+    let good = std::fs::read(&path).unwrap();
+    // The header's bounds raised by hand: the answer was "Player 1 wins in 41 plies".
     let (header, table) = split_header(&path);
-    // What version 1 wrote for the same search: the deepest iteration finished.
-    let (cell, rest) = header.split_once(" no-win ").unwrap();
-    let (_, bytes) = rest.split_once(" bytes ").unwrap();
-    let old = format!(
-        "{} depth {} bytes {bytes}",
-        cell.replace("checkpoint 2 ", "checkpoint 1 "),
-        stopped.depth_reached
-    );
-    std::fs::write(&path, [old.as_bytes(), &table].concat()).unwrap();
-    let resumed = solve(
-        board,
-        3,
-        &options(Store::OnDemand, 60, Some(path.clone())),
-        &Silent,
-    )
-    .unwrap();
-    assert_eq!(outcome(&resumed), outcome(&fresh));
+    let edited = header.replace(" no-win 9 10 ", " no-win 40 40 ");
+    assert_ne!(edited, header, "{header}");
+    std::fs::write(&path, [edited.as_bytes(), &table].concat()).unwrap();
+    assert_refused(solve_cli(&path, &[]), &path, "checksum");
+    // One bit flipped in the table.
+    let mut flipped = good.clone();
+    flipped[good.len() / 2] ^= 1;
+    std::fs::write(&path, &flipped).unwrap();
+    assert_refused(solve_cli(&path, &[]), &path, "checksum");
+    // Cut short, and one byte too many.
+    std::fs::write(&path, &good[..good.len() - 100]).unwrap();
+    assert_refused(solve_cli(&path, &[]), &path, "cut short");
+    std::fs::write(&path, [&good[..], b"x"].concat()).unwrap();
+    assert_refused(solve_cli(&path, &[]), &path, "cut short");
+    // Whole again, it is read and answers as before.
+    std::fs::write(&path, &good).unwrap();
+    let (code, out, _) = solve_cli(&path, &[]);
+    assert_eq!(code, Some(0));
+    assert!(out.starts_with("4x4 with 2 walls per player: Player 1 wins in 11 plies"));
+    std::fs::remove_file(&path).unwrap();
+}
+
+#[test]
+fn a_checkpoint_whose_table_does_not_back_its_bounds_is_refused() {
+    let path = file("bounds");
+    // A search stopped at 8 plies: no win for Player 1 within 7, for Player 2 within 8.
+    let (code, out, err) = solve_cli(&path, &["--max-depth", "8"]);
+    assert_eq!(code, Some(0), "{err}");
     assert!(
-        resumed.nodes < fresh.nodes,
-        "{} >= {}",
-        resumed.nodes,
-        fresh.nodes
+        out.contains("unknown (neither player wins within 8 plies)"),
+        "{out}"
     );
-    // Saved again in version 2.
-    assert!(split_header(&path).0.contains("checkpoint 2 "));
+    assert!(
+        err.contains("saved in") && err.contains("run the same command again"),
+        "{err}"
+    );
+    let good = std::fs::read(&path).unwrap();
+    // Bounds the table holds no search for, with a checksum that matches them.
+    reseal(&path, [11, 8]);
+    assert_refused(solve_cli(&path, &[]), &path, "refutes no iteration deeper");
+    std::fs::write(&path, &good).unwrap();
+    // The bounds it was saved with go on to the win, and a search that found it cannot
+    // be told that no such win exists.
+    let (code, out, _) = solve_cli(&path, &[]);
+    assert_eq!(code, Some(0));
+    assert!(out.starts_with("4x4 with 2 walls per player: Player 1 wins in 11 plies"));
+    reseal(&path, [11, 10]);
+    assert_refused(solve_cli(&path, &[]), &path, "proves a win within 11 plies");
+    std::fs::remove_file(&path).unwrap();
+}
+
+#[test]
+fn a_checkpoint_without_a_checksum_is_refused() {
+    let path = file("version-2");
+    let (code, _, _) = solve_cli(&path, &["--max-depth", "8"]);
+    assert_eq!(code, Some(0));
+    // What version 2 wrote for the same search: no checksum line.
+    let (header, table) = split_header(&path);
+    let old = header.replace("checkpoint 3 ", "checkpoint 2 ");
+    let table = &table[..table.len() - "sha256 \n".len() - 64];
+    std::fs::write(&path, [old.as_bytes(), table].concat()).unwrap();
+    assert_refused(solve_cli(&path, &[]), &path, "without a checksum");
+    std::fs::remove_file(&path).unwrap();
+}
+
+#[test]
+fn a_failed_save_is_said_without_verbose() {
+    // The checkpoint's directory does not exist: every save fails.
+    let dir = file("missing-dir");
+    let path = dir.join("c.qsc");
+    let (code, out, err) = solve_cli(&path, &["--max-depth", "6"]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(out.contains("unknown"), "{out}");
+    assert!(
+        err.contains("warning: could not save the checkpoint")
+            && err.contains("could not be saved at the end"),
+        "{err}"
+    );
+    // Even with -q, which keeps only what the user must see.
+    let (_, _, err) = solve_cli(&path, &["--max-depth", "6", "-q"]);
+    assert!(err.contains("could not be saved"), "{err}");
+    assert!(!dir.exists());
+}
+
+#[test]
+fn ctrl_c_says_where_the_work_was_saved_and_how_to_go_on() {
+    let path = file("interrupted");
+    // A search of many seconds (5x5 with 4 walls, one thread), stopped after a second.
+    let child = std::process::Command::new(env!("CARGO_BIN_EXE_quoridor-solver"))
+        .args([
+            "solve",
+            "5x5",
+            "--walls",
+            "4",
+            "--method",
+            "search",
+            "--threads",
+            "1",
+        ])
+        .arg("--checkpoint")
+        .arg(&path)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    std::thread::sleep(std::time::Duration::from_secs(1));
+    // SAFETY: a signal to our own child, which has not been waited for yet.
+    assert_eq!(unsafe { libc::kill(child.id() as i32, libc::SIGINT) }, 0);
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(130), "{err}");
+    assert!(
+        err.contains(&format!("saved in {}", path.display()))
+            && err.contains("run the same command again: ")
+            && err.contains("--checkpoint"),
+        "{err}"
+    );
+    assert!(String::from_utf8_lossy(&out.stdout).contains("unknown"));
     std::fs::remove_file(&path).unwrap();
 }

@@ -577,7 +577,8 @@ fn flags_that_would_be_ignored_are_refused() {
         let err = refused(&[&exact[..], &[flag, value]].concat());
         assert!(
             err.contains(&format!(
-                "{flag} does not apply to --method retro --precision exact"
+                "{flag} does not apply here: it bounds the proof search, which --method \
+                 retro runs only with --precision compact"
             )),
             "{err}"
         );
@@ -1128,4 +1129,59 @@ fn solve_with_a_guessed_winner_finds_the_same_win_or_none() {
     refused(&[&args[..], &["--winner", "3"]].concat());
     let err = refused(&["solve", "3x5", "--walls", "3", "--winner", "1"]);
     assert!(err.contains("--method search"), "{err}");
+}
+
+#[test]
+fn an_unknown_after_one_players_search_says_who_was_searched_and_how_far() {
+    let out = ok(&[
+        "solve",
+        "4x4",
+        "--walls",
+        "2",
+        "--method",
+        "search",
+        "--winner",
+        "2",
+        "--max-depth",
+        "12",
+    ]);
+    assert!(
+        out.starts_with(
+            "4x4 with 2 walls per player: unknown (Player 2 does not win within 12 plies; \
+             Player 1's wins were not searched)"
+        ),
+        "{out}"
+    );
+    let json = ok(&[
+        "solve",
+        "4x4",
+        "--walls",
+        "2",
+        "--method",
+        "search",
+        "--winner",
+        "2",
+        "--max-depth",
+        "12",
+        "--json",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(v["no_win"], serde_json::json!([0, 12]), "{json}");
+    // Both players searched: one bound for both.
+    let out = ok(&[
+        "solve",
+        "4x4",
+        "--walls",
+        "2",
+        "--method",
+        "search",
+        "--max-depth",
+        "8",
+    ]);
+    assert!(
+        out.starts_with(
+            "4x4 with 2 walls per player: unknown (neither player wins within 8 plies)"
+        ),
+        "{out}"
+    );
 }

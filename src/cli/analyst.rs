@@ -17,7 +17,7 @@ use quoridor_solver::{Error, Result};
 
 use super::progress::Bars;
 use super::resources::{ResourceArgs, Resources};
-use super::{max_depth, time_limit};
+use super::{max_depth, refuse_search_flags, time_limit};
 
 #[derive(Args, Debug)]
 pub struct AnalystArgs {
@@ -69,19 +69,15 @@ pub struct AnalystConfig {
 impl AnalystArgs {
     /// `max_seconds`: the command's `--max-seconds`, if it has one.
     pub fn validate(&self, max_seconds: Option<f64>) -> Result<AnalystConfig> {
-        let given = [
-            ("--tt", self.tt.is_some()),
-            ("--max-depth", self.max_depth.is_some()),
-            ("--max-seconds", max_seconds.is_some()),
-        ];
-        if let Some((flag, _)) = given.iter().find(|(_, g)| *g)
-            && self.method == AnalystMethod::Retro
-        {
-            return Err(Error::Argument(format!(
-                "{flag} does not apply to --method retro: it bounds the proof search, which \
-                 the retrograde analysis does not run"
-            )));
-        }
+        refuse_search_flags(
+            self.method != AnalystMethod::Retro,
+            "--method retro does not run",
+            &[
+                ("--tt", self.tt.is_some()),
+                ("--max-depth", self.max_depth.is_some()),
+                ("--max-seconds", max_seconds.is_some()),
+            ],
+        )?;
         Ok(AnalystConfig {
             method: self.method,
             max_depth: max_depth(self.max_depth)?,

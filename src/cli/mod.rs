@@ -121,14 +121,14 @@ pub fn max_depth(given: Option<u8>) -> Result<u8> {
     }
 }
 
-/// Refuses the flags that bound the proof search when `method` runs none (`--method
-/// retro`): there they would do nothing, silently. `given` pairs each flag with whether it
-/// was given; that is why these flags are `Option`s with their default stated in the help.
-pub fn refuse_search_flags(runs_search: bool, given: &[(&str, bool)]) -> Result<()> {
+/// Refuses the flags that bound the proof search when the command runs none: there they
+/// would do nothing, silently. `which` completes "it bounds the proof search, which ..."
+/// (e.g. "--method retro does not run"). `given` pairs each flag with whether it was given;
+/// that is why these flags are `Option`s with their default stated in the help.
+pub fn refuse_search_flags(runs_search: bool, which: &str, given: &[(&str, bool)]) -> Result<()> {
     match given.iter().find(|(_, g)| *g) {
         Some((flag, _)) if !runs_search => Err(Error::Argument(format!(
-            "{flag} does not apply to --method retro --precision exact: it bounds the proof \
-             search, which the exact retrograde analysis does not run"
+            "{flag} does not apply here: it bounds the proof search, which {which}"
         ))),
         _ => Ok(()),
     }

@@ -103,6 +103,17 @@ impl Progress for Bars {
         }
     }
 
+    /// Shown even with `-q`, which keeps errors: a warning says that something the user
+    /// counts on (a saved checkpoint) did not happen.
+    fn warn(&self, text: &str) {
+        let line = format!("warning: {text}");
+        if self.multi.is_hidden() {
+            eprintln!("{line}");
+        } else {
+            self.multi.suspend(|| eprintln!("{line}"));
+        }
+    }
+
     fn finish(&self) {
         if let Some(bar) = self.stage.lock().expect("progress lock").take() {
             bar.finish_and_clear();

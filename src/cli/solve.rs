@@ -7,9 +7,11 @@ use clap::Args;
 use quoridor_solver::error::{count, format_bytes};
 use quoridor_solver::geometry::{Board, Player};
 use quoridor_solver::notation::{action_name, format_moves};
+use quoridor_solver::progress::Progress;
 use quoridor_solver::retro::Precision;
+use quoridor_solver::search::NoWin;
 use quoridor_solver::solver::{
-    CellResult, DEFAULT_TT_BYTES, Method, Outcome, SolveOptions, Store, solve,
+    CellResult, DEFAULT_TT_BYTES, Method, MethodUsed, Outcome, SolveOptions, Store, solve,
 };
 use quoridor_solver::{Error, Result};
 use serde::Serialize;
@@ -51,18 +53,23 @@ pub struct SolveArgs {
     stats: bool,
 
     /// Deepest search iteration in plies; if neither player wins by then the outcome is
-    /// "unknown" (never a guess) [default: 120]. Not with --method retro
+    /// "unknown" (never a guess) [default: 120]. With --method retro only with --precision
+    /// compact, where it bounds the search for the length
     #[arg(long, value_name = "D")]
     max_depth: Option<u8>,
 
-    /// Give up after this many seconds with outcome "unknown" and the depth reached. Not
-    /// with --method retro, which runs to the end
+    /// Give up after this many seconds with outcome "unknown" and the depth reached. With
+    /// --method retro only with --precision compact, where it bounds the search for the
+    /// length (the analysis itself runs to the end). The clock starts with the command;
+    /// building the configuration tables is not cut short (a second or two on the
+    /// published boards, a minute on the largest), so a small limit is passed by that much
     #[arg(long, value_name = "S", allow_negative_numbers = true)]
     max_seconds: Option<f64>,
 
     /// Transposition table size, e.g. 256M or 2G (capped by the memory budget and by the
     /// number of positions of the cell). The table starts at 64M and grows to this size
-    /// once it is half full [default: 1G]. Not with --method retro, which has no table
+    /// once it is half full [default: 1G]. With --method retro only with --precision
+    /// compact (the table of the search for the length)
     #[arg(long, value_name = "SIZE")]
     tt: Option<String>,
 
@@ -161,11 +168,13 @@ impl SolveArgs {
         let max_depth = max_depth(self.max_depth)?;
         let time_limit = self.max_seconds.map(time_limit).transpose()?;
         let method = Method::from(self.method);
-        // Only the exact analysis runs no proof search (the compact one finds the length
-        // with one).
-        let exact = self.precision.map(Precision::from) == Some(Precision::Exact);
+        // The analysis runs a proof search (for the length) only when it is compact; which
+        // precision a plain `--method retro` gets depends on the budget, so these flags
+        // need it said: they are never accepted and then silently ignored.
+        let compact = self.precision.map(Precision::from) == Some(Precision::Compact);
         refuse_search_flags(
-            !(method == Method::Retro && exact),
+            method != Method::Retro || compact,
+            "--method retro runs only with --precision compact (for the length)",
             &[
                 ("--tt", self.tt.is_some()),
                 ("--max-depth", self.max_depth.is_some()),
@@ -251,7 +260,10 @@ pub fn run(s: Solve, bars: &Bars, out: &mut dyn Write) -> Result<ExitCode> {
             serde_json::to_string(&json).expect("serializable")
         )?;
     } else {
-        write_text(s.board, &result, out)?;
+        write_text(s.board, &result, s.options.winner, out)?;
+    }
+    if let Some(path) = &s.options.checkpoint {
+        report_checkpoint(path, &result, s.options.max_depth, bars);
     }
     if quoridor_solver::search::stop_requested() {
         // Interrupted (the checkpoint is saved): the conventional status of SIGINT.
@@ -268,7 +280,53 @@ struct Json<'a> {
     pv: Vec<String>,
 }
 
-fn write_text(board: Board, r: &CellResult, out: &mut dyn Write) -> Result<()> {
+/// Where the work of an undecided search went, and how to go on; or, whatever the
+/// verbosity, that it was not saved.
+fn report_checkpoint(path: &std::path::Path, r: &CellResult, max_depth: u8, bars: &Bars) {
+    match &r.checkpoint_saved {
+        Some(Ok(NoWin([one, two]))) if r.outcome == Outcome::Unknown => bars.line(&format!(
+            "the search's table is saved in {} (no win for Player 1 within {}, for Player 2 \
+             within {}); to go on, run the same command again{}: {}",
+            path.display(),
+            count(*one, "ply"),
+            count(*two, "ply"),
+            // The same limit would stop at once.
+            match (*one).max(*two) + 1 >= max_depth {
+                true => " with a larger --max-depth",
+                false => "",
+            },
+            this_command()
+        )),
+        Some(Err(e)) => bars.warn(&format!(
+            "the checkpoint {} could not be saved at the end ({e}): the work since its last \
+             save is lost",
+            path.display()
+        )),
+        _ => {}
+    }
+}
+
+/// This process's command line, quoted for a POSIX shell where needed.
+fn this_command() -> String {
+    let safe = |c: char| c.is_ascii_alphanumeric() || "_./=:,+-@%".contains(c);
+    std::env::args()
+        .map(|a| {
+            if !a.is_empty() && a.chars().all(safe) {
+                a
+            } else {
+                format!("'{}'", a.replace('\'', r"'\''"))
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn write_text(
+    board: Board,
+    r: &CellResult,
+    guessed: Option<Player>,
+    out: &mut dyn Write,
+) -> Result<()> {
     let cell = format!("{board} with {} per player", count(r.walls, "wall"));
     match (r.outcome, r.plies) {
         (Outcome::Player1 | Outcome::Player2, Some(plies)) => writeln!(
@@ -278,6 +336,18 @@ fn write_text(board: Board, r: &CellResult, out: &mut dyn Write) -> Result<()> {
             count(plies, "ply")
         )?,
         (Outcome::Draw, _) => writeln!(out, "{cell}: draw")?,
+        // Only the guessed winner's iterations ran: say how far, and that the other's did not.
+        _ if guessed.is_some() && r.method == MethodUsed::Search => {
+            let p = guessed.expect("a guess");
+            writeln!(
+                out,
+                "{cell}: unknown (Player {} does not win within {}; Player {}'s wins were \
+                 not searched)",
+                p.number(),
+                count(r.no_win[p.index()], "ply"),
+                p.other().number()
+            )?
+        }
         _ => writeln!(
             out,
             "{cell}: unknown (neither player wins within {})",

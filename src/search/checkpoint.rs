@@ -5,19 +5,26 @@
 //! and what the table settles is not searched again.
 //!
 //! The file is one header line,
-//! `quoridor-solver checkpoint 2 board WxH walls N keys NAME no-win A B bytes N`, then the
-//! table's N bytes (`TranspositionTable::write_to`): Player 1 cannot win within A plies,
-//! Player 2 within B (they differ after a search that asked one player, `--winner`).
-//! Version 1 files (`... depth D bytes N`: neither wins within D plies) are read too. Keys name configurations by the
-//! store's key numbers, so a file is read back only over a store that numbers them alike
+//! `quoridor-solver checkpoint 3 board WxH walls N keys NAME no-win A B bytes N`, then the
+//! table's N bytes (`TranspositionTable::write_to`), then the line `sha256 HEX`: the SHA-256
+//! of everything before it. Player 1 cannot win within A plies, Player 2 within B (they
+//! differ after a search that asked one player, `--winner`). A file is read as facts only
+//! when its checksum holds and its table backs its header's bounds (`Checkpoint::check`);
+//! files of versions 1 and 2 had no checksum and are refused. Keys name configurations by
+//! the store's key numbers, so a file is read back only over a store that numbers them alike
 //! (`ConfigTables::key_numbering`). A save writes `FILE.part` and renames it, so a save
 //! that is cut short leaves the last one whole.
 
-use super::deepening::NoWin;
+use super::deepening::{NoWin, attacker_at};
+use super::node::Node;
+use super::own_moves;
 use super::tt::{self, TranspositionTable};
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, count};
+use crate::geometry::Player;
+use crate::position::Position;
 use crate::tables::ConfigTables;
-use std::io::{BufRead, BufReader, BufWriter, Write};
+use sha2::{Digest, Sha256};
+use std::io::{BufRead, BufReader, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
@@ -27,7 +34,9 @@ use std::time::{Duration, Instant};
 const SAVE_EVERY: Duration = Duration::from_secs(600);
 
 const MAGIC: &str = "quoridor-solver checkpoint";
-const VERSION: &str = "2";
+const VERSION: &str = "3";
+/// What starts the line after the table.
+const CHECKSUM: &str = "sha256 ";
 
 /// A table read back, and the iterations it knew to fail when it was saved.
 pub(super) struct Saved {
@@ -43,10 +52,14 @@ pub struct Checkpoint {
     /// What the file held, until the search takes it.
     loaded: Mutex<Option<Saved>>,
     last_save: Mutex<Instant>,
+    /// How the last save went: what it saved, or why it failed (`None`: no save yet).
+    last_outcome: Mutex<Option<std::result::Result<NoWin, String>>>,
 }
 
 impl Checkpoint {
     /// The checkpoint at `path` for the cell of `tables`, with its table if the file exists.
+    /// A file that is damaged, another cell's, or whose table does not back its header is
+    /// refused (`Error::Input`), never read as facts.
     pub fn open<T: ConfigTables>(path: &Path, tables: &T) -> Result<Checkpoint> {
         let Some(keys) = tables.key_numbering() else {
             return Err(Error::Argument(format!(
@@ -67,19 +80,38 @@ impl Checkpoint {
             with_dominance: tt::dominance_holds(tables.board()),
             loaded: Mutex::new(None),
             last_save: Mutex::new(Instant::now()),
+            last_outcome: Mutex::new(None),
         };
         if path.exists() {
             let saved = checkpoint
                 .read()
-                .map_err(|e| Error::Input(format!("cannot resume from {}: {e}", path.display())))?;
+                .and_then(|saved| check(&saved, tables).map(|()| saved))
+                .map_err(|e| {
+                    Error::Input(format!(
+                        "cannot resume from {}: {e}; delete it to start again, or run \
+                         without --checkpoint",
+                        path.display()
+                    ))
+                })?;
             *checkpoint.loaded.lock().unwrap() = Some(saved);
         }
         Ok(checkpoint)
     }
 
+    /// The file the table is kept in.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
     /// The size of the table read from the file, if any.
     pub fn table_bytes(&self) -> Option<u64> {
         self.loaded.lock().unwrap().as_ref().map(|s| s.tt.bytes())
+    }
+
+    /// How the last save went: the bounds it saved, or why it failed; `None` before the
+    /// first save.
+    pub fn last_outcome(&self) -> Option<std::result::Result<NoWin, String>> {
+        self.last_outcome.lock().unwrap().clone()
     }
 
     /// The table read from the file, once.
@@ -92,44 +124,73 @@ impl Checkpoint {
         self.last_save.lock().unwrap().elapsed() >= SAVE_EVERY
     }
 
-    /// Writes `tt`, with the iterations known to fail.
+    /// Writes `tt`, with the iterations known to fail, and remembers how it went.
     pub(super) fn save(&self, tt: &TranspositionTable, no_win: NoWin) -> std::io::Result<()> {
+        let saved = self.write(tt, no_win);
+        *self.last_outcome.lock().unwrap() = Some(match &saved {
+            Ok(()) => Ok(no_win),
+            Err(e) => Err(e.to_string()),
+        });
+        saved
+    }
+
+    fn write(&self, tt: &TranspositionTable, no_win: NoWin) -> std::io::Result<()> {
         let mut name = self.path.clone().into_os_string();
         name.push(".part");
         let part = PathBuf::from(name);
-        let mut out = BufWriter::with_capacity(1 << 20, std::fs::File::create(&part)?);
-        let [one, two] = no_win.0;
-        writeln!(
-            out,
-            "{MAGIC} {VERSION} {} no-win {one} {two} bytes {}",
-            self.cell,
-            tt.bytes()
-        )?;
-        tt.write_to(&mut out)?;
-        out.into_inner()?.sync_all()?;
-        std::fs::rename(&part, &self.path)?;
+        let written = (|| {
+            let file = BufWriter::with_capacity(1 << 20, std::fs::File::create(&part)?);
+            let mut out = Hashing::new(file);
+            let [one, two] = no_win.0;
+            writeln!(
+                out,
+                "{MAGIC} {VERSION} {} no-win {one} {two} bytes {}",
+                self.cell,
+                tt.bytes()
+            )?;
+            tt.write_to(&mut out)?;
+            let (mut file, digest) = out.finish();
+            writeln!(file, "{CHECKSUM}{digest}")?;
+            file.into_inner()?.sync_all()?;
+            std::fs::rename(&part, &self.path)
+        })();
+        if written.is_err() {
+            // A part file left behind would only take room (a full disk is a likely cause).
+            let _ = std::fs::remove_file(&part);
+        }
+        written?;
         *self.last_save.lock().unwrap() = Instant::now();
         Ok(())
     }
 
     fn read(&self) -> std::result::Result<Saved, String> {
         let file = std::fs::File::open(&self.path).map_err(|e| e.to_string())?;
-        let mut input = BufReader::with_capacity(1 << 20, file);
-        let mut header = String::new();
-        input.read_line(&mut header).map_err(|e| e.to_string())?;
-        let header = header.trim_end();
-        let unknown = "not a checkpoint of this program (or of another version of its format)";
+        let mut input = Hashing::new(BufReader::with_capacity(1 << 20, file));
+        let mut header = Vec::new();
+        // A header is a short line: a file that is not a checkpoint is not read whole.
+        (&mut input)
+            .take(512)
+            .read_until(b'\n', &mut header)
+            .map_err(|e| e.to_string())?;
+        let unknown = "not a checkpoint of this program";
+        let header = std::str::from_utf8(&header)
+            .map_err(|_| unknown)?
+            .trim_end();
         let (version, rest) = header
             .strip_prefix(MAGIC)
             .and_then(|r| r.trim_start().split_once(' '))
             .ok_or(unknown)?;
-        let field = match version {
-            "1" => " depth ",
-            VERSION => " no-win ",
-            _ => return Err(unknown.into()),
-        };
+        if version != VERSION {
+            return Err(match version {
+                "1" | "2" => format!(
+                    "it was written by an older version of this program (format {version}) \
+                     without a checksum, so it cannot be checked"
+                ),
+                _ => format!("{unknown} (its format {version} is not {VERSION})"),
+            });
+        }
         let (cell, numbers) = rest
-            .split_once(field)
+            .split_once(" no-win ")
             .ok_or("its header does not say which iterations failed")?;
         if cell != self.cell {
             return Err(format!(
@@ -141,21 +202,143 @@ impl Checkpoint {
         let (depths, bytes) = numbers
             .split_once(" bytes ")
             .ok_or("its header names no size")?;
-        let depths: Vec<u8> = depths
+        let no_win = match depths
             .split(' ')
             .map(str::parse)
-            .collect::<std::result::Result<_, _>>()
-            .map_err(|_| "its header's depths are not numbers")?;
-        let no_win = match depths[..] {
-            [depth] if version == "1" => NoWin::both(depth),
-            [one, two] if version == VERSION => NoWin([one, two]),
-            _ => return Err("its header's depths are not numbers".into()),
+            .collect::<std::result::Result<Vec<u8>, _>>()
+            .as_deref()
+        {
+            Ok(&[one, two]) => NoWin([one, two]),
+            _ => return Err("its header's depths are not two numbers of 0 to 255".into()),
         };
         let bytes = bytes
             .parse::<u64>()
             .map_err(|_| "its header's size is not a number")?;
+        let length = std::fs::metadata(&self.path)
+            .map_err(|e| e.to_string())?
+            .len();
+        // The header, the table and the checksum line: a size that is not the file's is
+        // refused before a table of that size is made.
+        let expected = (header.len() + 1) as u64 + bytes + (CHECKSUM.len() + 65) as u64;
+        if length != expected {
+            return Err(format!(
+                "it is {length} bytes long, not the {expected} its header says: cut short \
+                 or damaged"
+            ));
+        }
         let tt = TranspositionTable::read_from(&mut input, bytes, self.with_dominance)
             .map_err(|e| format!("its table is cut short or damaged ({e})"))?;
+        let (mut input, digest) = input.finish();
+        let mut trailer = String::new();
+        input
+            .read_to_string(&mut trailer)
+            .map_err(|_| "its checksum line is damaged")?;
+        if trailer.strip_prefix(CHECKSUM).map(str::trim_end) != Some(digest.as_str()) {
+            return Err("its checksum does not match its content: it is damaged".into());
+        }
         Ok(Saved { tt, no_win })
+    }
+}
+
+/// Whether the table of `saved` backs its header: for each player, the claim that they
+/// cannot win within their bound from the start must not contradict the table (a win the
+/// table proves within it) and must be what a search that went that deep leaves behind.
+/// A failed iteration at depth d stores its refutation of the start (or, should that
+/// entry have been replaced, of its children at d - 1), unless the distance to the goal
+/// alone refutes it or it asks a single move (nothing stored at 1 or 2 plies). A sound
+/// checksum over an edited file gets this far; this catches bounds the table cannot hold.
+fn check<T: ConfigTables>(saved: &Saved, tables: &T) -> std::result::Result<(), String> {
+    let start =
+        Position::start(tables.board(), tables.walls_per_player()).map_err(|e| e.to_string())?;
+    let node = Node::from_position(tables, &start).ok_or("the start has no configuration")?;
+    let key = node.key(tables);
+    for player in [Player::One, Player::Two] {
+        let bound = saved.no_win.0[player.index()];
+        let fact = saved.tt.probe(key, player);
+        if fact.win <= bound {
+            return Err(format!(
+                "its header says Player {} cannot win within {}, but its table proves a \
+                 win within {}",
+                player.number(),
+                count(bound, "ply"),
+                count(fact.win, "ply")
+            ));
+        }
+        // The deepest iteration the bound covers in which this player attacks.
+        let Some(depth) = (1..=bound)
+            .rev()
+            .find(|&d| attacker_at(&start, d) == player)
+        else {
+            continue;
+        };
+        let dist = tables.distance(node.config, player, node.pawn(player));
+        let refuted_by_distance = dist.div_ceil(2) > own_moves(depth, start.to_move == player);
+        let deepest = saved.tt.deepest_refuted(player);
+        if depth > 2 && !refuted_by_distance && fact.refuted < depth && deepest + 1 < depth {
+            return Err(format!(
+                "its header says Player {} cannot win within {}, but its table refutes \
+                 no iteration deeper than {}",
+                player.number(),
+                count(bound, "ply"),
+                count(deepest, "ply")
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// A reader or writer that hashes every byte that goes through it.
+struct Hashing<S> {
+    inner: S,
+    hasher: Sha256,
+}
+
+impl<S> Hashing<S> {
+    fn new(inner: S) -> Hashing<S> {
+        Hashing {
+            inner,
+            hasher: Sha256::new(),
+        }
+    }
+
+    /// The stream back, and the SHA-256 (hex) of what went through.
+    fn finish(self) -> (S, String) {
+        let digest = self.hasher.finalize();
+        let hex = digest.iter().map(|b| format!("{b:02x}")).collect();
+        (self.inner, hex)
+    }
+}
+
+impl<W: Write> Write for Hashing<W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let n = self.inner.write(buf)?;
+        self.hasher.update(&buf[..n]);
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.inner.flush()
+    }
+}
+
+impl<R: Read> Read for Hashing<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.hasher.update(&buf[..n]);
+        Ok(n)
+    }
+}
+
+impl<R: BufRead> BufRead for Hashing<R> {
+    fn fill_buf(&mut self) -> std::io::Result<&[u8]> {
+        self.inner.fill_buf()
+    }
+
+    fn consume(&mut self, amt: usize) {
+        // The bytes consumed are the ones `fill_buf` showed: hash them before they go.
+        if let Ok(buf) = self.inner.fill_buf() {
+            self.hasher.update(&buf[..amt]);
+        }
+        self.inner.consume(amt);
     }
 }

@@ -199,7 +199,12 @@ impl<'a, T: ConfigTables> Prover<'a, T> {
                 count(no_win.0[1], "ply"),
                 started.elapsed().as_secs_f64()
             )),
-            Err(e) => progress.message(&format!("could not save the checkpoint: {e}")),
+            // Said whatever the verbosity: the user must not believe the work is kept.
+            Err(e) => progress.warn(&format!(
+                "could not save the checkpoint {}: {e} (the search goes on; the work since \
+                 the last save is not kept)",
+                checkpoint.path().display()
+            )),
         }
     }
 
@@ -409,7 +414,7 @@ pub fn solve<T: ConfigTables>(
 }
 
 /// Who attacks at `depth` plies from `position`: a win ends on the winner's own move.
-fn attacker_at(position: &Position, depth: u8) -> Player {
+pub(super) fn attacker_at(position: &Position, depth: u8) -> Player {
     if depth % 2 == 1 {
         position.to_move
     } else {

@@ -206,6 +206,19 @@ impl TranspositionTable {
         Ok(table)
     }
 
+    /// The deepest iteration any entry refutes for `attacker` (0: none): how deep the
+    /// searches that filled the table went, which bounds what a checkpoint may claim.
+    pub fn deepest_refuted(&self, attacker: Player) -> u8 {
+        self.buckets
+            .par_iter()
+            .flat_map_iter(|b| b.0.chunks(2))
+            .map(|pair| pair[1].load(Ordering::Relaxed))
+            .filter(|&word| word != 0)
+            .map(|word| unpack(word ^ EMPTY_DATA, attacker.index()).refuted)
+            .max()
+            .unwrap_or(0)
+    }
+
     /// Word `i` of the table, counting from the first bucket's first word.
     #[inline(always)]
     fn word(&self, i: usize) -> &AtomicU64 {
