@@ -1133,18 +1133,14 @@ fn solve_with_a_guessed_winner_finds_the_same_win_or_none() {
 
 #[test]
 fn an_unknown_after_one_players_search_says_who_was_searched_and_how_far() {
-    let out = ok(&[
-        "solve",
-        "4x4",
-        "--walls",
-        "2",
-        "--method",
-        "search",
-        "--winner",
-        "2",
-        "--max-depth",
-        "12",
-    ]);
+    let search = |more: &[&str]| {
+        ok(&[
+            &["solve", "4x4", "--walls", "2", "--method", "search"],
+            more,
+        ]
+        .concat())
+    };
+    let out = search(&["--winner", "2", "--max-depth", "12"]);
     assert!(
         out.starts_with(
             "4x4 with 2 walls per player: unknown (Player 2 does not win within 12 plies; \
@@ -1152,32 +1148,11 @@ fn an_unknown_after_one_players_search_says_who_was_searched_and_how_far() {
         ),
         "{out}"
     );
-    let json = ok(&[
-        "solve",
-        "4x4",
-        "--walls",
-        "2",
-        "--method",
-        "search",
-        "--winner",
-        "2",
-        "--max-depth",
-        "12",
-        "--json",
-    ]);
+    let json = search(&["--winner", "2", "--max-depth", "12", "--json"]);
     let v: serde_json::Value = serde_json::from_str(&json).unwrap();
     assert_eq!(v["no_win"], serde_json::json!([0, 12]), "{json}");
     // Both players searched: one bound for both.
-    let out = ok(&[
-        "solve",
-        "4x4",
-        "--walls",
-        "2",
-        "--method",
-        "search",
-        "--max-depth",
-        "8",
-    ]);
+    let out = search(&["--max-depth", "8"]);
     assert!(
         out.starts_with(
             "4x4 with 2 walls per player: unknown (neither player wins within 8 plies)"
