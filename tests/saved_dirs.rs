@@ -1,6 +1,7 @@
 //! Saved-table directories through the binary: `--save DIR` never mixes two tables, never
 //! deletes what is not a saved table's, refuses before solving, and leaves no temporary
-//! behind.
+//! behind; `verify` exits 0 (whole), 1 (damaged, whatever the damage) or 2 (wrong
+//! command), and checks a `table --save` directory cell by cell.
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -376,5 +377,117 @@ fn table_resume_keeps_the_saved_cells_it_keeps_and_replaces_those_it_solves_agai
     assert_eq!(std::fs::metadata(dir.join("3x3-w1")).unwrap().ino(), kept);
     assert_eq!(cell_of(&dir.join("3x3-w2")), (3, 3, 2));
     assert_only_its_own_files(&dir.join("3x3-w2"));
+    let out = verify(&dir, 0);
+    assert!(out.contains("2 cells checked, 2 whole, 0 damaged"), "{out}");
     let _ = std::fs::remove_dir_all(&root);
+}
+
+/// Flips a bit of `file`.
+fn flip(file: &Path) {
+    let mut bytes = std::fs::read(file).unwrap();
+    bytes[2] ^= 0x10;
+    std::fs::write(file, &bytes).unwrap();
+}
+
+#[test]
+fn verify_exits_1_for_any_damage() {
+    let root = scratch("damage");
+    for (what, damage) in [
+        (
+            "header",
+            &(|d: &Path| flip(&d.join("header.json"))) as &dyn Fn(&Path),
+        ),
+        ("manifest", &|d: &Path| flip(&d.join("MANIFEST.sha256"))),
+        ("layer", &|d: &Path| {
+            flip(&d.join("layer-01-split-00.bin.gz"))
+        }),
+        ("no manifest", &|d: &Path| {
+            std::fs::remove_file(d.join("MANIFEST.sha256")).unwrap()
+        }),
+        ("no header", &|d: &Path| {
+            std::fs::remove_file(d.join("header.json")).unwrap()
+        }),
+        ("no layer", &|d: &Path| {
+            std::fs::remove_file(d.join("layer-02-split-00.bin.gz")).unwrap()
+        }),
+    ] {
+        let dir = root.join(what.replace(' ', "-"));
+        save(&["3x3", "--walls", "1"], &dir, &[]);
+        verify(&dir, 0);
+        damage(&dir);
+        let out = verify(&dir, 1);
+        assert!(out.starts_with("verification failed: "), "{what}: {out}");
+    }
+    let _ = std::fs::remove_dir_all(&root);
+}
+
+#[test]
+fn verify_exits_2_when_nothing_saved_is_named() {
+    let root = scratch("wrong");
+    let err = refused(&["verify", s(&root.join("missing"))]);
+    assert!(err.contains("does not exist"), "{err}");
+    std::fs::write(root.join("file"), "x").unwrap();
+    let err = refused(&["verify", s(&root.join("file"))]);
+    assert!(err.contains("is not a directory"), "{err}");
+    std::fs::create_dir(root.join("empty")).unwrap();
+    let err = refused(&["verify", s(&root.join("empty"))]);
+    assert!(err.contains("holds no saved table"), "{err}");
+    refused(&["verify", s(&root)]);
+    refused(&["verify", s(&root.join("empty")), "--no-such-flag"]);
+    let _ = std::fs::remove_dir_all(&root);
+}
+
+#[test]
+fn verify_checks_each_cell_of_a_table_save_directory() {
+    let root = scratch("cells");
+    let (out, dir) = (root.join("out"), root.join("cells"));
+    ok(&[
+        "table",
+        "--boards",
+        "3x3,4x3",
+        "--walls",
+        "1",
+        "--out",
+        s(&out),
+        "--save",
+        s(&dir),
+        "-q",
+    ]);
+    let text = verify(&dir, 0);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 3, "{text}");
+    assert!(lines[0].starts_with("3x3-w1: whole: "), "{text}");
+    assert!(lines[1].starts_with("4x3-w1: whole: "), "{text}");
+    assert!(
+        lines[2].ends_with("2 cells checked, 2 whole, 0 damaged"),
+        "{text}"
+    );
+    // One cell damaged: the others still checked, that one named, exit 1.
+    flip(&dir.join("3x3-w1").join("header.json"));
+    let text = verify(&dir, 1);
+    assert!(text.contains("3x3-w1: DAMAGED: "), "{text}");
+    assert!(text.contains("4x3-w1: whole: "), "{text}");
+    assert!(text.contains("1 whole, 1 damaged (3x3-w1)"), "{text}");
+    // A whole table under another cell's name is not that cell's.
+    std::fs::remove_dir_all(dir.join("3x3-w1")).unwrap();
+    save(&["3x3", "--walls", "2"], &dir.join("3x3-w1"), &[]);
+    let text = verify(&dir, 1);
+    assert!(
+        text.contains("holds 3x3 with 2 walls, not 3x3 with 1 wall as its name says"),
+        "{text}"
+    );
+    let _ = std::fs::remove_dir_all(&root);
+}
+
+#[test]
+fn verify_help_states_the_exit_codes() {
+    let help = ok(&["verify", "--help"]);
+    let flat = help.split_whitespace().collect::<Vec<_>>().join(" ");
+    for code in [
+        "0 every check passed",
+        "1 a table is damaged",
+        "2 the command is wrong",
+    ] {
+        assert!(flat.contains(code), "{code}\n{help}");
+    }
 }

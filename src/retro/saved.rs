@@ -11,7 +11,7 @@
 //!
 //! Reading checks every file against the manifest and every length against the layout of
 //! the cell's tables before any value is used: a damaged or missing file is named in the
-//! error, never read as values.
+//! error (`Error::Damaged`), never read as values.
 //!
 //! Writing never mixes two tables: a save goes into a new or empty directory, or replaces
 //! a saved table when told to (`Target::replace`), and never deletes files that are not a
@@ -69,6 +69,18 @@ pub struct SplitFile {
 
 fn io(path: &Path, what: &str, e: impl std::fmt::Display) -> Error {
     Error::Io(format!("cannot {what} {}: {e}", path.display()))
+}
+
+/// A file of a saved table that cannot be read: damage if it is missing or not text where
+/// text is due, else the system's reason (permissions, a disk error).
+fn damaged_or_io(path: &Path, e: std::io::Error) -> Error {
+    match e.kind() {
+        std::io::ErrorKind::NotFound => Error::Damaged(format!("{} is missing", path.display())),
+        std::io::ErrorKind::InvalidData => {
+            Error::Damaged(format!("{} is damaged: {e}", path.display()))
+        }
+        _ => io(path, "read", e),
+    }
 }
 
 fn sha256_hex(bytes: &[u8]) -> String {
@@ -470,14 +482,14 @@ pub fn remove_leftovers(c: &Contents) {
 /// The manifest of `dir`: each file's expected SHA-256.
 fn manifest(dir: &Path) -> Result<Vec<(String, String)>> {
     let path = dir.join(MANIFEST);
-    let text = std::fs::read_to_string(&path).map_err(|e| io(&path, "read", e))?;
+    let text = std::fs::read_to_string(&path).map_err(|e| damaged_or_io(&path, e))?;
     text.lines()
         .map(|line| {
             line.split_once("  ")
                 .filter(|(hash, file)| hash.len() == 64 && !file.contains('/'))
                 .map(|(hash, file)| (file.to_string(), hash.to_string()))
                 .ok_or_else(|| {
-                    Error::Io(format!(
+                    Error::Damaged(format!(
                         "{}: not a SHA-256 manifest line: {line}",
                         path.display()
                     ))
@@ -493,10 +505,10 @@ fn read_checked(dir: &Path, manifest: &[(String, String)], file: &str) -> Result
         .iter()
         .find(|(f, _)| f == file)
         .map(|(_, h)| h)
-        .ok_or_else(|| Error::Io(format!("{} is not in the manifest", path.display())))?;
-    let bytes = std::fs::read(&path).map_err(|e| io(&path, "read", e))?;
+        .ok_or_else(|| Error::Damaged(format!("{} is not in the manifest", path.display())))?;
+    let bytes = std::fs::read(&path).map_err(|e| damaged_or_io(&path, e))?;
     if &sha256_hex(&bytes) != expected {
-        return Err(Error::Io(format!(
+        return Err(Error::Damaged(format!(
             "{} is damaged: its SHA-256 differs from the manifest's",
             path.display()
         )));
@@ -508,9 +520,9 @@ fn read_checked(dir: &Path, manifest: &[(String, String)], file: &str) -> Result
 pub fn header(dir: &Path) -> Result<Header> {
     let bytes = read_checked(dir, &manifest(dir)?, HEADER)?;
     let header: Header = serde_json::from_slice(&bytes)
-        .map_err(|e| Error::Io(format!("{}: {e}", dir.join(HEADER).display())))?;
+        .map_err(|e| Error::Damaged(format!("{}: {e}", dir.join(HEADER).display())))?;
     if header.format != FORMAT || header.layout_version != LAYOUT_VERSION {
-        return Err(Error::Io(format!(
+        return Err(Error::Damaged(format!(
             "{}: format \"{}\" (layout {}), this program reads \"{FORMAT}\" (layout \
              {LAYOUT_VERSION})",
             dir.join(HEADER).display(),
@@ -541,7 +553,8 @@ pub fn load<'t>(tables: &'t Tables, dir: &Path, layers: Range<usize>) -> Result<
         )));
     }
     let layout = Layout::new(tables);
-    let shape_error = |what: String| Error::Io(format!("{}: {what}", dir.join(HEADER).display()));
+    let shape_error =
+        |what: String| Error::Damaged(format!("{}: {what}", dir.join(HEADER).display()));
     if header.layers.len() != layout.layers() {
         return Err(shape_error(format!(
             "{} layers, the cell has {}",
@@ -570,7 +583,7 @@ pub fn load<'t>(tables: &'t Tables, dir: &Path, layers: Range<usize>) -> Result<
             let mut store = Vec::with_capacity(len);
             GzDecoder::new(&gz[..])
                 .read_to_end(&mut store)
-                .map_err(|e| Error::Io(format!("{}: {e}", dir.join(&f.file).display())))?;
+                .map_err(|e| Error::Damaged(format!("{}: {e}", dir.join(&f.file).display())))?;
             if store.len() != len {
                 return Err(shape_error(format!(
                     "{} has {} bytes, layer {k} needs {len}",
