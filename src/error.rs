@@ -25,6 +25,10 @@ pub enum Error {
     /// A file was read but its content cannot be what it claims to be (e.g. a results row
     /// with an outcome that does not exist); the message names the file and the line.
     Input(String),
+    /// A saved table is not what was written: a file missing or altered, a manifest or
+    /// header that cannot be read. Apart from `Input` because `verify` reports it as a
+    /// failed check (exit 1), not as bad usage.
+    Damaged(String),
     /// The reader of our output went away (e.g. `| head`): not a failure of the work.
     BrokenPipe,
 }
@@ -36,7 +40,8 @@ impl fmt::Display for Error {
             | Error::Notation(m)
             | Error::Argument(m)
             | Error::Io(m)
-            | Error::Input(m) => f.write_str(m),
+            | Error::Input(m)
+            | Error::Damaged(m) => f.write_str(m),
             Error::IllegalAction(m) => f.write_str(m),
             Error::BrokenPipe => f.write_str("the output was closed"),
             Error::Memory {

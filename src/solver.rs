@@ -66,8 +66,8 @@ pub struct SolveOptions {
     /// length then proven by an oracle-guided proof search).
     pub precision: Option<Precision>,
     /// Write the exact analysis's values here (`retro::saved`); only with `Method::Retro`
-    /// and an exact analysis that keeps every layer.
-    pub save: Option<PathBuf>,
+    /// and an exact analysis that keeps every layer. Checked before any work is done.
+    pub save: Option<retro::saved::Target>,
     /// Where the proof search reads configurations from.
     pub store: Store,
     /// Keep the proof search's transposition table in this file between runs
@@ -309,6 +309,10 @@ pub fn solve(
             "configurations built on demand serve the proof search only: use --method search"
                 .into(),
         ));
+    }
+    // Before the tables and the analysis: a destination refused at the end would lose them.
+    if let Some(to) = &options.save {
+        crate::retro::saved::check_destination(to)?;
     }
     let (what, needed) = match options.method {
         Method::Retro => ("retrograde analysis of", retro_bytes),
@@ -584,7 +588,7 @@ fn retro_cell(
                     options.memory_budget,
                 )?;
                 let solved = retro::analyse(tables, options.memory_budget, progress)?;
-                retro::saved::save(&solved, dir)?;
+                retro::saved::save_to(&solved, dir)?;
                 solved
             }
             None => retro::analyse(tables, options.memory_budget, progress)?,

@@ -8,7 +8,7 @@ use quoridor_solver::error::{count, format_bytes};
 use quoridor_solver::geometry::{Board, Player};
 use quoridor_solver::notation::{action_name, format_moves};
 use quoridor_solver::progress::Progress;
-use quoridor_solver::retro::Precision;
+use quoridor_solver::retro::{Precision, saved};
 use quoridor_solver::search::NoWin;
 use quoridor_solver::solver::{
     CellResult, DEFAULT_TT_BYTES, Method, MethodUsed, Outcome, SolveOptions, Store, solve,
@@ -75,9 +75,17 @@ pub struct SolveArgs {
 
     /// With --method retro: also write every position's value to DIR (a saved table, read
     /// by `analyze --table` and checked by `verify`; format in docs/FORMATS.md). Needs the
-    /// exact analysis with every layer in the memory budget
+    /// exact analysis with every layer in the memory budget. DIR must be new or empty
+    /// (checked before solving); the table is written beside it and renamed onto it when
+    /// whole
     #[arg(long, value_name = "DIR")]
     save: Option<std::path::PathBuf>,
+
+    /// With --save: replace the saved table (or `table --save` directory) already in DIR,
+    /// deleting it once the new one is whole. A directory holding other files is never
+    /// replaced
+    #[arg(long, requires = "save")]
+    force: bool,
 
     /// Where the proof search reads wall configurations from: `full` (every configuration
     /// built first: fastest, and what the retrograde analysis needs), `on-demand` (each
@@ -226,7 +234,10 @@ impl SolveArgs {
                     Some(_) => Some(Precision::Exact),
                     None => self.precision.map(Precision::from),
                 },
-                save: self.save.clone(),
+                save: self.save.clone().map(|dir| saved::Target {
+                    dir,
+                    replace: self.force,
+                }),
                 store: self.store.into(),
                 checkpoint: self.checkpoint.clone(),
                 winner: self

@@ -3,7 +3,7 @@
 //! table.
 
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
 
@@ -17,7 +17,7 @@ use quoridor_solver::report::beyond::{BEYOND_BOARDS, even_heights_decided};
 use quoridor_solver::report::check::{CheckSummary, check};
 use quoridor_solver::report::published::{self, EVEN_BOARDS};
 use quoridor_solver::report::{self, CSV_NAME, CellRecord};
-use quoridor_solver::retro::Precision;
+use quoridor_solver::retro::{Precision, saved};
 use quoridor_solver::solver::{
     DEFAULT_TT_BYTES, Method, MethodUsed, Outcome, SolveOptions, Store, solve,
 };
@@ -105,9 +105,19 @@ pub struct TableArgs {
     /// Also save each cell's values in DIR/WxH-wN (as `solve --save`, read by `analyze
     /// --table`): such a cell is solved by the exact retrograde analysis with every layer
     /// kept, where that fits the memory budget; the others are planned as usual and not
-    /// saved (their line says why). Cells kept by --resume are not solved again
+    /// saved (their line says why). DIR must be new or empty (checked before solving);
+    /// with --resume it may hold the cells of the run resumed: those kept stay, those
+    /// solved again are replaced. Each cell is written beside its directory and renamed
+    /// onto it when whole
     #[arg(long, value_name = "DIR")]
     save: Option<PathBuf>,
+
+    /// With --save: replace the saved tables already in DIR: each cell's as it is saved,
+    /// and at the end of the run those this run did not save (with --resume, only a
+    /// single table saved by `solve`; the cells kept stay). A directory holding other
+    /// files is never replaced
+    #[arg(long, requires = "save")]
+    force: bool,
 
     #[command(flatten)]
     resources: ResourceArgs,
@@ -129,6 +139,8 @@ pub enum TableJob {
         resume: bool,
         out: PathBuf,
         save: Option<PathBuf>,
+        /// Replace the saved tables found in `save` (`--force`).
+        force: bool,
         /// Skip a board's cells with more walls than one left undecided (`--beyond`).
         stop_at_undecided: bool,
     },
@@ -221,6 +233,7 @@ impl TableArgs {
                 false => PathBuf::from("results"),
             }),
             save: self.save.clone(),
+            force: self.force,
             stop_at_undecided: self.beyond || self.stop_at_undecided,
         })
     }
@@ -260,7 +273,7 @@ fn parse_walls(text: &str) -> Result<Vec<u8>> {
 }
 
 pub fn run(t: TableJob, bars: &Bars, out: &mut dyn Write) -> Result<ExitCode> {
-    let (cells, options, resume, dir, save, stop_at_undecided) = match t {
+    let (cells, options, resume, dir, save, force, stop_at_undecided) = match t {
         TableJob::Check(file) => {
             let records = report::read_csv(&file)?;
             // A check of nothing would pass: an empty file is a wrong path, not a result.
@@ -280,11 +293,22 @@ pub fn run(t: TableJob, bars: &Bars, out: &mut dyn Write) -> Result<ExitCode> {
             resume,
             out,
             save,
+            force,
             stop_at_undecided,
-        } => (cells, options, resume, out, save, stop_at_undecided),
+        } => (cells, options, resume, out, save, force, stop_at_undecided),
     };
     report::check_writable(&dir)?;
     report::remove_stale_temporaries(&dir);
+    // Before any cell is solved: a refusal at the first save would come minutes in.
+    let found = match &save {
+        Some(save) => check_save_dir(save, force, resume)?,
+        None => saved::Contents::default(),
+    };
+    // The cells saved by this run, and (with --resume) those kept: what --force keeps.
+    let mut keep = match resume {
+        true => found.cells.clone(),
+        false => Vec::new(),
+    };
     let csv_path = dir.join(CSV_NAME);
     let mut records: Vec<CellRecord> = if resume && csv_path.exists() {
         report::read_csv(&csv_path)?
@@ -352,11 +376,18 @@ pub fn run(t: TableJob, bars: &Bars, out: &mut dyn Write) -> Result<ExitCode> {
             let e = CellEstimate::new(board, walls);
             let needed = e.tables.bytes + e.retro.all_layers_bytes;
             if needed <= options.memory_budget {
-                let path = save.join(format!("{board}-w{walls}"));
+                let name = saved::cell_dir_name(board, walls);
+                let path = save.join(&name);
                 saved = format!("; values saved in {}", path.display());
                 cell_options.method = Method::Retro;
                 cell_options.precision = Some(Precision::Exact);
-                cell_options.save = Some(path);
+                // The directory was checked as a whole: a cell's own table found there is
+                // the resumed run's or one --force replaces.
+                cell_options.save = Some(saved::Target {
+                    dir: path,
+                    replace: force || resume,
+                });
+                keep.push(name);
             } else {
                 saved = format!(
                     "; not saved: every layer of the analysis needs {}",
@@ -398,6 +429,9 @@ pub fn run(t: TableJob, bars: &Bars, out: &mut dyn Write) -> Result<ExitCode> {
         overall.inc(1);
     }
     overall.finish_and_clear();
+    if let (Some(save), true) = (&save, force) {
+        saved::remove_tables_except(save, &keep)?;
+    }
     // Written again at the end, so that a run with nothing left to solve (--resume)
     // brings the files up to date with this version, table.svg included.
     report::write_all(&dir, &records)?;
@@ -413,6 +447,38 @@ pub fn run(t: TableJob, bars: &Bars, out: &mut dyn Write) -> Result<ExitCode> {
     write_summary(&summary, out)?;
     write_even_heights(&records, out)?;
     Ok(exit_code(&summary))
+}
+
+/// Refuses `dir` for `table --save` unless the run may write there: it does not exist or
+/// is empty; or it holds saved tables and the run replaces them (`force`), or it holds
+/// cells of the run resumed (`resume`). Files that are not a saved table's are never
+/// replaced. Removes the remains of killed saves, which are never results; returns what
+/// was there.
+fn check_save_dir(dir: &Path, force: bool, resume: bool) -> Result<saved::Contents> {
+    let Some(found) = saved::contents(dir)? else {
+        return Ok(saved::Contents::default());
+    };
+    if let Some(foreign) = &found.foreign {
+        return Err(saved::not_a_table(dir, foreign));
+    }
+    if found.table_files && !force {
+        return Err(Error::Argument(format!(
+            "{} already holds {}, not one per cell; --force replaces it",
+            dir.display(),
+            saved::describe(dir, &found)
+        )));
+    }
+    if !found.cells.is_empty() && !force && !resume {
+        return Err(Error::Argument(format!(
+            "{} already holds {}; --force replaces {} (--resume keeps those of the cells it \
+             keeps)",
+            dir.display(),
+            saved::describe(dir, &found),
+            found.it_or_them("it", "them")
+        )));
+    }
+    saved::remove_leftovers(&found);
+    Ok(found)
 }
 
 /// What the plan needs to know of the cells already solved.

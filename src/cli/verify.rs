@@ -1,20 +1,26 @@
 //! `verify`: checks a saved table (`retro::saved`): every file against the manifest, every
 //! length against the cell's layout, then the values themselves, position by position: a
-//! position's value must be its best move's (`Analyst::consistent`).
+//! position's value must be its best move's (`Analyst::consistent`). A `table --save`
+//! directory is checked cell by cell.
+//!
+//! Exit codes, one rule: 0 every check passed, 1 a table is damaged (whatever the damage:
+//! manifest, header, a value file, a value), 2 the command is wrong (the path, the flags,
+//! nothing saved there) or the check could not run (the memory budget).
 
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::Args;
-use quoridor_solver::Result;
 use quoridor_solver::analysis::{Analyst, random_games, reachable};
 use quoridor_solver::error::count;
 use quoridor_solver::geometry::Board;
 use quoridor_solver::notation::format_record;
+use quoridor_solver::position::MAX_WALLS_PER_PLAYER;
 use quoridor_solver::progress::Progress;
 use quoridor_solver::retro::saved;
 use quoridor_solver::tables::Tables;
+use quoridor_solver::{Error, Result};
 
 use super::progress::Bars;
 use super::resources::{ResourceArgs, Resources};
@@ -24,11 +30,16 @@ use super::resources::{ResourceArgs, Resources};
 const ALL_UP_TO: usize = 2_000_000;
 const GAMES: usize = 2_000;
 
-/// Check a saved table (solve --save DIR): its files against their manifest, then that
-/// each value checked is its best move's
+/// Check a saved table (solve --save DIR), or each cell of a table --save DIR: its files
+/// against their manifest, then that each value checked is its best move's.
+///
+/// Exit status: 0 every check passed; 1 a table is damaged (a file missing or altered, a
+/// manifest or header that cannot be read, a value that is not its best move's; with
+/// table --save, any cell); 2 the command is wrong (no such directory, not a directory,
+/// nothing saved there, bad flags) or the check cannot run (memory budget)
 #[derive(Args, Debug)]
 pub struct VerifyArgs {
-    /// The saved table's directory
+    /// The saved table's directory, or a `table --save` directory (one WxH-wN per cell)
     #[arg(value_name = "DIR")]
     dir: PathBuf,
 
@@ -50,26 +61,131 @@ impl VerifyArgs {
     }
 }
 
+/// A saved table that passed every check.
+struct Whole {
+    board: Board,
+    walls: u8,
+    files: usize,
+    positions: usize,
+    /// Which positions were checked, in words.
+    which: &'static str,
+}
+
 pub fn run(v: Verify, bars: &Bars, out: &mut dyn Write) -> Result<ExitCode> {
-    let header = saved::header(&v.dir)?;
-    let board = Board::new(header.width, header.height)?;
-    let tables = Tables::build(board, header.walls, v.resources.memory_budget, bars)?;
-    // A damaged or missing file is a failed check (exit 1), not bad usage.
-    let solved = match saved::load(&tables, &v.dir, 0..usize::MAX) {
-        Ok(solved) => solved,
-        Err(e) => {
-            writeln!(out, "verification failed: {e}")?;
-            return Ok(ExitCode::from(1));
+    let found = saved::contents(&v.dir)?
+        .ok_or_else(|| Error::Argument(format!("{} does not exist", v.dir.display())))?;
+    if found.table_files {
+        return match check_table(&v.dir, None, &v.resources, bars)? {
+            Ok(w) => {
+                writeln!(
+                    out,
+                    "{}: {} with {}, {} and the header match the manifest",
+                    v.dir.display(),
+                    w.board,
+                    count(w.walls, "wall"),
+                    count(w.files, "value file")
+                )?;
+                writeln!(
+                    out,
+                    "values consistent on {} ({})",
+                    count(w.positions, "position"),
+                    w.which
+                )?;
+                Ok(ExitCode::SUCCESS)
+            }
+            Err(damage) => {
+                writeln!(out, "verification failed: {damage}")?;
+                Ok(ExitCode::from(1))
+            }
+        };
+    }
+    if found.cells.is_empty() {
+        // Passing a check of nothing would hide a wrong path.
+        return Err(Error::Argument(format!(
+            "{} holds no saved table: neither a MANIFEST.sha256 (solve --save) nor WxH-wN \
+             directories (table --save)",
+            v.dir.display()
+        )));
+    }
+    let mut damaged = Vec::new();
+    for name in &found.cells {
+        let cell = saved::parse_cell_dir_name(name);
+        match check_table(&v.dir.join(name), cell, &v.resources, bars)? {
+            Ok(w) => writeln!(
+                out,
+                "{name}: whole: {} and the header match the manifest, values consistent on {} \
+                 ({})",
+                count(w.files, "value file"),
+                count(w.positions, "position"),
+                w.which
+            )?,
+            Err(damage) => {
+                writeln!(out, "{name}: DAMAGED: {damage}")?;
+                damaged.push(name.as_str());
+            }
         }
-    };
-    let files: usize = header.layers.iter().map(Vec::len).sum();
+    }
     writeln!(
         out,
-        "{}: {board} with {}, {} and the header match the manifest",
+        "{}: {} checked, {} whole, {} damaged{}",
         v.dir.display(),
-        count(header.walls, "wall"),
-        count(files, "value file")
+        count(found.cells.len(), "cell"),
+        found.cells.len() - damaged.len(),
+        damaged.len(),
+        match damaged.is_empty() {
+            true => String::new(),
+            false => format!(" ({})", damaged.join(", ")),
+        }
     )?;
+    Ok(match damaged.is_empty() {
+        true => ExitCode::SUCCESS,
+        false => ExitCode::from(1),
+    })
+}
+
+/// Checks the saved table in `dir` (of `cell` when its directory is named for one). The
+/// outer `Err` is an error that is no damage (the memory budget, the output); the inner
+/// one says what is damaged.
+fn check_table(
+    dir: &Path,
+    cell: Option<(Board, u8)>,
+    resources: &Resources,
+    bars: &Bars,
+) -> Result<std::result::Result<Whole, String>> {
+    let damage = |e: Error| match e {
+        Error::Damaged(m) => Ok(Err(m)),
+        e => Err(e),
+    };
+    let header = match saved::header(dir) {
+        Ok(h) => h,
+        Err(e) => return damage(e),
+    };
+    // The header matches the manifest, so these hold unless it was written damaged.
+    let board = match Board::new(header.width, header.height) {
+        Ok(b) if header.walls <= MAX_WALLS_PER_PLAYER => b,
+        _ => {
+            return Ok(Err(format!(
+                "{}: {}x{} with {} is not a cell",
+                dir.join("header.json").display(),
+                header.width,
+                header.height,
+                count(header.walls, "wall")
+            )));
+        }
+    };
+    if let Some((b, n)) = cell.filter(|&c| c != (board, header.walls)) {
+        return Ok(Err(format!(
+            "{} holds {board} with {}, not {b} with {} as its name says",
+            dir.display(),
+            count(header.walls, "wall"),
+            count(n, "wall")
+        )));
+    }
+    let tables = Tables::build(board, header.walls, resources.memory_budget, bars)?;
+    let solved = match saved::load(&tables, dir, 0..usize::MAX) {
+        Ok(solved) => solved,
+        Err(e) => return damage(e),
+    };
     let mut analyst = Analyst::from_solved(solved);
     let (positions, which) = match reachable(&tables, ALL_UP_TO) {
         Some(all) => (all, "every position reachable from the start"),
@@ -82,20 +198,19 @@ pub fn run(v: Verify, bars: &Bars, out: &mut dyn Write) -> Result<ExitCode> {
     for pos in &positions {
         if !analyst.consistent(pos, bars) {
             bars.finish();
-            writeln!(
-                out,
+            return Ok(Err(format!(
                 "inconsistent value at {}: it is not its best move's",
                 format_record(board, pos)
-            )?;
-            return Ok(ExitCode::from(1));
+            )));
         }
         bars.advance(1);
     }
     bars.finish();
-    writeln!(
-        out,
-        "values consistent on {} ({which})",
-        count(positions.len(), "position")
-    )?;
-    Ok(ExitCode::SUCCESS)
+    Ok(Ok(Whole {
+        board,
+        walls: header.walls,
+        files: header.layers.iter().map(Vec::len).sum(),
+        positions: positions.len(),
+        which,
+    }))
 }

@@ -11,11 +11,18 @@
 //!
 //! Reading checks every file against the manifest and every length against the layout of
 //! the cell's tables before any value is used: a damaged or missing file is named in the
-//! error, never read as values.
+//! error (`Error::Damaged`), never read as values.
+//!
+//! Writing never mixes two tables: a save goes into a new or empty directory, or replaces
+//! a saved table when told to (`Target::replace`), and never deletes files that are not a
+//! saved table's. The files are written into a temporary directory beside the destination
+//! and renamed onto it when whole. A `table --save` directory holds one saved table per
+//! cell, in subdirectories named `WxH-wN`.
 
 use super::layout::Layout;
 use super::{Precision, RetroStats, Solved, Splits};
 use crate::error::{Error, Result, count};
+use crate::geometry::Board;
 use crate::tables::Tables;
 use flate2::Compression;
 use flate2::read::GzDecoder;
@@ -25,7 +32,7 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use std::io::{Read, Write};
 use std::ops::Range;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// The name and version of the format, first in the header.
 const FORMAT: &str = "quoridor-solver exact values 1 (gzip)";
@@ -64,6 +71,18 @@ fn io(path: &Path, what: &str, e: impl std::fmt::Display) -> Error {
     Error::Io(format!("cannot {what} {}: {e}", path.display()))
 }
 
+/// A file of a saved table that cannot be read: damage if it is missing or not text where
+/// text is due, else the system's reason (permissions, a disk error).
+fn damaged_or_io(path: &Path, e: std::io::Error) -> Error {
+    match e.kind() {
+        std::io::ErrorKind::NotFound => Error::Damaged(format!("{} is missing", path.display())),
+        std::io::ErrorKind::InvalidData => {
+            Error::Damaged(format!("{} is damaged: {e}", path.display()))
+        }
+        _ => io(path, "read", e),
+    }
+}
+
 fn sha256_hex(bytes: &[u8]) -> String {
     Sha256::digest(bytes)
         .iter()
@@ -71,9 +90,263 @@ fn sha256_hex(bytes: &[u8]) -> String {
         .collect()
 }
 
-/// Writes `solved` (exact, every layer kept) into `dir`, which is created if need be;
-/// returns the bytes written.
+/// Where to save a table, and whether a saved table already there may be replaced.
+#[derive(Clone, Debug)]
+pub struct Target {
+    pub dir: PathBuf,
+    /// Replace a saved table (or a `table --save` directory of them) found at `dir`; files
+    /// that are not a saved table's are never replaced.
+    pub replace: bool,
+}
+
+/// The name of a cell's directory in a `table --save` directory, e.g. `3x3-w1`.
+pub fn cell_dir_name(board: Board, walls: u8) -> String {
+    format!("{board}-w{walls}")
+}
+
+/// The cell a `table --save` subdirectory is named for, if its name is one.
+pub fn parse_cell_dir_name(name: &str) -> Option<(Board, u8)> {
+    let (board, walls) = name.split_once("-w")?;
+    let walls: u8 = walls.parse().ok()?;
+    let board = Board::parse(board).ok()?;
+    (cell_dir_name(board, walls) == name).then_some((board, walls))
+}
+
+/// Whether `name` is the name of one of a saved table's own files.
+fn is_table_file(name: &str) -> bool {
+    name == HEADER || name == MANIFEST || (name.starts_with("layer-") && name.ends_with(".bin.gz"))
+}
+
+/// The directory beside `dir` that a save writes into (`part`) or moves the table it
+/// replaces to (`old`) before deleting it: `NAME.part-PID`, `NAME.old-PID`.
+fn sibling(dir: &Path, what: &str) -> PathBuf {
+    let name = dir.file_name().map(|n| n.to_string_lossy().into_owned());
+    let name = name.unwrap_or_else(|| "saved".into());
+    dir.with_file_name(format!("{name}.{what}-{}", std::process::id()))
+}
+
+/// Whether `name` is that of a temporary directory of a save (`sibling`).
+fn is_temporary_name(name: &str) -> bool {
+    ["part", "old"].iter().any(|what| {
+        name.rsplit_once(&format!(".{what}-"))
+            .is_some_and(|(_, pid)| !pid.is_empty() && pid.chars().all(|c| c.is_ascii_digit()))
+    })
+}
+
+/// What a directory holds, as far as saved tables go: enough to decide whether a save may
+/// write there, replace it, or what `verify` should check.
+#[derive(Debug, Default)]
+pub struct Contents {
+    /// Files of one saved table directly in the directory (`solve --save`).
+    pub table_files: bool,
+    /// Subdirectories named for a cell (`WxH-wN`, `table --save`), sorted.
+    pub cells: Vec<String>,
+    /// Temporary directories of a save that was killed (`NAME.part-PID`, `NAME.old-PID`)
+    /// holding only a saved table's files: never a result.
+    pub leftovers: Vec<PathBuf>,
+    /// The first entry (by name, at any depth) that is not a saved table's: a reason
+    /// never to delete the directory.
+    pub foreign: Option<String>,
+}
+
+impl Contents {
+    /// `one` for a single saved table, `many` for the tables of several cells: the words
+    /// of a message about them.
+    pub fn it_or_them<'a>(&self, one: &'a str, many: &'a str) -> &'a str {
+        match !self.table_files && self.cells.len() > 1 {
+            true => many,
+            false => one,
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        !self.table_files
+            && self.cells.is_empty()
+            && self.leftovers.is_empty()
+            && self.foreign.is_none()
+    }
+}
+
+/// The names in `dir`, sorted, each with whether it is a directory.
+fn entries(dir: &Path) -> Result<Vec<(String, bool)>> {
+    let mut names = Vec::new();
+    for entry in std::fs::read_dir(dir).map_err(|e| io(dir, "read", e))? {
+        let entry = entry.map_err(|e| io(dir, "read", e))?;
+        // A symbolic link is not followed: it counts as a file, so it is never a table.
+        let is_dir = entry.file_type().map_err(|e| io(dir, "read", e))?.is_dir();
+        names.push((entry.file_name().to_string_lossy().into_owned(), is_dir));
+    }
+    names.sort();
+    Ok(names)
+}
+
+/// The first entry of `dir` that is not one of a saved table's files, if any.
+fn foreign_in_table(dir: &Path) -> Result<Option<String>> {
+    Ok(entries(dir)?
+        .into_iter()
+        .find(|(name, is_dir)| *is_dir || !is_table_file(name))
+        .map(|(name, _)| name))
+}
+
+/// What `dir` holds; `None` if nothing is there. A path that is not a directory is an
+/// error: nothing can be saved or verified there.
+pub fn contents(dir: &Path) -> Result<Option<Contents>> {
+    // Followed if a link: a link to a directory is that directory.
+    match std::fs::metadata(dir) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(io(dir, "read", e)),
+        Ok(m) if !m.is_dir() => {
+            return Err(Error::Argument(format!(
+                "{} is not a directory",
+                dir.display()
+            )));
+        }
+        Ok(_) => {}
+    }
+    let mut c = Contents::default();
+    for (name, is_dir) in entries(dir)? {
+        let foreign_inside = |c: &mut Contents| -> Result<bool> {
+            match foreign_in_table(&dir.join(&name))? {
+                Some(inner) => {
+                    c.foreign.get_or_insert(format!("{name}/{inner}"));
+                    Ok(true)
+                }
+                None => Ok(false),
+            }
+        };
+        if !is_dir && is_table_file(&name) {
+            c.table_files = true;
+        } else if is_dir && parse_cell_dir_name(&name).is_some() {
+            foreign_inside(&mut c)?;
+            c.cells.push(name);
+        } else if is_dir && is_temporary_name(&name) {
+            if !foreign_inside(&mut c)? {
+                c.leftovers.push(dir.join(&name));
+            }
+        } else {
+            c.foreign.get_or_insert(name);
+        }
+    }
+    Ok(Some(c))
+}
+
+/// A short description of the saved tables in `dir` (`c`), for a message: the cell of
+/// one table (read from its header when it can be), or the cells of a `table --save`.
+pub fn describe(dir: &Path, c: &Contents) -> String {
+    if c.table_files {
+        return match header(dir) {
+            Ok(h) => format!(
+                "a saved table ({}x{} with {})",
+                h.width,
+                h.height,
+                count(h.walls, "wall")
+            ),
+            Err(_) => "a saved table (its header unreadable)".into(),
+        };
+    }
+    if !c.cells.is_empty() {
+        return format!(
+            "the {} of {} ({})",
+            c.it_or_them("saved table", "saved tables"),
+            count(c.cells.len(), "cell"),
+            c.cells.join(", ")
+        );
+    }
+    "the remains of an interrupted save".into()
+}
+
+/// The refusal of a destination `dir` that holds `foreign`, not a saved table's.
+pub fn not_a_table(dir: &Path, foreign: &str) -> Error {
+    Error::Argument(format!(
+        "{} is not empty and not a saved table (it holds {foreign}); --save writes only into \
+         a new or empty directory, or with --force over a saved table",
+        dir.display()
+    ))
+}
+
+/// Refuses `to` before any work is done for it, unless a save may write there: `to.dir`
+/// does not exist or is empty, or holds saved tables and `to.replace` is set. Files that
+/// are not a saved table's are never replaced, even with `replace`: deleting what this
+/// program did not write is not its to do. Then makes sure the temporary directory beside
+/// it can be created, so that a full analysis is not lost to a directory that cannot be
+/// written at the end.
+pub fn check_destination(to: &Target) -> Result<()> {
+    if let Some(c) = contents(&to.dir)? {
+        if let Some(foreign) = &c.foreign {
+            return Err(not_a_table(&to.dir, foreign));
+        }
+        if !c.is_empty() && !to.replace {
+            return Err(Error::Argument(format!(
+                "{} already holds {}; --force replaces {}",
+                to.dir.display(),
+                describe(&to.dir, &c),
+                c.it_or_them("it", "them")
+            )));
+        }
+    }
+    let part = sibling(&to.dir, "part");
+    create_fresh(&part)?;
+    std::fs::remove_dir(&part).map_err(|e| io(&part, "remove", e))
+}
+
+/// Creates `dir` empty (its parents if need be), first removing one left by a killed
+/// process with this process's id.
+fn create_fresh(dir: &Path) -> Result<()> {
+    if dir.exists() {
+        std::fs::remove_dir_all(dir).map_err(|e| io(dir, "remove", e))?;
+    }
+    if let Some(parent) = dir.parent().filter(|p| !p.as_os_str().is_empty()) {
+        std::fs::create_dir_all(parent).map_err(|e| io(parent, "create", e))?;
+    }
+    std::fs::create_dir(dir).map_err(|e| io(dir, "create", e))
+}
+
+/// A directory removed when dropped unless kept: the temporary table of a save that
+/// failed (an error, or a panic unwinding) never stays behind.
+struct Scratch<'a>(Option<&'a Path>);
+
+impl Scratch<'_> {
+    /// The directory is no longer scratch (it was renamed into place).
+    fn keep(mut self) {
+        self.0 = None;
+    }
+}
+
+impl Drop for Scratch<'_> {
+    fn drop(&mut self) {
+        if let Some(dir) = self.0 {
+            let _ = std::fs::remove_dir_all(dir);
+        }
+    }
+}
+
+/// Writes `bytes` to `path` and syncs them, so that the rename that publishes the table
+/// comes after its contents are on disk.
+fn write_synced(path: &Path, bytes: &[u8]) -> Result<()> {
+    let mut f = std::fs::File::create(path).map_err(|e| io(path, "write", e))?;
+    f.write_all(bytes).map_err(|e| io(path, "write", e))?;
+    f.sync_all().map_err(|e| io(path, "write", e))
+}
+
+/// Writes `solved` (exact, every layer kept) into the new or empty directory `dir`;
+/// returns the bytes written. `save_to` says what happens when `dir` holds a table.
 pub fn save(solved: &Solved, dir: &Path) -> Result<u64> {
+    save_to(
+        solved,
+        &Target {
+            dir: dir.to_path_buf(),
+            replace: false,
+        },
+    )
+}
+
+/// Writes `solved` (exact, every layer kept) as a saved table at `to.dir`; returns the
+/// bytes written. The files go into a temporary directory beside it (`NAME.part-PID`,
+/// the manifest last), which is renamed onto `to.dir` only when whole: a failure removes
+/// it, and a killed process leaves it under its temporary name, never a part of a table
+/// under the final one. A table replaced (`to.replace`) is moved aside and deleted only
+/// once the new one is in place.
+pub fn save_to(solved: &Solved, to: &Target) -> Result<u64> {
     if solved.precision != Precision::Exact || !solved.keeps_all_layers() {
         return Err(Error::Argument(
             "only an exact analysis that keeps every layer can be saved (--precision exact, \
@@ -81,7 +354,37 @@ pub fn save(solved: &Solved, dir: &Path) -> Result<u64> {
                 .into(),
         ));
     }
-    std::fs::create_dir_all(dir).map_err(|e| io(dir, "create", e))?;
+    check_destination(to)?;
+    let part = sibling(&to.dir, "part");
+    create_fresh(&part)?;
+    let scratch = Scratch(Some(&part));
+    let written = write_files(solved, &part)?;
+    install(&part, &to.dir)?;
+    scratch.keep();
+    Ok(written)
+}
+
+/// Renames the whole table `part` onto `dir`, moving what `dir` held aside first and
+/// deleting it last (checked by `check_destination`: nothing, or saved tables).
+fn install(part: &Path, dir: &Path) -> Result<()> {
+    if !dir.exists() {
+        return std::fs::rename(part, dir).map_err(|e| io(dir, "create", e));
+    }
+    let old = sibling(dir, "old");
+    if old.exists() {
+        std::fs::remove_dir_all(&old).map_err(|e| io(&old, "remove", e))?;
+    }
+    std::fs::rename(dir, &old).map_err(|e| io(dir, "move aside", e))?;
+    if let Err(e) = std::fs::rename(part, dir) {
+        // Put the old table back rather than leave nothing under its name.
+        let _ = std::fs::rename(&old, dir);
+        return Err(io(dir, "create", e));
+    }
+    std::fs::remove_dir_all(&old).map_err(|e| io(&old, "remove", e))
+}
+
+/// The table's files in `dir`: every split, the header, the manifest last.
+fn write_files(solved: &Solved, dir: &Path) -> Result<u64> {
     let tables = solved.tables;
     let board = tables.board();
     let mut manifest = String::new();
@@ -106,8 +409,7 @@ pub fn save(solved: &Solved, dir: &Path) -> Result<u64> {
             .collect();
         let mut files = Vec::new();
         for (file, bytes, gz) in packed {
-            let path = dir.join(&file);
-            std::fs::write(&path, &gz).map_err(|e| io(&path, "write", e))?;
+            write_synced(&dir.join(&file), &gz)?;
             manifest.push_str(&format!("{}  {file}\n", sha256_hex(&gz)));
             written += gz.len() as u64;
             files.push(SplitFile {
@@ -134,25 +436,60 @@ pub fn save(solved: &Solved, dir: &Path) -> Result<u64> {
         layers,
     };
     let json = serde_json::to_string_pretty(&header).expect("serializable") + "\n";
-    let path = dir.join(HEADER);
-    std::fs::write(&path, &json).map_err(|e| io(&path, "write", e))?;
+    write_synced(&dir.join(HEADER), json.as_bytes())?;
     manifest.push_str(&format!("{}  {HEADER}\n", sha256_hex(json.as_bytes())));
-    let path = dir.join(MANIFEST);
-    std::fs::write(&path, manifest).map_err(|e| io(&path, "write", e))?;
+    write_synced(&dir.join(MANIFEST), manifest.as_bytes())?;
     Ok(written + json.len() as u64)
+}
+
+/// Removes what a `table --save` run found in `dir` and did not write: the files of a
+/// single saved table directly in it, and every cell directory not in `keep`. Only a saved
+/// table's files are removed (`contents`): anything else stays, and is named.
+pub fn remove_tables_except(dir: &Path, keep: &[String]) -> Result<()> {
+    let Some(c) = contents(dir)? else {
+        return Ok(());
+    };
+    if let Some(foreign) = &c.foreign {
+        return Err(Error::Io(format!(
+            "{} now holds {foreign}, which is not a saved table's: the old tables there were \
+             not removed",
+            dir.display()
+        )));
+    }
+    if c.table_files {
+        for (name, _) in entries(dir)? {
+            if is_table_file(&name) {
+                let path = dir.join(name);
+                std::fs::remove_file(&path).map_err(|e| io(&path, "remove", e))?;
+            }
+        }
+    }
+    for cell in c.cells.iter().filter(|c| !keep.contains(c)) {
+        let path = dir.join(cell);
+        std::fs::remove_dir_all(&path).map_err(|e| io(&path, "remove", e))?;
+    }
+    remove_leftovers(&c);
+    Ok(())
+}
+
+/// Removes the temporary directories of killed saves found by `contents`: never results.
+pub fn remove_leftovers(c: &Contents) {
+    for path in &c.leftovers {
+        let _ = std::fs::remove_dir_all(path);
+    }
 }
 
 /// The manifest of `dir`: each file's expected SHA-256.
 fn manifest(dir: &Path) -> Result<Vec<(String, String)>> {
     let path = dir.join(MANIFEST);
-    let text = std::fs::read_to_string(&path).map_err(|e| io(&path, "read", e))?;
+    let text = std::fs::read_to_string(&path).map_err(|e| damaged_or_io(&path, e))?;
     text.lines()
         .map(|line| {
             line.split_once("  ")
                 .filter(|(hash, file)| hash.len() == 64 && !file.contains('/'))
                 .map(|(hash, file)| (file.to_string(), hash.to_string()))
                 .ok_or_else(|| {
-                    Error::Io(format!(
+                    Error::Damaged(format!(
                         "{}: not a SHA-256 manifest line: {line}",
                         path.display()
                     ))
@@ -168,10 +505,10 @@ fn read_checked(dir: &Path, manifest: &[(String, String)], file: &str) -> Result
         .iter()
         .find(|(f, _)| f == file)
         .map(|(_, h)| h)
-        .ok_or_else(|| Error::Io(format!("{} is not in the manifest", path.display())))?;
-    let bytes = std::fs::read(&path).map_err(|e| io(&path, "read", e))?;
+        .ok_or_else(|| Error::Damaged(format!("{} is not in the manifest", path.display())))?;
+    let bytes = std::fs::read(&path).map_err(|e| damaged_or_io(&path, e))?;
     if &sha256_hex(&bytes) != expected {
-        return Err(Error::Io(format!(
+        return Err(Error::Damaged(format!(
             "{} is damaged: its SHA-256 differs from the manifest's",
             path.display()
         )));
@@ -183,9 +520,9 @@ fn read_checked(dir: &Path, manifest: &[(String, String)], file: &str) -> Result
 pub fn header(dir: &Path) -> Result<Header> {
     let bytes = read_checked(dir, &manifest(dir)?, HEADER)?;
     let header: Header = serde_json::from_slice(&bytes)
-        .map_err(|e| Error::Io(format!("{}: {e}", dir.join(HEADER).display())))?;
+        .map_err(|e| Error::Damaged(format!("{}: {e}", dir.join(HEADER).display())))?;
     if header.format != FORMAT || header.layout_version != LAYOUT_VERSION {
-        return Err(Error::Io(format!(
+        return Err(Error::Damaged(format!(
             "{}: format \"{}\" (layout {}), this program reads \"{FORMAT}\" (layout \
              {LAYOUT_VERSION})",
             dir.join(HEADER).display(),
@@ -216,7 +553,8 @@ pub fn load<'t>(tables: &'t Tables, dir: &Path, layers: Range<usize>) -> Result<
         )));
     }
     let layout = Layout::new(tables);
-    let shape_error = |what: String| Error::Io(format!("{}: {what}", dir.join(HEADER).display()));
+    let shape_error =
+        |what: String| Error::Damaged(format!("{}: {what}", dir.join(HEADER).display()));
     if header.layers.len() != layout.layers() {
         return Err(shape_error(format!(
             "{} layers, the cell has {}",
@@ -245,7 +583,7 @@ pub fn load<'t>(tables: &'t Tables, dir: &Path, layers: Range<usize>) -> Result<
             let mut store = Vec::with_capacity(len);
             GzDecoder::new(&gz[..])
                 .read_to_end(&mut store)
-                .map_err(|e| Error::Io(format!("{}: {e}", dir.join(&f.file).display())))?;
+                .map_err(|e| Error::Damaged(format!("{}: {e}", dir.join(&f.file).display())))?;
             if store.len() != len {
                 return Err(shape_error(format!(
                     "{} has {} bytes, layer {k} needs {len}",
