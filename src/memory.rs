@@ -2,7 +2,7 @@
 //! Every large allocation is estimated first and refused when it exceeds the budget, so a
 //! board the tool accepts never ends in the out-of-memory killer.
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, clip};
 
 /// Parses `512M`, `4G`, `4GiB`, `1.5g`, `1000000` (bytes) into bytes; units are binary.
 pub fn parse_size(text: &str) -> Result<u64> {
@@ -13,7 +13,8 @@ pub fn parse_size(text: &str) -> Result<u64> {
     let (num, unit) = t.split_at(split);
     let bad = || {
         Error::Argument(format!(
-            "'{text}' is not a memory size: write e.g. 512M, 4G or 4GiB"
+            "'{}' is not a memory size: write e.g. 512M, 4G or 4GiB",
+            clip(text)
         ))
     };
     let value: f64 = num.parse().map_err(|_| bad())?;

@@ -2,7 +2,7 @@
 //! position records `b2 / a1c3 / c2 c4 / 2 3 / 1`, printed and parsed on a given board.
 //! Parse errors say what is wrong and where.
 
-use crate::error::{Error, Result, count};
+use crate::error::{Error, Result, clip, count};
 use crate::geometry::{Board, Cell, Player};
 use crate::position::{Action, MAX_WALLS_PER_PLAYER, Position, PositionError};
 use crate::walls::{Clash, Orientation, Wall, WallSet};
@@ -54,7 +54,8 @@ fn split_square(text: &str) -> Option<(usize, usize)> {
 pub fn parse_cell(board: Board, text: &str) -> Result<Cell> {
     let (col, row) = split_square(text).ok_or_else(|| {
         Error::Notation(format!(
-            "'{text}' is not a cell: write a letter and a row number, e.g. c2"
+            "'{}' is not a cell: write a letter and a row number, e.g. c2",
+            clip(text)
         ))
     })?;
     if col >= board.width() || row >= board.height() {
@@ -72,8 +73,12 @@ fn parse_anchor(board: Board, text: &str, orientation: Orientation) -> Result<Wa
     } else {
         'v'
     };
-    let (col, row) = split_square(text)
-        .ok_or_else(|| Error::Notation(format!("'{text}' is not a wall anchor: write e.g. b2")))?;
+    let (col, row) = split_square(text).ok_or_else(|| {
+        Error::Notation(format!(
+            "'{}' is not a wall anchor: write e.g. b2",
+            clip(text)
+        ))
+    })?;
     if col + 1 >= board.width() || row + 1 >= board.height() {
         return Err(Error::Notation(format!(
             "wall {text}{suffix} is off a {board} board"
@@ -91,7 +96,8 @@ pub fn parse_wall(board: Board, text: &str) -> Result<Wall> {
         Some('v') => Orientation::Vertical,
         _ => {
             return Err(Error::Notation(format!(
-                "'{text}' is not a wall: write its anchor and h or v, e.g. b2h"
+                "'{}' is not a wall: write its anchor and h or v, e.g. b2h",
+                clip(text)
             )));
         }
     };
@@ -182,7 +188,7 @@ pub fn format_record(board: Board, pos: &Position) -> String {
 /// The result is validated (`Position::validate`).
 pub fn parse_record(board: Board, text: &str, walls_per_player: Option<u8>) -> Result<Position> {
     let fields: Vec<&str> = text.split('/').map(str::trim).collect();
-    let bad = |m: String| Error::Notation(format!("position record '{text}': {m}"));
+    let bad = |m: String| Error::Notation(format!("position record '{}': {m}", clip(text)));
     if fields.len() != 5 {
         return Err(bad(format!(
             "expected 5 fields separated by '/', found {}",
@@ -220,7 +226,8 @@ pub fn parse_record(board: Board, text: &str, walls_per_player: Option<u8>) -> R
     let count = |s: &str, who: u8| -> Result<u8> {
         let n: u32 = s.parse().map_err(|_| {
             bad(format!(
-                "walls left for Player {who}: '{s}' is not a number"
+                "walls left for Player {who}: '{}' is not a number",
+                clip(s)
             ))
         })?;
         u8::try_from(n).map_err(|_| {
@@ -239,7 +246,12 @@ pub fn parse_record(board: Board, text: &str, walls_per_player: Option<u8>) -> R
     let to_move = match fields[4] {
         "1" => Player::One,
         "2" => Player::Two,
-        other => return Err(bad(format!("player to move: '{other}' is not 1 or 2"))),
+        other => {
+            return Err(bad(format!(
+                "player to move: '{}' is not 1 or 2",
+                clip(other)
+            )));
+        }
     };
     let pos = Position {
         walls,
@@ -295,7 +307,8 @@ pub fn position_error_text(board: Board, e: PositionError) -> String {
 fn split_anchor_list(field: &str) -> std::result::Result<Vec<&str>, String> {
     if field.contains(char::is_whitespace) {
         return Err(format!(
-            "'{field}' has spaces: write anchors together, e.g. a1c3"
+            "'{}' has spaces: write anchors together, e.g. a1c3",
+            clip(field)
         ));
     }
     let starts: Vec<usize> = field
@@ -304,7 +317,7 @@ fn split_anchor_list(field: &str) -> std::result::Result<Vec<&str>, String> {
         .map(|(i, _)| i)
         .collect();
     if starts.first() != Some(&0) {
-        return Err(format!("'{field}' must start with a column letter"));
+        return Err(format!("'{}' must start with a column letter", clip(field)));
     }
     Ok(starts
         .iter()

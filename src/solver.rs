@@ -153,7 +153,12 @@ impl TryFrom<String> for Outcome {
         Outcome::ALL
             .into_iter()
             .find(|o| o.code() == text)
-            .ok_or_else(|| format!("outcome '{text}' is not 1, 2, D or unknown"))
+            .ok_or_else(|| {
+                format!(
+                    "outcome '{}' is not 1, 2, D or unknown",
+                    crate::error::clip(&text)
+                )
+            })
     }
 }
 
@@ -207,7 +212,10 @@ impl TryFrom<String> for MethodUsed {
             .into_iter()
             .find(|m| m.name() == text)
             .ok_or_else(|| {
-                format!("method '{text}' is not proof-search, retrograde or retrograde+search")
+                format!(
+                    "method '{}' is not proof-search, retrograde or retrograde+search",
+                    crate::error::clip(&text)
+                )
             })
     }
 }

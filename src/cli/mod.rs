@@ -27,6 +27,7 @@ use std::time::Duration;
 
 use clap::{Args, Parser, Subcommand};
 use progress::{Bars, Verbosity};
+use quoridor_solver::error::clip;
 use quoridor_solver::geometry::Board;
 use quoridor_solver::notation::{parse_moves, parse_record};
 use quoridor_solver::position::{MAX_WALLS_PER_PLAYER, Position};
@@ -85,9 +86,17 @@ impl Cli {
 /// A clap usage error as one line (without `error: `), as README promises for every bad
 /// usage: clap's own rendering spreads it over several lines (a list of missing arguments,
 /// a tip, the usage, a pointer to --help), which a script reading stderr cannot take as one
-/// message. List items are joined with commas and a tip goes in parentheses.
+/// message. List items are joined with commas and a tip goes in parentheses. The values
+/// clap repeats (a bad value, an unexpected argument) are clipped as ours are (`clip`).
 pub fn usage_error_line(e: &clap::Error) -> String {
-    let text = e.render().to_string();
+    let mut text = e.render().to_string();
+    for (_, value) in e.context() {
+        if let clap::error::ContextValue::String(v) = value
+            && clip(v) != *v
+        {
+            text = text.replace(v.as_str(), &clip(v));
+        }
+    }
     let mut line = String::new();
     for part in text
         .lines()
@@ -228,5 +237,5 @@ pub fn walls_per_player(text: &str) -> Result<u8> {
         .parse::<u8>()
         .ok()
         .filter(|&n| n <= MAX_WALLS_PER_PLAYER)
-        .ok_or_else(|| Error::Argument(format!("--walls {text}: {}", walls_range())))
+        .ok_or_else(|| Error::Argument(format!("--walls {}: {}", clip(text), walls_range())))
 }

@@ -10,6 +10,7 @@ use std::time::Instant;
 use clap::Args;
 use quoridor_solver::analysis::Analyst;
 use quoridor_solver::diagram::render;
+use quoridor_solver::error::clip;
 use quoridor_solver::geometry::{Board, Player};
 use quoridor_solver::notation::{action_name, format_moves, parse_action};
 use quoridor_solver::position::{Action, Position};
@@ -54,7 +55,8 @@ impl PlayArgs {
             "2" => Player::Two,
             other => {
                 return Err(Error::Argument(format!(
-                    "--as {other}: the player must be 1 or 2"
+                    "--as {}: the player must be 1 or 2",
+                    clip(other)
                 )));
             }
         };

@@ -8,7 +8,7 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use clap::Args;
-use quoridor_solver::error::{count, format_bytes};
+use quoridor_solver::error::{clip, count, format_bytes};
 use quoridor_solver::estimate::CellEstimate;
 use quoridor_solver::geometry::Board;
 use quoridor_solver::plan;
@@ -157,7 +157,8 @@ impl TableArgs {
                     .find(|&(i, b)| boards[..i].contains(b))
                 {
                     return Err(Error::Argument(format!(
-                        "--boards '{list}': {b} is given twice"
+                        "--boards '{}': {b} is given twice",
+                        clip(list)
                     )));
                 }
                 boards
@@ -230,7 +231,7 @@ impl TableArgs {
 /// range gets the same words as `--walls` of the other commands; an empty range or a count
 /// given twice is refused rather than quietly dropped, since it is almost surely a slip.
 fn parse_walls(text: &str) -> Result<Vec<u8>> {
-    let refuse = |why: String| Error::Argument(format!("--walls '{text}': {why}"));
+    let refuse = |why: String| Error::Argument(format!("--walls '{}': {why}", clip(text)));
     let num = |s: &str| -> Result<u8> {
         let s = s.trim();
         let digits = s.strip_prefix('-').unwrap_or(s);
@@ -240,7 +241,7 @@ fn parse_walls(text: &str) -> Result<Vec<u8>> {
         s.parse::<u8>()
             .ok()
             .filter(|&n| n <= MAX_WALLS_PER_PLAYER)
-            .ok_or_else(|| refuse(format!("{s} is out of range: {}", walls_range())))
+            .ok_or_else(|| refuse(format!("{} is out of range: {}", clip(s), walls_range())))
     };
     let mut v: Vec<u8> = if let Some((a, b)) = text.split_once("..=") {
         (num(a)?..=num(b)?).collect()
