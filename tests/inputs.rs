@@ -79,3 +79,39 @@ fn a_huge_argument_is_quoted_in_a_few_dozen_characters() {
         assert!(err.contains("... (100000 characters)"), "{err}");
     }
 }
+
+#[test]
+fn move_numbers_are_checked_and_solve_lines_read_back() {
+    let shown = ok(&["show", "5x5", "--walls", "3", "--moves", "1. c2 b2h 2. d2"]);
+    assert!(
+        shown.contains("Record: b2 / - / d2 c5 / 3 2 / 2"),
+        "{shown}"
+    );
+    for (moves, expected) in [
+        (
+            "1. c2 5. c4",
+            "'5.' is not the move number here: Player 2 is to move, so 1... or none",
+        ),
+        (
+            "2. c2",
+            "'2.' is not the move number here: Player 1 is to move, so 1. or none",
+        ),
+        (
+            "1. c2 c4 3. c3",
+            "'3.' is not the move number here: Player 1 is to move, so 2. or none",
+        ),
+    ] {
+        let err = refused(&["show", "5x5", "--walls", "3", "--moves", moves]);
+        assert!(err.contains(expected), "{moves}: {err}");
+    }
+    // The line `solve` prints is a valid --moves.
+    let solved = ok(&["solve", "3x5", "--walls", "1", "--threads", "1"]);
+    let line = solved
+        .lines()
+        .find_map(|l| l.strip_prefix("line"))
+        .expect("a line")
+        .trim();
+    assert!(line.starts_with("1. ") && line.contains(" 2. "), "{line}");
+    let shown = ok(&["show", "3x5", "--walls", "1", "--moves", line]);
+    assert!(shown.contains("has won"), "{shown}");
+}

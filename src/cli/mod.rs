@@ -173,8 +173,9 @@ pub struct PositionArgs {
     #[arg(long, value_name = "RECORD", allow_hyphen_values = true)]
     position: Option<String>,
 
-    /// Play these moves from the start of the game first, e.g. "1. c2 c4 2. b2h c3"
-    /// (move numbers optional). Not with --position
+    /// Play these moves from the start of the game first, e.g. "1. c2 c4 2. b2h c3", the
+    /// form `solve` prints its line in. Move numbers are optional; one that is given must
+    /// be right ("N." before Player 1's move, "N..." before Player 2's). Not with --position
     #[arg(long, value_name = "MOVES")]
     moves: Option<String>,
 }
