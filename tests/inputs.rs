@@ -115,3 +115,28 @@ fn move_numbers_are_checked_and_solve_lines_read_back() {
     let shown = ok(&["show", "3x5", "--walls", "1", "--moves", line]);
     assert!(shown.contains("has won"), "{shown}");
 }
+
+#[test]
+fn perft_refuses_a_depth_whose_count_may_not_fit_and_reports_each_depth() {
+    let started = std::time::Instant::now();
+    let err = refused(&["perft", "3x3", "--walls", "1", "--depth", "1000"]);
+    assert!(started.elapsed().as_secs() < 5, "refused at once");
+    assert!(
+        err.contains("--depth 1000: perft counts at most 17 plies from this position"),
+        "{err}"
+    );
+    // The deepest depth allowed is the bound itself: 13^17 fits 64 bits, 13^18 does not.
+    let err = refused(&["perft", "3x3", "--walls", "1", "--depth", "18"]);
+    assert!(err.contains("at most 17 plies"), "{err}");
+    // A line per depth on stderr, with the next depth's estimate; none with -q.
+    let out = run(&["perft", "3x3", "--walls", "1", "--depth", "4"]);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(stdout(&out).lines().last(), Some("1189"));
+    let lines: Vec<String> = stderr(&out).lines().map(String::from).collect();
+    assert_eq!(lines.len(), 3, "{lines:?}");
+    assert!(lines[2].starts_with("depth 3: 317 in "), "{lines:?}");
+    assert!(lines[2].contains("depth 4 estimated at"), "{lines:?}");
+    let out = run(&["perft", "3x3", "--walls", "1", "--depth", "4", "-q"]);
+    assert!(out.stderr.is_empty(), "{}", stderr(&out));
+    assert_eq!(stdout(&out).lines().last(), Some("1189"));
+}

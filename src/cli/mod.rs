@@ -74,7 +74,7 @@ impl Cli {
             Command::Table(args) => table::run(args.validate()?, &bars, out),
             Command::Solve(args) => solve::run(args.validate()?, &bars, out),
             Command::Configs(args) => configs::run(args.validate()?, &bars, out),
-            Command::Perft(args) => perft::run(args.validate()?, out),
+            Command::Perft(args) => perft::run(args.validate()?, &bars, out),
             Command::Show(args) => show::run(args.validate()?, out),
             Command::Analyze(args) => analyze::run(args.validate()?, &bars, out),
             Command::Play(args) => play::run(args.validate()?, &bars, out),
