@@ -52,6 +52,22 @@ pub fn available_bytes() -> Option<u64> {
     meminfo_kib("MemAvailable:").map(|k| k * 1024)
 }
 
+/// The machine's physical memory in bytes (every page of RAM, used or not), if the system
+/// says: no budget above it can be met, whatever else is running.
+pub fn physical_bytes() -> Option<u64> {
+    // SAFETY: sysconf only reads system configuration values.
+    let (pages, page_size) = unsafe {
+        (
+            libc::sysconf(libc::_SC_PHYS_PAGES),
+            libc::sysconf(libc::_SC_PAGESIZE),
+        )
+    };
+    match (u64::try_from(pages), u64::try_from(page_size)) {
+        (Ok(p), Ok(s)) if p > 0 && s > 0 => p.checked_mul(s),
+        _ => None,
+    }
+}
+
 /// The default budget: 80% of the available memory (4 GiB if it cannot be read).
 pub fn default_budget() -> u64 {
     available_bytes().map_or(4 << 30, |b| b / 10 * 8)
@@ -160,5 +176,7 @@ mod tests {
             assert!(parse_size(bad).is_err(), "{bad}");
         }
         assert!(peak_bytes() > 0);
+        let physical = physical_bytes().expect("Linux reports its memory");
+        assert!(physical >= available_bytes().unwrap_or(0), "{physical}");
     }
 }

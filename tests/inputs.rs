@@ -140,3 +140,57 @@ fn perft_refuses_a_depth_whose_count_may_not_fit_and_reports_each_depth() {
     assert!(out.stderr.is_empty(), "{}", stderr(&out));
     assert_eq!(stdout(&out).lines().last(), Some("1189"));
 }
+
+#[test]
+fn a_table_budget_below_every_cell_is_refused_before_any_work() {
+    let dir = scratch("tiny-budget");
+    let d = dir.to_str().unwrap();
+    let err = refused(&["table", "--memory", "1k", "--out", d]);
+    assert!(
+        err.contains("the memory budget, 1.00 KiB, is below what any selected cell needs: the least is solving 2x3 with 0 walls"),
+        "{err}"
+    );
+    assert!(!dir.exists(), "nothing written, not even an empty table");
+    // Boards over the on-demand floor name it: 9x9 with 9 walls has no full tables.
+    let err = refused(&[
+        "table", "--boards", "9x9", "--walls", "9", "--memory", "40M", "--out", d,
+    ]);
+    assert!(
+        err.contains("the least is proof search on 9x9 with 9 walls"),
+        "{err}"
+    );
+    assert!(err.contains("an estimated 64.00 MiB"), "{err}");
+    // A budget that fits some cells runs them and skips the others, each with a line.
+    let out = run(&[
+        "table", "--boards", "3x3,9x9", "--walls", "0,9", "--memory", "40M", "--out", d,
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(
+        stdout(&out).starts_with("3 cells solved, 1 skipped (over the memory budget)"),
+        "{}",
+        stdout(&out)
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_budget_above_physical_memory_is_refused_by_every_command() {
+    let dir = scratch("huge-budget");
+    let d = dir.to_str().unwrap();
+    for args in [
+        &["solve", "3x3", "--walls", "1"][..],
+        &["table", "--boards", "3x3", "--walls", "1", "--out", d],
+        &["configs", "3x3", "--walls", "1"],
+        &["analyze", "3x3", "--walls", "1"],
+        &["play", "3x3", "--walls", "1"],
+    ] {
+        let err = refused(&[args, &["--memory", "1000T"]].concat());
+        assert!(
+            err.contains(
+                "--memory 1000T: 1000.00 TiB is more than this machine's physical memory, "
+            ),
+            "{args:?}: {err}"
+        );
+    }
+    assert!(!dir.exists());
+}

@@ -19,7 +19,7 @@ use quoridor_solver::report::published::{self, EVEN_BOARDS};
 use quoridor_solver::report::{self, CSV_NAME, CellRecord};
 use quoridor_solver::retro::Precision;
 use quoridor_solver::solver::{
-    DEFAULT_TT_BYTES, Method, MethodUsed, Outcome, SolveOptions, Store, solve,
+    DEFAULT_TT_BYTES, Method, MethodUsed, Need, Outcome, SolveOptions, Store, solve,
 };
 use quoridor_solver::{Error, Result};
 
@@ -201,21 +201,23 @@ impl TableArgs {
             ));
         }
         let r = self.resources.validate()?;
+        let options = SolveOptions {
+            checkpoint: None,
+            winner: None,
+            method,
+            max_depth,
+            time_limit: Some(time_limit),
+            threads: r.threads,
+            memory_budget: r.memory_budget,
+            tt_bytes: DEFAULT_TT_BYTES,
+            precision: None,
+            save: None,
+            store: Store::Auto,
+        };
+        refuse_budget_below_every_cell(&cells, &options)?;
         Ok(TableJob::Run {
             cells,
-            options: SolveOptions {
-                checkpoint: None,
-                winner: None,
-                method,
-                max_depth,
-                time_limit: Some(time_limit),
-                threads: r.threads,
-                memory_budget: r.memory_budget,
-                tt_bytes: DEFAULT_TT_BYTES,
-                precision: None,
-                save: None,
-                store: Store::Auto,
-            },
+            options,
             resume: self.resume,
             out: self.out.clone().unwrap_or_else(|| match self.beyond {
                 true => PathBuf::from("results/beyond"),
@@ -224,6 +226,29 @@ impl TableArgs {
             save: self.save.clone(),
             stop_at_undecided: self.beyond || self.stop_at_undecided,
         })
+    }
+}
+
+/// Refuses a budget below what the least demanding cell needs: every cell would be
+/// skipped, and the run would write an empty table and succeed after doing nothing. A
+/// budget that fits some cells only runs; the others are skipped with a line each.
+fn refuse_budget_below_every_cell(cells: &[(Board, u8)], options: &SolveOptions) -> Result<()> {
+    let least = cells
+        .iter()
+        .map(|&(board, walls)| {
+            let estimate = CellEstimate::new(board, walls);
+            let need = Need::least(board, &estimate, options);
+            (need.bytes, need.what(board, walls, &estimate))
+        })
+        .min_by_key(|(bytes, _)| *bytes);
+    match least {
+        Some((bytes, what)) if bytes > options.memory_budget => Err(Error::Argument(format!(
+            "the memory budget, {}, is below what any selected cell needs: the least is {what}, \
+             an estimated {} (raise it with --memory)",
+            format_bytes(options.memory_budget),
+            format_bytes(bytes)
+        ))),
+        _ => Ok(()),
     }
 }
 
