@@ -194,3 +194,52 @@ fn a_budget_above_physical_memory_is_refused_by_every_command() {
     }
     assert!(!dir.exists());
 }
+
+/// The names in `dir` that end in `.tmp`: temporaries a failed write left.
+fn temporaries(dir: &std::path::Path) -> Vec<String> {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|name| name.ends_with(".tmp"))
+        .collect()
+}
+
+#[test]
+fn table_out_is_checked_file_by_file_before_the_first_cell() {
+    let dir = scratch("out-md-dir");
+    std::fs::create_dir_all(dir.join("table.md")).unwrap();
+    let err = refused(&[
+        "table",
+        "--boards",
+        "3x3",
+        "--walls",
+        "0..2",
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
+    assert!(err.contains("table.md is not a file"), "{err}");
+    let names: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(names, ["table.md"], "no cell solved, nothing written");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_failed_write_leaves_no_temporary() {
+    // The picture's path is a directory: its temporary is written, the rename fails.
+    let dir = scratch("svg-dir");
+    let target = dir.join("picture.svg");
+    std::fs::create_dir_all(&target).unwrap();
+    refused(&[
+        "show",
+        "3x3",
+        "--walls",
+        "1",
+        "--svg",
+        target.to_str().unwrap(),
+    ]);
+    assert_eq!(temporaries(&dir), Vec::<String>::new());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
