@@ -243,3 +243,52 @@ fn a_failed_write_leaves_no_temporary() {
     assert_eq!(temporaries(&dir), Vec::<String>::new());
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn resuming_says_which_kept_cells_another_version_solved() {
+    let dir = scratch("resume-versions");
+    let d = dir.to_str().unwrap();
+    let table = ["table", "--boards", "2x3", "--walls", "0..=2", "--out", d];
+    ok(&table);
+    let csv = dir.join("table.csv");
+    let rows = std::fs::read_to_string(&csv).unwrap();
+    // Each row names the build that wrote it; all three are this one's.
+    let version = rows
+        .lines()
+        .nth(1)
+        .unwrap()
+        .split(',')
+        .nth(9)
+        .unwrap()
+        .to_string();
+    assert!(
+        rows.lines()
+            .skip(1)
+            .all(|r| r.contains(&format!(",{version},"))),
+        "{rows}"
+    );
+    // Two rows from an older build (version 0.0.9), the third left to solve.
+    let older: Vec<String> = rows
+        .lines()
+        .take(3)
+        .map(|r| r.replace(&format!(",{version},"), ",0.0.9,"))
+        .collect();
+    std::fs::write(&csv, older.join("\n") + "\n").unwrap();
+    let out = run(&[&table[..], &["--resume"]].concat());
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let said = format!(
+        "kept 2 cells solved by another version of this tool (0.0.9; this is {version}): \
+         remove their rows from table.csv, or run without --resume, to solve them again"
+    );
+    assert!(stdout(&out).contains(&said), "{}", stdout(&out));
+    assert!(stderr(&out).contains(&said), "{}", stderr(&out));
+    assert!(
+        stdout(&out).starts_with("1 cell solved"),
+        "{}",
+        stdout(&out)
+    );
+    // Resumed again, every row is this build's or the older one's as before: said again.
+    let out = ok(&[&table[..], &["--resume", "-q"]].concat());
+    assert!(out.contains(&said), "{out}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -323,9 +323,14 @@ pub fn run(t: TableJob, bars: &Bars, out: &mut dyn Write) -> Result<ExitCode> {
             .any(|r| r.cell() == (b.width(), b.height(), n) && r.is_decided())
     };
     let todo: Vec<(Board, u8)> = cells
-        .into_iter()
+        .iter()
+        .copied()
         .filter(|(b, n)| !done(&records, b, *n))
         .collect();
+    let other_builds = kept_from_other_builds(&records, &cells);
+    if let Some(line) = &other_builds {
+        bars.line(line);
+    }
     let overall = bars.overall("table", todo.len() as u64);
     super::interrupt::hint_on_interrupt(&format!(
         "interrupted: every cell finished so far is in {}; run the same command again with \
@@ -435,10 +440,42 @@ pub fn run(t: TableJob, bars: &Bars, out: &mut dyn Write) -> Result<ExitCode> {
         started.elapsed().as_secs_f64(),
         dir.display()
     )?;
+    if let Some(line) = &other_builds {
+        writeln!(out, "{line}")?;
+    }
     let summary = check(&records, &published::cells());
     write_summary(&summary, out)?;
     write_even_heights(&records, out)?;
     Ok(exit_code(&summary))
+}
+
+/// With --resume, says which of the selected cells it keeps were solved by another build
+/// than this one (`report::version`), or `None`. They are kept, not solved again: a build
+/// differs at every commit, and most commits change no result, so redoing them would make
+/// a resumed run of the whole table start over. The line says how to redo them.
+fn kept_from_other_builds(records: &[CellRecord], cells: &[(Board, u8)]) -> Option<String> {
+    let this = report::version();
+    let selected = |r: &CellRecord| {
+        cells
+            .iter()
+            .any(|(b, n)| r.cell() == (b.width(), b.height(), *n))
+    };
+    let others: Vec<&CellRecord> = records
+        .iter()
+        .filter(|r| r.is_decided() && selected(r) && r.version != this)
+        .collect();
+    if others.is_empty() {
+        return None;
+    }
+    let mut versions: Vec<&str> = others.iter().map(|r| r.version.as_str()).collect();
+    versions.sort_unstable();
+    versions.dedup();
+    Some(format!(
+        "kept {} solved by another version of this tool ({}; this is {this}): remove their \
+         rows from table.csv, or run without --resume, to solve them again",
+        count(others.len(), "cell"),
+        versions.join(", ")
+    ))
 }
 
 /// What the plan needs to know of the cells already solved.

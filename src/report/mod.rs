@@ -44,7 +44,7 @@ impl CellRecord {
             nodes: r.nodes,
             seconds: (r.seconds * 1000.0).round() / 1000.0,
             peak_bytes: r.peak_bytes,
-            version: env!("CARGO_PKG_VERSION").to_string(),
+            version: version(),
             depth_reached: r.depth_reached,
         }
     }
@@ -104,6 +104,16 @@ impl CellRecord {
             (!(self.seconds >= 0.0 && self.seconds.is_finite()))
                 .then(|| format!("seconds {} is not a duration", self.seconds))
         })
+    }
+}
+
+/// The version a results row records: the package's and, when built from a git checkout,
+/// the commit (`0.1.0+0fde75b`; build.rs). The package version alone never changed from
+/// one build to the next, so `table --resume` could not tell an older build's rows.
+pub fn version() -> String {
+    match option_env!("QUORIDOR_SOLVER_COMMIT") {
+        Some(commit) => format!("{}+{commit}", env!("CARGO_PKG_VERSION")),
+        None => env!("CARGO_PKG_VERSION").to_string(),
     }
 }
 
