@@ -292,3 +292,33 @@ fn resuming_says_which_kept_cells_another_version_solved() {
     assert!(out.contains(&said), "{out}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn only_commands_with_something_to_report_offer_v_and_q() {
+    let has = |command: &str, flag: &str| {
+        ok(&[command, "--help"])
+            .lines()
+            .any(|l| l.trim_start().starts_with(&format!("{flag},")))
+    };
+    for command in ["table", "solve", "analyze", "play"] {
+        assert!(has(command, "-v") && has(command, "-q"), "{command}");
+    }
+    for command in ["configs", "verify", "perft"] {
+        assert!(!has(command, "-v") && has(command, "-q"), "{command}");
+    }
+    assert!(!has("show", "-v") && !has("show", "-q"));
+    assert!(!ok(&["--help"]).contains("--verbose"));
+    let err = refused(&["show", "3x3", "--walls", "1", "-v"]);
+    assert!(err.contains("unexpected argument '-v'"), "{err}");
+    refused(&["configs", "3x3", "--walls", "1", "-v"]);
+    let err = refused(&["-v", "perft", "3x3", "--walls", "1", "--depth", "1"]);
+    assert!(
+        err.contains("`perft` runs no search: it has nothing more to report"),
+        "{err}"
+    );
+    // Before the command they still work where the command takes them.
+    let out = run(&["-q", "configs", "3x3", "--walls", "1"]);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(out.stderr.is_empty(), "{}", stderr(&out));
+    refused(&["-q", "solve", "3x3", "--walls", "1", "-v"]);
+}

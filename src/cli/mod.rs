@@ -40,12 +40,13 @@ pub struct Cli {
     #[command(subcommand)]
     command: Command,
 
-    /// Also print the solver's own messages on stderr (a line per search depth)
-    #[arg(short, long, global = true, conflicts_with = "quiet")]
+    /// `-v` and `-q` before the command, as they were accepted when every command took
+    /// them; hidden, since each command's help lists its own (`-v` only where there is
+    /// more to say, `-q` where something goes to stderr).
+    #[arg(short, long, hide = true, conflicts_with = "quiet")]
     verbose: bool,
 
-    /// Print nothing on stderr but errors: no progress bars, no line per cell
-    #[arg(short, long, global = true)]
+    #[arg(short, long, hide = true)]
     quiet: bool,
 }
 
@@ -61,11 +62,57 @@ enum Command {
     Verify(verify::VerifyArgs),
 }
 
+impl Command {
+    /// The command's name as typed.
+    fn name(&self) -> &'static str {
+        match self {
+            Command::Table(_) => "table",
+            Command::Solve(_) => "solve",
+            Command::Configs(_) => "configs",
+            Command::Perft(_) => "perft",
+            Command::Show(_) => "show",
+            Command::Analyze(_) => "analyze",
+            Command::Play(_) => "play",
+            Command::Verify(_) => "verify",
+        }
+    }
+}
+
 impl Cli {
     /// Checks the flags of the chosen command, runs it and writes its output to `out`.
     /// `Ok` carries the exit code: success, or (for commands that check results) a failure.
     pub fn run(self, out: &mut dyn Write) -> Result<ExitCode> {
-        let bars = Bars::new(match (self.quiet, self.verbose) {
+        // Each command's own flags, (quiet, verbose); `None` where it has no such flag.
+        let (quiet, verbose) = match &self.command {
+            Command::Table(a) => (Some(a.quiet), Some(a.verbose)),
+            Command::Solve(a) => (Some(a.quiet), Some(a.verbose)),
+            Command::Analyze(a) => (Some(a.quiet), Some(a.verbose)),
+            Command::Play(a) => (Some(a.quiet), Some(a.verbose)),
+            Command::Configs(a) => (Some(a.quiet), None),
+            Command::Verify(a) => (Some(a.quiet), None),
+            Command::Perft(a) => (Some(a.quiet), None),
+            Command::Show(_) => (None, None),
+        };
+        let refuse = |flag: &str, why: &str| {
+            Err(Error::Argument(format!(
+                "{flag} before the command: `{}` {why}",
+                self.command.name()
+            )))
+        };
+        if self.verbose && verbose.is_none() {
+            return refuse("-v", "runs no search: it has nothing more to report");
+        }
+        if self.quiet && quiet.is_none() {
+            return refuse("-q", "prints nothing on stderr but errors already");
+        }
+        let quiet = self.quiet || quiet == Some(true);
+        let verbose = self.verbose || verbose == Some(true);
+        if quiet && verbose {
+            return Err(Error::Argument(
+                "-q and -v cannot be used together: give one or the other".into(),
+            ));
+        }
+        let bars = Bars::new(match (quiet, verbose) {
             (true, _) => Verbosity::Quiet,
             (false, true) => Verbosity::Verbose,
             (false, false) => Verbosity::Normal,

@@ -37,6 +37,10 @@ pub struct PerftArgs {
 
     #[command(flatten)]
     position: PositionArgs,
+
+    /// Print nothing on stderr but errors: no line per depth, and only depth D is counted
+    #[arg(short, long)]
+    pub quiet: bool,
 }
 
 /// A checked `perft` request.

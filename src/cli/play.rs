@@ -37,6 +37,14 @@ pub struct PlayArgs {
 
     #[command(flatten)]
     analyst: AnalystArgs,
+
+    /// Also print the solver's own messages on stderr: a line per search depth, when the answers come from proof search
+    #[arg(short, long, conflicts_with = "quiet")]
+    pub verbose: bool,
+
+    /// Print nothing on stderr but errors: no progress bars
+    #[arg(short, long)]
+    pub quiet: bool,
 }
 
 pub struct Play {

@@ -96,6 +96,14 @@ pub struct SolveArgs {
 
     #[command(flatten)]
     resources: ResourceArgs,
+
+    /// Also print the solver's own messages on stderr: a line per search depth
+    #[arg(short, long, conflicts_with = "quiet")]
+    pub verbose: bool,
+
+    /// Print nothing on stderr but errors: no progress bars
+    #[arg(short, long)]
+    pub quiet: bool,
 }
 
 #[derive(Clone, Copy, Debug, clap::ValueEnum)]

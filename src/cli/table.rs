@@ -111,6 +111,14 @@ pub struct TableArgs {
 
     #[command(flatten)]
     resources: ResourceArgs,
+
+    /// Also print the solver's own messages on stderr: a line per search depth of each cell
+    #[arg(short, long, conflicts_with = "quiet")]
+    pub verbose: bool,
+
+    /// Print nothing on stderr but errors: no progress bars, no line per cell
+    #[arg(short, long)]
+    pub quiet: bool,
 }
 
 /// The time limit of each cell when `--max-seconds` is not given.
