@@ -322,3 +322,34 @@ fn only_commands_with_something_to_report_offer_v_and_q() {
     assert!(out.stderr.is_empty(), "{}", stderr(&out));
     refused(&["-q", "solve", "3x3", "--walls", "1", "-v"]);
 }
+
+#[test]
+fn tt_is_taken_wherever_a_search_runs_as_its_help_says() {
+    let help = ok(&["solve", "--help"]);
+    assert!(help.contains("With --method retro it"), "{help}");
+    // README runs `solve 4x7 --walls 10 --method retro --stats --tt 4G`: the compact
+    // analysis's search for the length uses the table.
+    let out = ok(&[
+        "solve", "3x3", "--walls", "1", "--method", "retro", "--tt", "4M",
+    ]);
+    assert!(
+        out.starts_with("3x3 with 1 wall per player: Player 2 wins in 8 plies"),
+        "{out}"
+    );
+    let err = refused(&[
+        "solve",
+        "3x3",
+        "--walls",
+        "1",
+        "--method",
+        "retro",
+        "--precision",
+        "exact",
+        "--tt",
+        "4M",
+    ]);
+    assert!(
+        err.contains("--tt does not apply to --method retro --precision exact"),
+        "{err}"
+    );
+}

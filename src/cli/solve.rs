@@ -60,9 +60,12 @@ pub struct SolveArgs {
     #[arg(long, value_name = "S", allow_negative_numbers = true)]
     max_seconds: Option<f64>,
 
-    /// Transposition table size, e.g. 256M or 2G (capped by the memory budget and by the
-    /// number of positions of the cell). The table starts at 64M and grows to this size
-    /// once it is half full [default: 1G]. Not with --method retro, which has no table
+    /// The proof search's transposition table, e.g. 256M or 2G [default: 1G]: at most what
+    /// the memory budget leaves beside the configuration tables (a quarter of the budget
+    /// with configurations built on demand), and no larger than the cell's positions need.
+    /// It starts at 64M and grows to this size once half full. With --method retro it
+    /// sizes the compact analysis's search for the length; not with --precision exact,
+    /// which runs no search
     #[arg(long, value_name = "SIZE")]
     tt: Option<String>,
 
