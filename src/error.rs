@@ -82,6 +82,30 @@ pub fn count<N: fmt::Display + PartialEq + From<u8>>(n: N, noun: &str) -> String
     }
 }
 
+/// The most characters of the user's text an error message repeats.
+const CLIP_CHARS: usize = 40;
+
+/// The user's `text` as an error message repeats it: whole when it is short, else its
+/// first characters, an ellipsis and its length, so that a message stays one readable
+/// line whatever was typed (a 2 MB argument used to be echoed whole). Control characters
+/// are escaped, so a newline in the text cannot split the line either. Every message that
+/// repeats what the user typed goes through here; each keeps its own quotes around it.
+pub fn clip(text: &str) -> String {
+    let shown: String = text
+        .chars()
+        .take(CLIP_CHARS)
+        .flat_map(|c| match c.is_control() {
+            true => c.escape_default().collect::<Vec<_>>(),
+            false => vec![c],
+        })
+        .collect();
+    let length = text.chars().count();
+    match length > CLIP_CHARS {
+        true => format!("{shown}... ({length} characters)"),
+        false => shown,
+    }
+}
+
 /// Bytes in the largest binary unit that keeps the number at or above 1 (e.g. `3.50 GiB`).
 pub fn format_bytes(bytes: u64) -> String {
     const UNITS: [&str; 5] = ["B", "KiB", "MiB", "GiB", "TiB"];
@@ -102,7 +126,23 @@ pub type Result<T> = std::result::Result<T, Error>;
 
 #[cfg(test)]
 mod tests {
-    use super::count;
+    use super::{clip, count};
+
+    #[test]
+    fn clipped_text_is_short_and_on_one_line() {
+        assert_eq!(clip("5x5"), "5x5");
+        assert_eq!(clip("a\nb"), "a\\nb");
+        let long = "x".repeat(2_000_000);
+        assert_eq!(
+            clip(&long),
+            format!("{}... (2000000 characters)", "x".repeat(40))
+        );
+        // Characters, not bytes: a multi-byte letter is never cut in half.
+        assert_eq!(
+            clip(&"é".repeat(41)),
+            format!("{}... (41 characters)", "é".repeat(40))
+        );
+    }
 
     #[test]
     fn counts_are_singular_for_one() {

@@ -137,7 +137,8 @@ impl Board {
     pub fn parse(text: &str) -> Result<Board> {
         let bad = || {
             Error::Board(format!(
-                "'{text}' is not a board size: write WIDTHxHEIGHT, e.g. 5x5"
+                "'{}' is not a board size: write WIDTHxHEIGHT, e.g. 5x5",
+                crate::error::clip(text)
             ))
         };
         let (w, h) = text.trim().split_once(['x', 'X']).ok_or_else(bad)?;

@@ -2,7 +2,7 @@
 //! Every large allocation is estimated first and refused when it exceeds the budget, so a
 //! board the tool accepts never ends in the out-of-memory killer.
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, clip};
 
 /// Parses `512M`, `4G`, `4GiB`, `1.5g`, `1000000` (bytes) into bytes; units are binary.
 pub fn parse_size(text: &str) -> Result<u64> {
@@ -13,7 +13,8 @@ pub fn parse_size(text: &str) -> Result<u64> {
     let (num, unit) = t.split_at(split);
     let bad = || {
         Error::Argument(format!(
-            "'{text}' is not a memory size: write e.g. 512M, 4G or 4GiB"
+            "'{}' is not a memory size: write e.g. 512M, 4G or 4GiB",
+            clip(text)
         ))
     };
     let value: f64 = num.parse().map_err(|_| bad())?;
@@ -49,6 +50,22 @@ fn kib_field(text: &str, field: &str) -> Option<u64> {
 /// The memory the system says is available now (MemAvailable), in bytes.
 pub fn available_bytes() -> Option<u64> {
     meminfo_kib("MemAvailable:").map(|k| k * 1024)
+}
+
+/// The machine's physical memory in bytes (every page of RAM, used or not), if the system
+/// says: no budget above it can be met, whatever else is running.
+pub fn physical_bytes() -> Option<u64> {
+    // SAFETY: sysconf only reads system configuration values.
+    let (pages, page_size) = unsafe {
+        (
+            libc::sysconf(libc::_SC_PHYS_PAGES),
+            libc::sysconf(libc::_SC_PAGESIZE),
+        )
+    };
+    match (u64::try_from(pages), u64::try_from(page_size)) {
+        (Ok(p), Ok(s)) if p > 0 && s > 0 => p.checked_mul(s),
+        _ => None,
+    }
 }
 
 /// The default budget: 80% of the available memory (4 GiB if it cannot be read).
@@ -159,5 +176,7 @@ mod tests {
             assert!(parse_size(bad).is_err(), "{bad}");
         }
         assert!(peak_bytes() > 0);
+        let physical = physical_bytes().expect("Linux reports its memory");
+        assert!(physical >= available_bytes().unwrap_or(0), "{physical}");
     }
 }

@@ -2,7 +2,7 @@
 //! position records `b2 / a1c3 / c2 c4 / 2 3 / 1`, printed and parsed on a given board.
 //! Parse errors say what is wrong and where.
 
-use crate::error::{Error, Result, count};
+use crate::error::{Error, Result, clip, count};
 use crate::geometry::{Board, Cell, Player};
 use crate::position::{Action, MAX_WALLS_PER_PLAYER, Position, PositionError};
 use crate::walls::{Clash, Orientation, Wall, WallSet};
@@ -54,7 +54,8 @@ fn split_square(text: &str) -> Option<(usize, usize)> {
 pub fn parse_cell(board: Board, text: &str) -> Result<Cell> {
     let (col, row) = split_square(text).ok_or_else(|| {
         Error::Notation(format!(
-            "'{text}' is not a cell: write a letter and a row number, e.g. c2"
+            "'{}' is not a cell: write a letter and a row number, e.g. c2",
+            clip(text)
         ))
     })?;
     if col >= board.width() || row >= board.height() {
@@ -72,8 +73,12 @@ fn parse_anchor(board: Board, text: &str, orientation: Orientation) -> Result<Wa
     } else {
         'v'
     };
-    let (col, row) = split_square(text)
-        .ok_or_else(|| Error::Notation(format!("'{text}' is not a wall anchor: write e.g. b2")))?;
+    let (col, row) = split_square(text).ok_or_else(|| {
+        Error::Notation(format!(
+            "'{}' is not a wall anchor: write e.g. b2",
+            clip(text)
+        ))
+    })?;
     if col + 1 >= board.width() || row + 1 >= board.height() {
         return Err(Error::Notation(format!(
             "wall {text}{suffix} is off a {board} board"
@@ -91,7 +96,8 @@ pub fn parse_wall(board: Board, text: &str) -> Result<Wall> {
         Some('v') => Orientation::Vertical,
         _ => {
             return Err(Error::Notation(format!(
-                "'{text}' is not a wall: write its anchor and h or v, e.g. b2h"
+                "'{}' is not a wall: write its anchor and h or v, e.g. b2h",
+                clip(text)
             )));
         }
     };
@@ -107,17 +113,37 @@ pub fn parse_action(board: Board, text: &str) -> Result<Action> {
     }
 }
 
-/// Plays a move list such as `1. c2 c4 2. b2h c3` (move numbers optional, `1...` allowed)
-/// from `start`, checking each action. Returns the actions and the final position.
+/// Plays a move list such as `1. c2 c4 2. b2h c3` from `start`, checking each action.
+/// Returns the actions and the final position. Move numbers are optional, but one that is
+/// given must be the one `format_moves` would write there (`N.` before Player 1's ply,
+/// `N...` before Player 2's), so that every line this tool prints reads back and a
+/// miscounted or misplaced number is refused rather than ignored.
 pub fn parse_moves(board: Board, start: Position, text: &str) -> Result<(Vec<Action>, Position)> {
     let mut pos = start;
     let mut actions = Vec::new();
+    let mut numbered = false;
     for token in text.split_whitespace() {
-        if is_move_number(token) {
+        let ply = actions.len() + start.to_move.index();
+        let at = |m: String| Error::Notation(format!("move {}: {m}", actions.len() + 1));
+        if let Some((number, dots)) = split_move_number(token) {
+            let expected = expected_move_number(ply);
+            if numbered {
+                return Err(at(format!("'{}' follows another move number", clip(token))));
+            }
+            if number != ply / 2 + 1 || dots != expected.1 {
+                return Err(at(format!(
+                    "'{}' is not the move number here: Player {} is to move, so {} or none",
+                    clip(token),
+                    pos.to_move.number(),
+                    expected.0
+                )));
+            }
+            numbered = true;
             continue;
         }
+        numbered = false;
         let action = parse_action(board, token).map_err(|e| match e {
-            Error::Notation(m) => Error::Notation(format!("move {}: {m}", actions.len() + 1)),
+            Error::Notation(m) => at(m),
             other => other,
         })?;
         if let Some(why) = pos.why_illegal(board, action) {
@@ -130,12 +156,34 @@ pub fn parse_moves(board: Board, start: Position, text: &str) -> Result<(Vec<Act
         pos = pos.play(action);
         actions.push(action);
     }
+    if numbered {
+        return Err(Error::Notation(format!(
+            "move {}: a move number with no move after it",
+            actions.len() + 1
+        )));
+    }
     Ok((actions, pos))
 }
 
-fn is_move_number(token: &str) -> bool {
-    let digits = token.trim_end_matches('.');
-    token.ends_with('.') && !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
+/// `12.` into (12, "."), `1...` into (1, "..."); anything else is not a move number.
+fn split_move_number(token: &str) -> Option<(usize, &str)> {
+    let digits_end = token.find(|c: char| !c.is_ascii_digit())?;
+    let (digits, dots) = token.split_at(digits_end);
+    if digits.is_empty() || !matches!(dots, "." | "...") {
+        return None;
+    }
+    // A number too large for a usize is no move's number: the caller says so.
+    Some((digits.parse().unwrap_or(usize::MAX), dots))
+}
+
+/// The number `format_moves` writes before ply `ply` (counted from Player 1's first), and
+/// its dots: `N.` before Player 1's ply, `N...` before Player 2's.
+fn expected_move_number(ply: usize) -> (String, &'static str) {
+    let n = ply / 2 + 1;
+    match ply % 2 {
+        0 => (format!("{n}."), "."),
+        _ => (format!("{n}..."), "..."),
+    }
 }
 
 /// Writes actions as a game: `1. c2 c4 2. b2h c3`. When Player 2 moves first, the first
@@ -182,7 +230,7 @@ pub fn format_record(board: Board, pos: &Position) -> String {
 /// The result is validated (`Position::validate`).
 pub fn parse_record(board: Board, text: &str, walls_per_player: Option<u8>) -> Result<Position> {
     let fields: Vec<&str> = text.split('/').map(str::trim).collect();
-    let bad = |m: String| Error::Notation(format!("position record '{text}': {m}"));
+    let bad = |m: String| Error::Notation(format!("position record '{}': {m}", clip(text)));
     if fields.len() != 5 {
         return Err(bad(format!(
             "expected 5 fields separated by '/', found {}",
@@ -220,7 +268,8 @@ pub fn parse_record(board: Board, text: &str, walls_per_player: Option<u8>) -> R
     let count = |s: &str, who: u8| -> Result<u8> {
         let n: u32 = s.parse().map_err(|_| {
             bad(format!(
-                "walls left for Player {who}: '{s}' is not a number"
+                "walls left for Player {who}: '{}' is not a number",
+                clip(s)
             ))
         })?;
         u8::try_from(n).map_err(|_| {
@@ -239,7 +288,12 @@ pub fn parse_record(board: Board, text: &str, walls_per_player: Option<u8>) -> R
     let to_move = match fields[4] {
         "1" => Player::One,
         "2" => Player::Two,
-        other => return Err(bad(format!("player to move: '{other}' is not 1 or 2"))),
+        other => {
+            return Err(bad(format!(
+                "player to move: '{}' is not 1 or 2",
+                clip(other)
+            )));
+        }
     };
     let pos = Position {
         walls,
@@ -295,7 +349,8 @@ pub fn position_error_text(board: Board, e: PositionError) -> String {
 fn split_anchor_list(field: &str) -> std::result::Result<Vec<&str>, String> {
     if field.contains(char::is_whitespace) {
         return Err(format!(
-            "'{field}' has spaces: write anchors together, e.g. a1c3"
+            "'{}' has spaces: write anchors together, e.g. a1c3",
+            clip(field)
         ));
     }
     let starts: Vec<usize> = field
@@ -304,7 +359,7 @@ fn split_anchor_list(field: &str) -> std::result::Result<Vec<&str>, String> {
         .map(|(i, _)| i)
         .collect();
     if starts.first() != Some(&0) {
-        return Err(format!("'{field}' must start with a column letter"));
+        return Err(format!("'{}' must start with a column letter", clip(field)));
     }
     Ok(starts
         .iter()
@@ -393,5 +448,45 @@ mod tests {
             format_moves(b, Player::Two, &actions[1..]),
             "1... c4 2. b2h c3"
         );
+    }
+
+    #[test]
+    fn move_numbers_must_be_the_ones_format_moves_writes() {
+        let b = b55();
+        let start = Position::start(b, 3).unwrap();
+        let (line, _) = parse_moves(b, start, "c2 c4 b2h c3 c1v").unwrap();
+        for first in [Player::One, Player::Two] {
+            let from = usize::from(first == Player::Two);
+            let pos = match first {
+                Player::One => start,
+                Player::Two => start.play(line[0]),
+            };
+            let text = format_moves(b, first, &line[from..]);
+            let (back, _) = parse_moves(b, pos, &text).unwrap();
+            assert_eq!(back, line[from..], "{text}");
+        }
+        for (text, why) in [
+            (
+                "1. c2 5. c4",
+                "move 2: '5.' is not the move number here: Player 2 is to move, so 1... or none",
+            ),
+            (
+                "2. c2",
+                "move 1: '2.' is not the move number here: Player 1 is to move, so 1. or none",
+            ),
+            (
+                "1. c2 c4 3. b2h",
+                "move 3: '3.' is not the move number here: Player 1 is to move, so 2. or none",
+            ),
+            (
+                "1. c2 2. c4",
+                "move 2: '2.' is not the move number here: Player 2 is to move, so 1... or none",
+            ),
+            ("1. 1. c2", "move 1: '1.' follows another move number"),
+            ("1. c2 c4 2.", "move 3: a move number with no move after it"),
+        ] {
+            let e = parse_moves(b, start, text).unwrap_err().to_string();
+            assert_eq!(e, why, "{text}");
+        }
     }
 }

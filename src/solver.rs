@@ -29,8 +29,16 @@ pub const AUTO_SEARCH_SHARE: f64 = 2.0;
 /// The default largest transposition table, when the budget allows it.
 pub const DEFAULT_TT_BYTES: u64 = 1 << 30;
 
-/// The least budget a proof search over configurations built on demand starts with.
+/// The least budget a proof search over configurations built on demand starts with. Of it
+/// the transposition table takes a quarter and `ON_DEMAND_SLACK_BYTES` 32 MiB, which
+/// leaves the store 16 MiB, a few tens of thousands of configurations (a record of 9x9 with
+/// 3 walls is about 340 bytes): with less the store fills before the search has gone
+/// anywhere, and the cell ends unknown after doing nothing.
 pub const MIN_ON_DEMAND_BYTES: u64 = 64 << 20;
+
+/// What the full tables leave beside them at the least: room for the transposition
+/// table's first megabytes and the search's own allocations.
+const EAGER_SLACK_BYTES: u64 = 16 << 20;
 
 /// What a search over configurations built on demand leaves outside its store and table
 /// (the stacks, the line, the allocator's own bookkeeping).
@@ -153,7 +161,12 @@ impl TryFrom<String> for Outcome {
         Outcome::ALL
             .into_iter()
             .find(|o| o.code() == text)
-            .ok_or_else(|| format!("outcome '{text}' is not 1, 2, D or unknown"))
+            .ok_or_else(|| {
+                format!(
+                    "outcome '{}' is not 1, 2, D or unknown",
+                    crate::error::clip(&text)
+                )
+            })
     }
 }
 
@@ -207,7 +220,10 @@ impl TryFrom<String> for MethodUsed {
             .into_iter()
             .find(|m| m.name() == text)
             .ok_or_else(|| {
-                format!("method '{text}' is not proof-search, retrograde or retrograde+search")
+                format!(
+                    "method '{}' is not proof-search, retrograde or retrograde+search",
+                    crate::error::clip(&text)
+                )
             })
     }
 }
@@ -282,18 +298,6 @@ pub fn solve(
     }
     memory::reset_peak();
     let estimate = CellEstimate::new(board, walls);
-    let retro_bytes = estimate.retro_bytes(options.precision);
-    // Proof search builds the configurations it meets when the full tables do not fit, or
-    // cannot be numbered (boards of more than 64 wall anchors, `configs::keys_fit`).
-    let eager_bytes = estimate.tables.bytes + (16 << 20);
-    let on_demand = match options.store {
-        Store::Full => false,
-        Store::OnDemand => true,
-        Store::Auto => {
-            options.method != Method::Retro
-                && (eager_bytes > options.memory_budget || !crate::configs::keys_fit(board))
-        }
-    };
     if options.checkpoint.is_some() && options.method != Method::Search {
         return Err(Error::Argument(
             "a checkpoint keeps a proof search's table: use --method search".into(),
@@ -314,18 +318,11 @@ pub fn solve(
     if let Some(to) = &options.save {
         crate::retro::saved::check_destination(to)?;
     }
-    let (what, needed) = match options.method {
-        Method::Retro => ("retrograde analysis of", retro_bytes),
-        _ if on_demand => ("proof search on", MIN_ON_DEMAND_BYTES),
-        _ => ("solving", eager_bytes),
-    };
+    let need = Need::new(board, &estimate, options);
+    let on_demand = need.on_demand;
     memory::check(
-        &format!(
-            "{what} {board} with {} ({} positions)",
-            count(walls, "wall"),
-            estimate.retro.positions
-        ),
-        needed,
+        &need.what(board, walls, &estimate),
+        need.bytes,
         options.memory_budget,
     )?;
     let pool = rayon::ThreadPoolBuilder::new()
@@ -356,6 +353,78 @@ pub fn solve(
         result.peak_bytes = memory::peak_bytes();
         Ok(result)
     })
+}
+
+/// How `solve` runs a cell within the options' budget, and the least budget that takes.
+#[derive(Clone, Copy, Debug)]
+pub struct Need {
+    /// Whether the proof search builds its configurations on demand.
+    pub on_demand: bool,
+    pub bytes: u64,
+    what: &'static str,
+}
+
+impl Need {
+    pub fn new(board: Board, estimate: &CellEstimate, options: &SolveOptions) -> Need {
+        // Proof search builds the configurations it meets when the full tables do not fit,
+        // or cannot be numbered (boards of more than 64 wall anchors, `configs::keys_fit`).
+        let eager_bytes = estimate.tables.bytes.saturating_add(EAGER_SLACK_BYTES);
+        let keys_fit = crate::configs::keys_fit(board);
+        let on_demand = match options.store {
+            Store::Full => false,
+            Store::OnDemand => true,
+            Store::Auto => {
+                options.method != Method::Retro
+                    && (eager_bytes > options.memory_budget || !keys_fit)
+            }
+        };
+        let (what, bytes) = match options.method {
+            Method::Retro => (
+                "retrograde analysis of",
+                estimate.retro_bytes(options.precision),
+            ),
+            // Neither store fits the budget: name the smaller need, the least budget that
+            // would do (a small cell's full tables need less than the on-demand floor).
+            _ if on_demand
+                && options.store == Store::Auto
+                && keys_fit
+                && eager_bytes < MIN_ON_DEMAND_BYTES =>
+            {
+                return Need {
+                    on_demand: false,
+                    bytes: eager_bytes,
+                    what: "solving",
+                };
+            }
+            _ if on_demand => ("proof search on", MIN_ON_DEMAND_BYTES),
+            _ => ("solving", eager_bytes),
+        };
+        Need {
+            on_demand,
+            bytes,
+            what,
+        }
+    }
+
+    /// The least budget the cell can be solved with by `options`' method and store (the
+    /// budget in `options` aside).
+    pub fn least(board: Board, estimate: &CellEstimate, options: &SolveOptions) -> Need {
+        let unbounded = SolveOptions {
+            memory_budget: 0,
+            ..options.clone()
+        };
+        Need::new(board, estimate, &unbounded)
+    }
+
+    /// What needs the bytes, as the memory error names it.
+    pub fn what(&self, board: Board, walls: u8, estimate: &CellEstimate) -> String {
+        format!(
+            "{} {board} with {} ({} positions)",
+            self.what,
+            count(walls, "wall"),
+            estimate.retro.positions
+        )
+    }
 }
 
 /// The cell with every configuration built first: proof search, the retrograde analysis,

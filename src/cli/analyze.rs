@@ -51,6 +51,14 @@ pub struct AnalyzeArgs {
 
     #[command(flatten)]
     analyst: AnalystArgs,
+
+    /// Also print the solver's own messages on stderr: a line per search depth, when the answer comes from proof search
+    #[arg(short, long, conflicts_with = "quiet")]
+    pub verbose: bool,
+
+    /// Print nothing on stderr but errors: no progress bars
+    #[arg(short, long)]
+    pub quiet: bool,
 }
 
 /// A checked `analyze` request.

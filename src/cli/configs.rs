@@ -27,6 +27,10 @@ pub struct ConfigsArgs {
 
     #[command(flatten)]
     resources: ResourceArgs,
+
+    /// Print nothing on stderr but errors: no progress bar
+    #[arg(short, long)]
+    pub quiet: bool,
 }
 
 pub struct Configs {

@@ -27,6 +27,7 @@ use std::time::Duration;
 
 use clap::{Args, Parser, Subcommand};
 use progress::{Bars, Verbosity};
+use quoridor_solver::error::clip;
 use quoridor_solver::geometry::Board;
 use quoridor_solver::notation::{parse_moves, parse_record};
 use quoridor_solver::position::{MAX_WALLS_PER_PLAYER, Position};
@@ -39,12 +40,13 @@ pub struct Cli {
     #[command(subcommand)]
     command: Command,
 
-    /// Also print the solver's own messages on stderr (a line per search depth)
-    #[arg(short, long, global = true, conflicts_with = "quiet")]
+    /// `-v` and `-q` before the command, as they were accepted when every command took
+    /// them; hidden, since each command's help lists its own (`-v` only where there is
+    /// more to say, `-q` where something goes to stderr).
+    #[arg(short, long, hide = true, conflicts_with = "quiet")]
     verbose: bool,
 
-    /// Print nothing on stderr but errors: no progress bars, no line per cell
-    #[arg(short, long, global = true)]
+    #[arg(short, long, hide = true)]
     quiet: bool,
 }
 
@@ -60,11 +62,57 @@ enum Command {
     Verify(verify::VerifyArgs),
 }
 
+impl Command {
+    /// The command's name as typed.
+    fn name(&self) -> &'static str {
+        match self {
+            Command::Table(_) => "table",
+            Command::Solve(_) => "solve",
+            Command::Configs(_) => "configs",
+            Command::Perft(_) => "perft",
+            Command::Show(_) => "show",
+            Command::Analyze(_) => "analyze",
+            Command::Play(_) => "play",
+            Command::Verify(_) => "verify",
+        }
+    }
+}
+
 impl Cli {
     /// Checks the flags of the chosen command, runs it and writes its output to `out`.
     /// `Ok` carries the exit code: success, or (for commands that check results) a failure.
     pub fn run(self, out: &mut dyn Write) -> Result<ExitCode> {
-        let bars = Bars::new(match (self.quiet, self.verbose) {
+        // Each command's own flags, (quiet, verbose); `None` where it has no such flag.
+        let (quiet, verbose) = match &self.command {
+            Command::Table(a) => (Some(a.quiet), Some(a.verbose)),
+            Command::Solve(a) => (Some(a.quiet), Some(a.verbose)),
+            Command::Analyze(a) => (Some(a.quiet), Some(a.verbose)),
+            Command::Play(a) => (Some(a.quiet), Some(a.verbose)),
+            Command::Configs(a) => (Some(a.quiet), None),
+            Command::Verify(a) => (Some(a.quiet), None),
+            Command::Perft(a) => (Some(a.quiet), None),
+            Command::Show(_) => (None, None),
+        };
+        let refuse = |flag: &str, why: &str| {
+            Err(Error::Argument(format!(
+                "{flag} before the command: `{}` {why}",
+                self.command.name()
+            )))
+        };
+        if self.verbose && verbose.is_none() {
+            return refuse("-v", "runs no search: it has nothing more to report");
+        }
+        if self.quiet && quiet.is_none() {
+            return refuse("-q", "prints nothing on stderr but errors already");
+        }
+        let quiet = self.quiet || quiet == Some(true);
+        let verbose = self.verbose || verbose == Some(true);
+        if quiet && verbose {
+            return Err(Error::Argument(
+                "-q and -v cannot be used together: give one or the other".into(),
+            ));
+        }
+        let bars = Bars::new(match (quiet, verbose) {
             (true, _) => Verbosity::Quiet,
             (false, true) => Verbosity::Verbose,
             (false, false) => Verbosity::Normal,
@@ -73,7 +121,7 @@ impl Cli {
             Command::Table(args) => table::run(args.validate()?, &bars, out),
             Command::Solve(args) => solve::run(args.validate()?, &bars, out),
             Command::Configs(args) => configs::run(args.validate()?, &bars, out),
-            Command::Perft(args) => perft::run(args.validate()?, out),
+            Command::Perft(args) => perft::run(args.validate()?, &bars, out),
             Command::Show(args) => show::run(args.validate()?, out),
             Command::Analyze(args) => analyze::run(args.validate()?, &bars, out),
             Command::Play(args) => play::run(args.validate()?, &bars, out),
@@ -85,9 +133,17 @@ impl Cli {
 /// A clap usage error as one line (without `error: `), as README promises for every bad
 /// usage: clap's own rendering spreads it over several lines (a list of missing arguments,
 /// a tip, the usage, a pointer to --help), which a script reading stderr cannot take as one
-/// message. List items are joined with commas and a tip goes in parentheses.
+/// message. List items are joined with commas and a tip goes in parentheses. The values
+/// clap repeats (a bad value, an unexpected argument) are clipped as ours are (`clip`).
 pub fn usage_error_line(e: &clap::Error) -> String {
-    let text = e.render().to_string();
+    let mut text = e.render().to_string();
+    for (_, value) in e.context() {
+        if let clap::error::ContextValue::String(v) = value
+            && clip(v) != *v
+        {
+            text = text.replace(v.as_str(), &clip(v));
+        }
+    }
     let mut line = String::new();
     for part in text
         .lines()
@@ -164,8 +220,9 @@ pub struct PositionArgs {
     #[arg(long, value_name = "RECORD", allow_hyphen_values = true)]
     position: Option<String>,
 
-    /// Play these moves from the start of the game first, e.g. "1. c2 c4 2. b2h c3"
-    /// (move numbers optional). Not with --position
+    /// Play these moves from the start of the game first, e.g. "1. c2 c4 2. b2h c3", the
+    /// form `solve` prints its line in. Move numbers are optional; one that is given must
+    /// be right ("N." before Player 1's move, "N..." before Player 2's). Not with --position
     #[arg(long, value_name = "MOVES")]
     moves: Option<String>,
 }
@@ -228,5 +285,5 @@ pub fn walls_per_player(text: &str) -> Result<u8> {
         .parse::<u8>()
         .ok()
         .filter(|&n| n <= MAX_WALLS_PER_PLAYER)
-        .ok_or_else(|| Error::Argument(format!("--walls {text}: {}", walls_range())))
+        .ok_or_else(|| Error::Argument(format!("--walls {}: {}", clip(text), walls_range())))
 }

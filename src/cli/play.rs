@@ -10,6 +10,7 @@ use std::time::Instant;
 use clap::Args;
 use quoridor_solver::analysis::Analyst;
 use quoridor_solver::diagram::render;
+use quoridor_solver::error::clip;
 use quoridor_solver::geometry::{Board, Player};
 use quoridor_solver::notation::{action_name, format_moves, parse_action};
 use quoridor_solver::position::{Action, Position};
@@ -36,6 +37,14 @@ pub struct PlayArgs {
 
     #[command(flatten)]
     analyst: AnalystArgs,
+
+    /// Also print the solver's own messages on stderr: a line per search depth, when the answers come from proof search
+    #[arg(short, long, conflicts_with = "quiet")]
+    pub verbose: bool,
+
+    /// Print nothing on stderr but errors: no progress bars
+    #[arg(short, long)]
+    pub quiet: bool,
 }
 
 pub struct Play {
@@ -54,7 +63,8 @@ impl PlayArgs {
             "2" => Player::Two,
             other => {
                 return Err(Error::Argument(format!(
-                    "--as {other}: the player must be 1 or 2"
+                    "--as {}: the player must be 1 or 2",
+                    clip(other)
                 )));
             }
         };

@@ -46,6 +46,11 @@ impl Bars {
         bar
     }
 
+    /// Whether nothing but errors goes to stderr (`-q`).
+    pub fn is_quiet(&self) -> bool {
+        self.verbosity == Verbosity::Quiet
+    }
+
     /// A line of the command's own above the bars (or plain on stderr when no bars are
     /// drawn); nothing when quiet.
     pub fn line(&self, text: &str) {

@@ -66,10 +66,11 @@ pub struct SolveArgs {
     #[arg(long, value_name = "S", allow_negative_numbers = true)]
     max_seconds: Option<f64>,
 
-    /// Transposition table size, e.g. 256M or 2G (capped by the memory budget and by the
-    /// number of positions of the cell). The table starts at 64M and grows to this size
-    /// once it is half full [default: 1G]. With --method retro only with --precision
-    /// compact (the table of the search for the length)
+    /// The proof search's transposition table, e.g. 256M or 2G [default: 1G]: at most what
+    /// the memory budget leaves beside the configuration tables (a quarter of the budget
+    /// with configurations built on demand), and no larger than the cell's positions need.
+    /// It starts at 64M and grows to this size once half full. With --method retro only
+    /// with --precision compact, where it sizes the search for the length
     #[arg(long, value_name = "SIZE")]
     tt: Option<String>,
 
@@ -111,6 +112,14 @@ pub struct SolveArgs {
 
     #[command(flatten)]
     resources: ResourceArgs,
+
+    /// Also print the solver's own messages on stderr: a line per search depth
+    #[arg(short, long, conflicts_with = "quiet")]
+    pub verbose: bool,
+
+    /// Print nothing on stderr but errors: no progress bars
+    #[arg(short, long)]
+    pub quiet: bool,
 }
 
 #[derive(Clone, Copy, Debug, clap::ValueEnum)]

@@ -8,7 +8,7 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use clap::Args;
-use quoridor_solver::error::{count, format_bytes};
+use quoridor_solver::error::{clip, count, format_bytes};
 use quoridor_solver::estimate::CellEstimate;
 use quoridor_solver::geometry::Board;
 use quoridor_solver::plan;
@@ -19,7 +19,7 @@ use quoridor_solver::report::published::{self, EVEN_BOARDS};
 use quoridor_solver::report::{self, CSV_NAME, CellRecord};
 use quoridor_solver::retro::{Precision, saved};
 use quoridor_solver::solver::{
-    DEFAULT_TT_BYTES, Method, MethodUsed, Outcome, SolveOptions, Store, solve,
+    DEFAULT_TT_BYTES, Method, MethodUsed, Need, Outcome, SolveOptions, Store, solve,
 };
 use quoridor_solver::{Error, Result};
 
@@ -121,6 +121,14 @@ pub struct TableArgs {
 
     #[command(flatten)]
     resources: ResourceArgs,
+
+    /// Also print the solver's own messages on stderr: a line per search depth of each cell
+    #[arg(short, long, conflicts_with = "quiet")]
+    pub verbose: bool,
+
+    /// Print nothing on stderr but errors: no progress bars, no line per cell
+    #[arg(short, long)]
+    pub quiet: bool,
 }
 
 /// The time limit of each cell when `--max-seconds` is not given.
@@ -169,7 +177,8 @@ impl TableArgs {
                     .find(|&(i, b)| boards[..i].contains(b))
                 {
                     return Err(Error::Argument(format!(
-                        "--boards '{list}': {b} is given twice"
+                        "--boards '{}': {b} is given twice",
+                        clip(list)
                     )));
                 }
                 boards
@@ -212,21 +221,23 @@ impl TableArgs {
             ));
         }
         let r = self.resources.validate()?;
+        let options = SolveOptions {
+            checkpoint: None,
+            winner: None,
+            method,
+            max_depth,
+            time_limit: Some(time_limit),
+            threads: r.threads,
+            memory_budget: r.memory_budget,
+            tt_bytes: DEFAULT_TT_BYTES,
+            precision: None,
+            save: None,
+            store: Store::Auto,
+        };
+        refuse_budget_below_every_cell(&cells, &options)?;
         Ok(TableJob::Run {
             cells,
-            options: SolveOptions {
-                checkpoint: None,
-                winner: None,
-                method,
-                max_depth,
-                time_limit: Some(time_limit),
-                threads: r.threads,
-                memory_budget: r.memory_budget,
-                tt_bytes: DEFAULT_TT_BYTES,
-                precision: None,
-                save: None,
-                store: Store::Auto,
-            },
+            options,
             resume: self.resume,
             out: self.out.clone().unwrap_or_else(|| match self.beyond {
                 true => PathBuf::from("results/beyond"),
@@ -239,11 +250,34 @@ impl TableArgs {
     }
 }
 
+/// Refuses a budget below what the least demanding cell needs: every cell would be
+/// skipped, and the run would write an empty table and succeed after doing nothing. A
+/// budget that fits some cells only runs; the others are skipped with a line each.
+fn refuse_budget_below_every_cell(cells: &[(Board, u8)], options: &SolveOptions) -> Result<()> {
+    let least = cells
+        .iter()
+        .map(|&(board, walls)| {
+            let estimate = CellEstimate::new(board, walls);
+            let need = Need::least(board, &estimate, options);
+            (need.bytes, need.what(board, walls, &estimate))
+        })
+        .min_by_key(|(bytes, _)| *bytes);
+    match least {
+        Some((bytes, what)) if bytes > options.memory_budget => Err(Error::Argument(format!(
+            "the memory budget, {}, is below what any selected cell needs: the least is {what}, \
+             an estimated {} (raise it with --memory)",
+            format_bytes(options.memory_budget),
+            format_bytes(bytes)
+        ))),
+        _ => Ok(()),
+    }
+}
+
 /// `N`, `A..B`, `A..=B` or `A,B,C` into a sorted list of wall counts. A number out of
 /// range gets the same words as `--walls` of the other commands; an empty range or a count
 /// given twice is refused rather than quietly dropped, since it is almost surely a slip.
 fn parse_walls(text: &str) -> Result<Vec<u8>> {
-    let refuse = |why: String| Error::Argument(format!("--walls '{text}': {why}"));
+    let refuse = |why: String| Error::Argument(format!("--walls '{}': {why}", clip(text)));
     let num = |s: &str| -> Result<u8> {
         let s = s.trim();
         let digits = s.strip_prefix('-').unwrap_or(s);
@@ -253,7 +287,7 @@ fn parse_walls(text: &str) -> Result<Vec<u8>> {
         s.parse::<u8>()
             .ok()
             .filter(|&n| n <= MAX_WALLS_PER_PLAYER)
-            .ok_or_else(|| refuse(format!("{s} is out of range: {}", walls_range())))
+            .ok_or_else(|| refuse(format!("{} is out of range: {}", clip(s), walls_range())))
     };
     let mut v: Vec<u8> = if let Some((a, b)) = text.split_once("..=") {
         (num(a)?..=num(b)?).collect()
@@ -321,9 +355,14 @@ pub fn run(t: TableJob, bars: &Bars, out: &mut dyn Write) -> Result<ExitCode> {
             .any(|r| r.cell() == (b.width(), b.height(), n) && r.is_decided())
     };
     let todo: Vec<(Board, u8)> = cells
-        .into_iter()
+        .iter()
+        .copied()
         .filter(|(b, n)| !done(&records, b, *n))
         .collect();
+    let other_builds = kept_from_other_builds(&records, &cells);
+    if let Some(line) = &other_builds {
+        bars.line(line);
+    }
     let overall = bars.overall("table", todo.len() as u64);
     super::interrupt::hint_on_interrupt(&format!(
         "interrupted: every cell finished so far is in {}; run the same command again with \
@@ -443,6 +482,9 @@ pub fn run(t: TableJob, bars: &Bars, out: &mut dyn Write) -> Result<ExitCode> {
         started.elapsed().as_secs_f64(),
         dir.display()
     )?;
+    if let Some(line) = &other_builds {
+        writeln!(out, "{line}")?;
+    }
     let summary = check(&records, &published::cells());
     write_summary(&summary, out)?;
     write_even_heights(&records, out)?;
@@ -479,6 +521,35 @@ fn check_save_dir(dir: &Path, force: bool, resume: bool) -> Result<saved::Conten
     }
     saved::remove_leftovers(&found);
     Ok(found)
+}
+
+/// With --resume, says which of the selected cells it keeps were solved by another build
+/// than this one (`report::version`), or `None`. They are kept, not solved again: a build
+/// differs at every commit, and most commits change no result, so redoing them would make
+/// a resumed run of the whole table start over. The line says how to redo them.
+fn kept_from_other_builds(records: &[CellRecord], cells: &[(Board, u8)]) -> Option<String> {
+    let this = report::version();
+    let selected = |r: &CellRecord| {
+        cells
+            .iter()
+            .any(|(b, n)| r.cell() == (b.width(), b.height(), *n))
+    };
+    let others: Vec<&CellRecord> = records
+        .iter()
+        .filter(|r| r.is_decided() && selected(r) && r.version != this)
+        .collect();
+    if others.is_empty() {
+        return None;
+    }
+    let mut versions: Vec<&str> = others.iter().map(|r| r.version.as_str()).collect();
+    versions.sort_unstable();
+    versions.dedup();
+    Some(format!(
+        "kept {} solved by another version of this tool ({}; this is {this}): remove their \
+         rows from table.csv, or run without --resume, to solve them again",
+        count(others.len(), "cell"),
+        versions.join(", ")
+    ))
 }
 
 /// What the plan needs to know of the cells already solved.

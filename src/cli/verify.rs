@@ -45,6 +45,10 @@ pub struct VerifyArgs {
 
     #[command(flatten)]
     resources: ResourceArgs,
+
+    /// Print nothing on stderr but errors: no progress bar
+    #[arg(short, long)]
+    pub quiet: bool,
 }
 
 pub struct Verify {

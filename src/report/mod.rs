@@ -44,7 +44,7 @@ impl CellRecord {
             nodes: r.nodes,
             seconds: (r.seconds * 1000.0).round() / 1000.0,
             peak_bytes: r.peak_bytes,
-            version: env!("CARGO_PKG_VERSION").to_string(),
+            version: version(),
             depth_reached: r.depth_reached,
         }
     }
@@ -107,10 +107,22 @@ impl CellRecord {
     }
 }
 
+/// The version a results row records: the package's and, when built from a git checkout,
+/// the commit (`0.1.0+0fde75b`; build.rs). The package version alone never changed from
+/// one build to the next, so `table --resume` could not tell an older build's rows.
+pub fn version() -> String {
+    match option_env!("QUORIDOR_SOLVER_COMMIT") {
+        Some(commit) => format!("{}+{commit}", env!("CARGO_PKG_VERSION")),
+        None => env!("CARGO_PKG_VERSION").to_string(),
+    }
+}
+
 pub const CSV_NAME: &str = "table.csv";
 pub const JSON_NAME: &str = "table.json";
 pub const MARKDOWN_NAME: &str = "table.md";
 pub const SVG_NAME: &str = "table.svg";
+/// Every file `write_all` writes, for checking them all before any work.
+const OUTPUT_NAMES: [&str; 4] = [CSV_NAME, JSON_NAME, MARKDOWN_NAME, SVG_NAME];
 
 /// Reads a results CSV (as written by `write_all`), refusing any row that cannot be a
 /// result (`CellRecord::impossibility`) or repeats a cell, with the file and line: `--check`
@@ -202,27 +214,42 @@ pub fn write_all(dir: &Path, records: &[CellRecord]) -> Result<()> {
 /// The extension of the temporary files `write_atomically` renames into place.
 const TEMPORARY: &str = "tmp";
 
-/// Writes `bytes` to a temporary file beside `path`, syncs it, and renames it over `path`:
-/// readers see the old file or the new one, never a part.
-pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
-    use std::io::Write;
-    let tmp: PathBuf = path.with_extension(format!(
+/// The temporary file `write_atomically` writes before renaming it to `path`.
+fn temporary_path(path: &Path) -> PathBuf {
+    path.with_extension(format!(
         "{}.{TEMPORARY}",
         path.extension().and_then(|e| e.to_str()).unwrap_or("")
-    ));
+    ))
+}
+
+/// Writes `bytes` to a temporary file beside `path`, syncs it, and renames it over `path`:
+/// readers see the old file or the new one, never a part. On failure the temporary file
+/// is removed, so that no `.tmp` outlives the run.
+pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
+    use std::io::Write;
+    let tmp = temporary_path(path);
     let io = |e: std::io::Error| Error::Io(format!("cannot write {}: {e}", path.display()));
     let mut f = std::fs::File::create(&tmp).map_err(io)?;
-    f.write_all(bytes).map_err(io)?;
-    f.sync_all().map_err(io)?;
-    drop(f);
-    std::fs::rename(&tmp, path).map_err(io)
+    let written = f
+        .write_all(bytes)
+        .and_then(|()| f.sync_all())
+        .and_then(|()| {
+            drop(f);
+            std::fs::rename(&tmp, path)
+        });
+    if written.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    written.map_err(io)
 }
 
 /// Makes sure results can be written into `dir` before any work is done for them: creates
-/// it, then creates and removes a temporary file in it. Without this, a bad `--out` (a
-/// file, /dev/null, a directory without write permission) failed only when the first cell
-/// was solved, which can be many minutes in. The probe has the temporaries' extension, so
-/// `remove_stale_temporaries` clears it if the run is killed in between.
+/// it, then checks each file `write_all` writes: it must be a file or not exist yet, and
+/// its temporary must be creatable (created and removed). Without this, a bad `--out` (a
+/// file, /dev/null, a directory without write permission, a table.md that is a directory)
+/// failed only when the first cell was solved, which can be many minutes in. The probes
+/// are the temporaries themselves, so `remove_stale_temporaries` clears them if the run is
+/// killed in between.
 pub fn check_writable(dir: &Path) -> Result<()> {
     let cannot =
         |why: String| Error::Io(format!("cannot write results to {}: {why}", dir.display()));
@@ -230,9 +257,17 @@ pub fn check_writable(dir: &Path) -> Result<()> {
         return Err(cannot("it is not a directory".into()));
     }
     std::fs::create_dir_all(dir).map_err(|e| cannot(e.to_string()))?;
-    let probe = dir.join(format!(".write-test.{TEMPORARY}"));
-    std::fs::File::create(&probe).map_err(|e| cannot(e.to_string()))?;
-    std::fs::remove_file(&probe).map_err(|e| cannot(e.to_string()))
+    for name in OUTPUT_NAMES {
+        let path = dir.join(name);
+        if path.exists() && !path.is_file() {
+            return Err(cannot(format!("{} is not a file", path.display())));
+        }
+        let probe = temporary_path(&path);
+        let in_probe = |e: std::io::Error| cannot(format!("{}: {e}", probe.display()));
+        std::fs::File::create(&probe).map_err(in_probe)?;
+        std::fs::remove_file(&probe).map_err(in_probe)?;
+    }
+    Ok(())
 }
 
 /// Removes the temporary files a run killed while writing left in `dir`; they are never

@@ -1,0 +1,355 @@
+//! What a new user typed and got wrong (issue 26): each input that cannot work is refused
+//! up front with exit 2 and one line, never a run that does nothing, a stale file or a
+//! message that repeats a huge argument.
+
+use std::process::{Command, Output};
+
+fn run(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_quoridor-solver"))
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+fn stdout(out: &Output) -> String {
+    String::from_utf8(out.stdout.clone()).expect("stdout is UTF-8")
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8(out.stderr.clone()).expect("stderr is UTF-8")
+}
+
+/// Runs a command that must succeed and returns its stdout.
+fn ok(args: &[&str]) -> String {
+    let out = run(args);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{args:?}\nstdout:\n{}\nstderr:\n{}",
+        stdout(&out),
+        stderr(&out)
+    );
+    stdout(&out)
+}
+
+/// Runs a command that must be refused: exit code 2, exactly one line on stderr starting
+/// `error: `, no panic. Returns that line.
+fn refused(args: &[&str]) -> String {
+    let out = run(args);
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(2), "{args:?}\nstderr:\n{err}");
+    assert!(!err.contains("panicked"), "{args:?}\nstderr:\n{err}");
+    assert_eq!(err.lines().count(), 1, "{args:?}\nstderr:\n{err}");
+    assert!(err.starts_with("error: "), "{args:?}\nstderr:\n{err}");
+    err
+}
+
+/// A path for this test's files in the temporary directory, removed first if a previous
+/// run left it.
+fn scratch(name: &str) -> std::path::PathBuf {
+    let path = std::env::temp_dir().join(format!("qs-inputs-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&path);
+    let _ = std::fs::remove_file(&path);
+    path
+}
+
+#[test]
+fn a_huge_argument_is_quoted_in_a_few_dozen_characters() {
+    // 100,000 characters: about the most one argument may hold on Linux (128 KiB).
+    let long = "z".repeat(100_000);
+    let digits = "9".repeat(100_000);
+    let moves = format!("1. b2 {long}");
+    let dir = scratch("huge");
+    let dir = dir.to_str().unwrap();
+    for args in [
+        &["solve", &long, "--walls", "1"][..],
+        &["solve", "3x3", "--walls", &long],
+        &["solve", "3x3", "--walls", "1", "--memory", &long],
+        &["solve", "3x3", "--walls", "1", "--tt", &long],
+        &["solve", "3x3", "--walls", "1", "--method", &long],
+        &["show", "3x3", "--walls", "1", "--moves", &moves],
+        &["show", "3x3", "--walls", "1", "--position", &long],
+        &["perft", "3x3", "--walls", "1", "--depth", &digits],
+        &["table", "--boards", &long, "--out", dir],
+        &["table", "--walls", &long, "--out", dir],
+        &["play", "3x3", "--walls", "1", "--as", &long],
+    ] {
+        let err = refused(args);
+        assert!(err.len() < 300, "{} bytes: {}", err.len(), &err[..300]);
+        assert!(err.contains("... (100000 characters)"), "{err}");
+    }
+}
+
+#[test]
+fn move_numbers_are_checked_and_solve_lines_read_back() {
+    let shown = ok(&["show", "5x5", "--walls", "3", "--moves", "1. c2 b2h 2. d2"]);
+    assert!(
+        shown.contains("Record: b2 / - / d2 c5 / 3 2 / 2"),
+        "{shown}"
+    );
+    for (moves, expected) in [
+        (
+            "1. c2 5. c4",
+            "'5.' is not the move number here: Player 2 is to move, so 1... or none",
+        ),
+        (
+            "2. c2",
+            "'2.' is not the move number here: Player 1 is to move, so 1. or none",
+        ),
+        (
+            "1. c2 c4 3. c3",
+            "'3.' is not the move number here: Player 1 is to move, so 2. or none",
+        ),
+    ] {
+        let err = refused(&["show", "5x5", "--walls", "3", "--moves", moves]);
+        assert!(err.contains(expected), "{moves}: {err}");
+    }
+    // The line `solve` prints is a valid --moves.
+    let solved = ok(&["solve", "3x5", "--walls", "1", "--threads", "1"]);
+    let line = solved
+        .lines()
+        .find_map(|l| l.strip_prefix("line"))
+        .expect("a line")
+        .trim();
+    assert!(line.starts_with("1. ") && line.contains(" 2. "), "{line}");
+    let shown = ok(&["show", "3x5", "--walls", "1", "--moves", line]);
+    assert!(shown.contains("has won"), "{shown}");
+}
+
+#[test]
+fn perft_refuses_a_depth_whose_count_may_not_fit_and_reports_each_depth() {
+    let started = std::time::Instant::now();
+    let err = refused(&["perft", "3x3", "--walls", "1", "--depth", "1000"]);
+    assert!(started.elapsed().as_secs() < 5, "refused at once");
+    assert!(
+        err.contains("--depth 1000: perft counts at most 17 plies from this position"),
+        "{err}"
+    );
+    // The deepest depth allowed is the bound itself: 13^17 fits 64 bits, 13^18 does not.
+    let err = refused(&["perft", "3x3", "--walls", "1", "--depth", "18"]);
+    assert!(err.contains("at most 17 plies"), "{err}");
+    // A line per depth on stderr, with the next depth's estimate; none with -q.
+    let out = run(&["perft", "3x3", "--walls", "1", "--depth", "4"]);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(stdout(&out).lines().last(), Some("1189"));
+    let lines: Vec<String> = stderr(&out).lines().map(String::from).collect();
+    assert_eq!(lines.len(), 3, "{lines:?}");
+    assert!(lines[2].starts_with("depth 3: 317 in "), "{lines:?}");
+    assert!(lines[2].contains("depth 4 estimated at"), "{lines:?}");
+    let out = run(&["perft", "3x3", "--walls", "1", "--depth", "4", "-q"]);
+    assert!(out.stderr.is_empty(), "{}", stderr(&out));
+    assert_eq!(stdout(&out).lines().last(), Some("1189"));
+}
+
+#[test]
+fn a_table_budget_below_every_cell_is_refused_before_any_work() {
+    let dir = scratch("tiny-budget");
+    let d = dir.to_str().unwrap();
+    let err = refused(&["table", "--memory", "1k", "--out", d]);
+    assert!(
+        err.contains("the memory budget, 1.00 KiB, is below what any selected cell needs: the least is solving 2x3 with 0 walls"),
+        "{err}"
+    );
+    assert!(!dir.exists(), "nothing written, not even an empty table");
+    // Boards over the on-demand floor name it: 9x9 with 9 walls has no full tables.
+    let err = refused(&[
+        "table", "--boards", "9x9", "--walls", "9", "--memory", "40M", "--out", d,
+    ]);
+    assert!(
+        err.contains("the least is proof search on 9x9 with 9 walls"),
+        "{err}"
+    );
+    assert!(err.contains("an estimated 64.00 MiB"), "{err}");
+    // A budget that fits some cells runs them and skips the others, each with a line.
+    let out = run(&[
+        "table", "--boards", "3x3,9x9", "--walls", "0,9", "--memory", "40M", "--out", d,
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(
+        stdout(&out).starts_with("3 cells solved, 1 skipped (over the memory budget)"),
+        "{}",
+        stdout(&out)
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_budget_above_physical_memory_is_refused_by_every_command() {
+    let dir = scratch("huge-budget");
+    let d = dir.to_str().unwrap();
+    for args in [
+        &["solve", "3x3", "--walls", "1"][..],
+        &["table", "--boards", "3x3", "--walls", "1", "--out", d],
+        &["configs", "3x3", "--walls", "1"],
+        &["analyze", "3x3", "--walls", "1"],
+        &["play", "3x3", "--walls", "1"],
+    ] {
+        let err = refused(&[args, &["--memory", "1000T"]].concat());
+        assert!(
+            err.contains(
+                "--memory 1000T: 1000.00 TiB is more than this machine's physical memory, "
+            ),
+            "{args:?}: {err}"
+        );
+    }
+    assert!(!dir.exists());
+}
+
+/// The names in `dir` that end in `.tmp`: temporaries a failed write left.
+fn temporaries(dir: &std::path::Path) -> Vec<String> {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|name| name.ends_with(".tmp"))
+        .collect()
+}
+
+#[test]
+fn table_out_is_checked_file_by_file_before_the_first_cell() {
+    let dir = scratch("out-md-dir");
+    std::fs::create_dir_all(dir.join("table.md")).unwrap();
+    let err = refused(&[
+        "table",
+        "--boards",
+        "3x3",
+        "--walls",
+        "0..2",
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
+    assert!(err.contains("table.md is not a file"), "{err}");
+    let names: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(names, ["table.md"], "no cell solved, nothing written");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_failed_write_leaves_no_temporary() {
+    // The picture's path is a directory: its temporary is written, the rename fails.
+    let dir = scratch("svg-dir");
+    let target = dir.join("picture.svg");
+    std::fs::create_dir_all(&target).unwrap();
+    refused(&[
+        "show",
+        "3x3",
+        "--walls",
+        "1",
+        "--svg",
+        target.to_str().unwrap(),
+    ]);
+    assert_eq!(temporaries(&dir), Vec::<String>::new());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn resuming_says_which_kept_cells_another_version_solved() {
+    let dir = scratch("resume-versions");
+    let d = dir.to_str().unwrap();
+    let table = ["table", "--boards", "2x3", "--walls", "0..=2", "--out", d];
+    ok(&table);
+    let csv = dir.join("table.csv");
+    let rows = std::fs::read_to_string(&csv).unwrap();
+    // Each row names the build that wrote it; all three are this one's.
+    let version = rows
+        .lines()
+        .nth(1)
+        .unwrap()
+        .split(',')
+        .nth(9)
+        .unwrap()
+        .to_string();
+    assert!(
+        rows.lines()
+            .skip(1)
+            .all(|r| r.contains(&format!(",{version},"))),
+        "{rows}"
+    );
+    // Two rows from an older build (version 0.0.9), the third left to solve.
+    let older: Vec<String> = rows
+        .lines()
+        .take(3)
+        .map(|r| r.replace(&format!(",{version},"), ",0.0.9,"))
+        .collect();
+    std::fs::write(&csv, older.join("\n") + "\n").unwrap();
+    let out = run(&[&table[..], &["--resume"]].concat());
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let said = format!(
+        "kept 2 cells solved by another version of this tool (0.0.9; this is {version}): \
+         remove their rows from table.csv, or run without --resume, to solve them again"
+    );
+    assert!(stdout(&out).contains(&said), "{}", stdout(&out));
+    assert!(stderr(&out).contains(&said), "{}", stderr(&out));
+    assert!(
+        stdout(&out).starts_with("1 cell solved"),
+        "{}",
+        stdout(&out)
+    );
+    // Resumed again, every row is this build's or the older one's as before: said again.
+    let out = ok(&[&table[..], &["--resume", "-q"]].concat());
+    assert!(out.contains(&said), "{out}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn only_commands_with_something_to_report_offer_v_and_q() {
+    let has = |command: &str, flag: &str| {
+        ok(&[command, "--help"])
+            .lines()
+            .any(|l| l.trim_start().starts_with(&format!("{flag},")))
+    };
+    for command in ["table", "solve", "analyze", "play"] {
+        assert!(has(command, "-v") && has(command, "-q"), "{command}");
+    }
+    for command in ["configs", "verify", "perft"] {
+        assert!(!has(command, "-v") && has(command, "-q"), "{command}");
+    }
+    assert!(!has("show", "-v") && !has("show", "-q"));
+    assert!(!ok(&["--help"]).contains("--verbose"));
+    let err = refused(&["show", "3x3", "--walls", "1", "-v"]);
+    assert!(err.contains("unexpected argument '-v'"), "{err}");
+    refused(&["configs", "3x3", "--walls", "1", "-v"]);
+    let err = refused(&["-v", "perft", "3x3", "--walls", "1", "--depth", "1"]);
+    assert!(
+        err.contains("`perft` runs no search: it has nothing more to report"),
+        "{err}"
+    );
+    // Before the command they still work where the command takes them.
+    let out = run(&["-q", "configs", "3x3", "--walls", "1"]);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(out.stderr.is_empty(), "{}", stderr(&out));
+    refused(&["-q", "solve", "3x3", "--walls", "1", "-v"]);
+}
+
+#[test]
+fn tt_is_taken_wherever_a_search_runs_as_its_help_says() {
+    let help = ok(&["solve", "--help"]);
+    assert!(help.contains("With --method retro it"), "{help}");
+    // README runs `solve 4x7 --walls 10 --method retro --stats --tt 4G`: the compact
+    // analysis's search for the length uses the table.
+    let out = ok(&[
+        "solve", "3x3", "--walls", "1", "--method", "retro", "--tt", "4M",
+    ]);
+    assert!(
+        out.starts_with("3x3 with 1 wall per player: Player 2 wins in 8 plies"),
+        "{out}"
+    );
+    let err = refused(&[
+        "solve",
+        "3x3",
+        "--walls",
+        "1",
+        "--method",
+        "retro",
+        "--precision",
+        "exact",
+        "--tt",
+        "4M",
+    ]);
+    assert!(
+        err.contains("--tt does not apply to --method retro --precision exact"),
+        "{err}"
+    );
+}
