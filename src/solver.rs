@@ -7,7 +7,7 @@ use crate::geometry::{Board, Player};
 use crate::memory;
 use crate::position::{Action, Position};
 use crate::progress::Progress;
-use crate::retro::{self, Precision, RetroResult, RetroStats, Solved, Wdl};
+use crate::retro::{self, Precision, RetroEstimate, RetroResult, RetroStats, Solved, Wdl};
 use crate::search::Checkpoint;
 use crate::search::{self, Node, Oracle};
 use crate::tables::{ConfigTables, OnDemand, Tables};
@@ -627,6 +627,21 @@ fn record_found(
     }
 }
 
+/// The precision `--method retro` runs at: the one asked for, else exact when every layer
+/// fits at a byte in what the budget leaves beside the finished tables (`tables_bytes`),
+/// else compact (2 bits; the length then comes from a proof search). One rule for the CLI,
+/// which refuses the search's flags where the analysis will be exact (from the estimates,
+/// before anything is built), and for `retro_cell`, which runs it.
+pub fn retro_precision(e: &RetroEstimate, tables_bytes: u64, options: &SolveOptions) -> Precision {
+    let room = options.memory_budget.saturating_sub(tables_bytes);
+    options
+        .precision
+        .unwrap_or(match e.all_layers_bytes <= room {
+            true => Precision::Exact,
+            false => Precision::Compact,
+        })
+}
+
 /// Retrograde analysis of the whole cell: the start's value, its line, and the counts.
 /// Exact when asked for or when every layer fits that way; else compact, and the length
 /// and line come from a proof search that prunes with the compact analysis's outcomes.
@@ -638,11 +653,7 @@ fn retro_cell(
 ) -> Result<()> {
     let e = retro::cell_estimate(tables);
     let room = options.memory_budget.saturating_sub(tables.bytes());
-    let precision = options.precision.unwrap_or(if e.all_layers_bytes <= room {
-        Precision::Exact
-    } else {
-        Precision::Compact
-    });
+    let precision = retro_precision(&e, tables.bytes(), options);
     if precision == Precision::Exact {
         let solved = match &options.save {
             Some(dir) => {

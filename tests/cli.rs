@@ -577,8 +577,8 @@ fn flags_that_would_be_ignored_are_refused() {
         let err = refused(&[&exact[..], &[flag, value]].concat());
         assert!(
             err.contains(&format!(
-                "{flag} does not apply here: it bounds the proof search, which --method \
-                 retro runs only with --precision compact"
+                "{flag} does not apply here: it bounds the proof search, which --precision \
+                 exact does not run"
             )),
             "{err}"
         );

@@ -326,30 +326,26 @@ fn only_commands_with_something_to_report_offer_v_and_q() {
 #[test]
 fn tt_is_taken_wherever_a_search_runs_as_its_help_says() {
     let help = ok(&["solve", "--help"]);
-    assert!(help.contains("With --method retro it"), "{help}");
-    // README runs `solve 4x7 --walls 10 --method retro --stats --tt 4G`: the compact
-    // analysis's search for the length uses the table.
-    let out = ok(&[
-        "solve", "3x3", "--walls", "1", "--method", "retro", "--tt", "4M",
-    ]);
+    assert!(help.contains("With --method retro only"), "{help}");
+    // Where every layer does not fit at a byte, `--method retro` runs the compact analysis,
+    // whose search for the length takes the table (README: `solve 4x7 --walls 10 --method
+    // retro --stats --tt 4G`).
+    let retro = [
+        "solve", "4x5", "--walls", "4", "--method", "retro", "--tt", "4M",
+    ];
+    let out = ok(&[&retro[..], &["--memory", "24M"]].concat());
     assert!(
-        out.starts_with("3x3 with 1 wall per player: Player 2 wins in 8 plies"),
+        out.starts_with(
+            "4x5 with 4 walls per player: Player 1 wins in 27 plies\nmethod       retrograde+search"
+        ),
         "{out}"
     );
-    let err = refused(&[
-        "solve",
-        "3x3",
-        "--walls",
-        "1",
-        "--method",
-        "retro",
-        "--precision",
-        "exact",
-        "--tt",
-        "4M",
-    ]);
+    // Where they fit, the exact analysis runs no search: refused, not ignored.
+    let err = refused(&[&retro[..], &["--memory", "48M"]].concat());
     assert!(
-        err.contains("--tt does not apply to --method retro --precision exact"),
+        err.contains("--tt does not apply here") && err.contains("this cell gets the exact one"),
         "{err}"
     );
+    let err = refused(&[&retro[..], &["--precision", "exact"]].concat());
+    assert!(err.contains("--precision exact does not run"), "{err}");
 }

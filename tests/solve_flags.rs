@@ -19,8 +19,8 @@ const COLUMNS: [(&str, Option<&str>); 9] = [
 
 /// Per flag, per column: `o` runs, `x` is refused. `--precision` says what the analysis
 /// keeps, so it is refused with `--method search`. The flags that bound the proof search
-/// are refused where none runs (the analysis, unless compact: its length comes from a
-/// search); `--stats`, `--save` count or keep every position, which only `--method retro`
+/// are refused where none runs (the exact analysis, which a 3x3 cell gets unless compact is
+/// asked for; the compact one's length comes from a search, tests/inputs.rs); `--stats`, `--save` count or keep every position, which only `--method retro`
 /// visits (and `--save` needs the exact values); a checkpoint, a guessed winner and the
 /// on-demand store belong to `--method search`.
 const EXPECTED: [(&[&str], &str); 13] = [

@@ -5,13 +5,15 @@ use std::process::ExitCode;
 
 use clap::Args;
 use quoridor_solver::error::{count, format_bytes};
+use quoridor_solver::estimate::CellEstimate;
 use quoridor_solver::geometry::{Board, Player};
 use quoridor_solver::notation::{action_name, format_moves};
 use quoridor_solver::progress::Progress;
 use quoridor_solver::retro::{Precision, saved};
 use quoridor_solver::search::NoWin;
 use quoridor_solver::solver::{
-    CellResult, DEFAULT_TT_BYTES, Method, MethodUsed, Outcome, SolveOptions, Store, solve,
+    CellResult, DEFAULT_TT_BYTES, Method, MethodUsed, Outcome, SolveOptions, Store,
+    retro_precision, solve,
 };
 use quoridor_solver::{Error, Result};
 use serde::Serialize;
@@ -53,14 +55,14 @@ pub struct SolveArgs {
     stats: bool,
 
     /// Deepest search iteration in plies; if neither player wins by then the outcome is
-    /// "unknown" (never a guess) [default: 120]. With --method retro only with --precision
-    /// compact, where it bounds the search for the length
+    /// "unknown" (never a guess) [default: 120]. With --method retro only where the
+    /// compact analysis runs (see --precision): it bounds the search for the length
     #[arg(long, value_name = "D")]
     max_depth: Option<u8>,
 
     /// Give up after this many seconds with outcome "unknown" and the depth reached. With
-    /// --method retro only with --precision compact, where it bounds the search for the
-    /// length (the analysis itself runs to the end). The clock starts with the command;
+    /// --method retro only where the compact analysis runs (see --precision): it bounds the
+    /// search for the length, and the analysis itself runs to the end. The clock starts with the command;
     /// building the configuration tables is not cut short (a second or two on the
     /// published boards, a minute on the largest), so a small limit is passed by that much
     #[arg(long, value_name = "S", allow_negative_numbers = true)]
@@ -70,7 +72,7 @@ pub struct SolveArgs {
     /// the memory budget leaves beside the configuration tables (a quarter of the budget
     /// with configurations built on demand), and no larger than the cell's positions need.
     /// It starts at 64M and grows to this size once half full. With --method retro only
-    /// with --precision compact, where it sizes the search for the length
+    /// where the compact analysis runs (see --precision): the search for the length
     #[arg(long, value_name = "SIZE")]
     tt: Option<String>,
 
@@ -185,19 +187,6 @@ impl SolveArgs {
         let max_depth = max_depth(self.max_depth)?;
         let time_limit = self.max_seconds.map(time_limit).transpose()?;
         let method = Method::from(self.method);
-        // The analysis runs a proof search (for the length) only when it is compact; which
-        // precision a plain `--method retro` gets depends on the budget, so these flags
-        // need it said: they are never accepted and then silently ignored.
-        let compact = self.precision.map(Precision::from) == Some(Precision::Compact);
-        refuse_search_flags(
-            method != Method::Retro || compact,
-            "--method retro runs only with --precision compact (for the length)",
-            &[
-                ("--tt", self.tt.is_some()),
-                ("--max-depth", self.max_depth.is_some()),
-                ("--max-seconds", self.max_seconds.is_some()),
-            ],
-        )?;
         if self.stats && method != Method::Retro {
             return Err(Error::Argument(
                 "--stats counts every position, which only --method retro visits".into(),
@@ -223,37 +212,72 @@ impl SolveArgs {
             threads,
             memory_budget,
         } = self.resources.validate()?;
+        let options = SolveOptions {
+            method,
+            max_depth,
+            time_limit,
+            threads,
+            memory_budget,
+            tt_bytes: match &self.tt {
+                Some(size) => quoridor_solver::memory::parse_size(size)?,
+                None => DEFAULT_TT_BYTES,
+            },
+            // Saving needs the exact analysis.
+            precision: match self.save {
+                Some(_) => Some(Precision::Exact),
+                None => self.precision.map(Precision::from),
+            },
+            save: self.save.clone().map(|dir| saved::Target {
+                dir,
+                replace: self.force,
+            }),
+            store: self.store.into(),
+            checkpoint: self.checkpoint.clone(),
+            winner: self
+                .winner
+                .map(|n| if n == 1 { Player::One } else { Player::Two }),
+        };
+        self.refuse_ignored_search_flags(board, walls, &options)?;
         Ok(Solve {
             board,
             walls,
             json: self.json,
             stats: self.stats,
-            options: SolveOptions {
-                method,
-                max_depth,
-                time_limit,
-                threads,
-                memory_budget,
-                tt_bytes: match &self.tt {
-                    Some(size) => quoridor_solver::memory::parse_size(size)?,
-                    None => DEFAULT_TT_BYTES,
-                },
-                // Saving needs the exact analysis.
-                precision: match self.save {
-                    Some(_) => Some(Precision::Exact),
-                    None => self.precision.map(Precision::from),
-                },
-                save: self.save.clone().map(|dir| saved::Target {
-                    dir,
-                    replace: self.force,
-                }),
-                store: self.store.into(),
-                checkpoint: self.checkpoint.clone(),
-                winner: self
-                    .winner
-                    .map(|n| if n == 1 { Player::One } else { Player::Two }),
-            },
+            options,
         })
+    }
+
+    /// Refuses the flags that bound the proof search where none runs: the exact analysis
+    /// (asked for, or what `--method retro` gets where every layer fits the budget at a
+    /// byte). The compact one runs a search for the length, which they bound. Never
+    /// accepted and then silently ignored.
+    fn refuse_ignored_search_flags(
+        &self,
+        board: Board,
+        walls: u8,
+        options: &SolveOptions,
+    ) -> Result<()> {
+        let given = [
+            ("--tt", self.tt.is_some()),
+            ("--max-depth", self.max_depth.is_some()),
+            ("--max-seconds", self.max_seconds.is_some()),
+        ];
+        if options.method != Method::Retro || !given.iter().any(|(_, g)| *g) {
+            return Ok(());
+        }
+        // Only now: counting the configurations takes a moment on large boards.
+        let e = CellEstimate::new(board, walls);
+        let exact = retro_precision(&e.retro, e.tables.finished_bytes, options) == Precision::Exact;
+        let which = match (self.save.is_some(), self.precision) {
+            (true, _) => "the exact analysis that --save keeps does not run",
+            (false, Some(_)) => "--precision exact does not run",
+            (false, None) => {
+                "--method retro runs only in its compact analysis (for the length), and this \
+                 cell gets the exact one: every layer fits the memory budget at a byte \
+                 (--precision compact asks for the other)"
+            }
+        };
+        refuse_search_flags(!exact, which, &given)
     }
 }
 

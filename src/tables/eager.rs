@@ -34,6 +34,8 @@ pub struct TableEstimate {
     pub slots: usize,
     /// Bytes of the finished tables plus the build's temporary bookkeeping.
     pub bytes: u64,
+    /// Bytes of the finished tables alone: what `Tables::bytes` will say once built.
+    pub finished_bytes: u64,
 }
 
 impl TableEstimate {
@@ -41,13 +43,16 @@ impl TableEstimate {
         let by_walls = count_by_walls(board, 2 * walls_per_player as usize);
         let configurations: u128 = by_walls.iter().sum();
         let slots = 2 * board.anchor_count();
-        let per_config = Tables::bytes_per_config(board, slots) + 8; // + parent, first_child
+        let finished = Tables::bytes_per_config(board, slots);
+        let per_config = finished + 8; // + parent, first_child
         let bytes = configurations.saturating_mul(per_config as u128);
         TableEstimate {
             by_walls,
             configurations,
             slots,
             bytes: u64::try_from(bytes).unwrap_or(u64::MAX),
+            finished_bytes: u64::try_from(configurations.saturating_mul(finished as u128))
+                .unwrap_or(u64::MAX),
         }
     }
 }
@@ -424,6 +429,19 @@ mod tests {
     use crate::progress::Silent;
     use crate::walls::Orientation;
     use std::collections::{HashMap, VecDeque};
+
+    /// The precision a retrograde analysis gets is decided from the estimate before the
+    /// tables are built, and again from the tables once they are (`solver::retro_precision`):
+    /// the two must agree to the byte.
+    #[test]
+    fn the_estimate_knows_the_finished_tables_bytes() {
+        for (w, h, n) in [(3, 3, 1), (4, 4, 2), (3, 5, 3), (5, 3, 2), (2, 6, 4)] {
+            let board = Board::new(w, h).unwrap();
+            let tables = Tables::build(board, n, u64::MAX, &Silent).unwrap();
+            let e = TableEstimate::new(board, n);
+            assert_eq!(e.finished_bytes, tables.bytes(), "{board} with {n} walls");
+        }
+    }
 
     /// Steps to the goal row by a plain BFS over coordinates, with each wall's two blocked
     /// edges worked out from docs/RULES.md (the slow twin of `distances`: it shares none of
