@@ -2,56 +2,8 @@
 //! up front with exit 2 and one line, never a run that does nothing, a stale file or a
 //! message that repeats a huge argument.
 
-use std::process::{Command, Output};
-
-fn run(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_quoridor-solver"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
-
-fn stdout(out: &Output) -> String {
-    String::from_utf8(out.stdout.clone()).expect("stdout is UTF-8")
-}
-
-fn stderr(out: &Output) -> String {
-    String::from_utf8(out.stderr.clone()).expect("stderr is UTF-8")
-}
-
-/// Runs a command that must succeed and returns its stdout.
-fn ok(args: &[&str]) -> String {
-    let out = run(args);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{args:?}\nstdout:\n{}\nstderr:\n{}",
-        stdout(&out),
-        stderr(&out)
-    );
-    stdout(&out)
-}
-
-/// Runs a command that must be refused: exit code 2, exactly one line on stderr starting
-/// `error: `, no panic. Returns that line.
-fn refused(args: &[&str]) -> String {
-    let out = run(args);
-    let err = stderr(&out);
-    assert_eq!(out.status.code(), Some(2), "{args:?}\nstderr:\n{err}");
-    assert!(!err.contains("panicked"), "{args:?}\nstderr:\n{err}");
-    assert_eq!(err.lines().count(), 1, "{args:?}\nstderr:\n{err}");
-    assert!(err.starts_with("error: "), "{args:?}\nstderr:\n{err}");
-    err
-}
-
-/// A path for this test's files in the temporary directory, removed first if a previous
-/// run left it.
-fn scratch(name: &str) -> std::path::PathBuf {
-    let path = std::env::temp_dir().join(format!("qs-inputs-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&path);
-    let _ = std::fs::remove_file(&path);
-    path
-}
+mod common;
+use common::cli::{ok, refused, run, scratch, stderr, stdout};
 
 #[test]
 fn a_huge_argument_is_quoted_in_a_few_dozen_characters() {

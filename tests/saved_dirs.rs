@@ -5,47 +5,10 @@
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
-fn run(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_quoridor-solver"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
-
-fn stdout(out: &Output) -> String {
-    String::from_utf8(out.stdout.clone()).expect("stdout is UTF-8")
-}
-
-fn stderr(out: &Output) -> String {
-    String::from_utf8(out.stderr.clone()).expect("stderr is UTF-8")
-}
-
-/// Runs a command that must succeed and returns its stdout.
-fn ok(args: &[&str]) -> String {
-    let out = run(args);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{args:?}\nstdout:\n{}\nstderr:\n{}",
-        stdout(&out),
-        stderr(&out)
-    );
-    stdout(&out)
-}
-
-/// Runs a command that must be refused: exit code 2, exactly one line on stderr starting
-/// `error: `, no panic. Returns that line.
-fn refused(args: &[&str]) -> String {
-    let out = run(args);
-    let err = stderr(&out);
-    assert_eq!(out.status.code(), Some(2), "{args:?}\nstderr:\n{err}");
-    assert!(!err.contains("panicked"), "{args:?}\nstderr:\n{err}");
-    assert_eq!(err.lines().count(), 1, "{args:?}\nstderr:\n{err}");
-    assert!(err.starts_with("error: "), "{args:?}\nstderr:\n{err}");
-    err
-}
+mod common;
+use common::cli::{ok, refused, run, stderr, stdout};
 
 /// Runs `verify` on `dir`, which must exit with `code`; returns its stdout.
 fn verify(dir: &Path, code: i32) -> String {
@@ -64,8 +27,7 @@ fn verify(dir: &Path, code: i32) -> String {
 /// A fresh directory for this test's files (removed first if a previous run left it),
 /// so that the siblings a save might leave are this test's alone.
 fn scratch(name: &str) -> PathBuf {
-    let path = std::env::temp_dir().join(format!("qs-saved-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&path);
+    let path = common::cli::scratch(name);
     std::fs::create_dir_all(&path).unwrap();
     path
 }

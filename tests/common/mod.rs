@@ -1,6 +1,7 @@
 #![allow(dead_code)]
 //! Helpers shared by the integration tests.
 
+pub mod cli;
 pub mod naive_retro;
 pub mod reference;
 
