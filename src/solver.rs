@@ -656,21 +656,8 @@ fn retro_cell(
     let precision = retro_precision(&e, tables.bytes(), options);
     if precision == Precision::Exact {
         let solved = match &options.save {
-            Some(dir) => {
-                // Saving needs every layer: refuse before solving rather than after.
-                memory::check(
-                    &format!(
-                        "saving every position's value of {} with {}",
-                        tables.board(),
-                        count(tables.walls_per_player(), "wall")
-                    ),
-                    tables.bytes() + e.all_layers_bytes,
-                    options.memory_budget,
-                )?;
-                let solved = retro::analyse(tables, options.memory_budget, progress)?;
-                retro::saved::save_to(&solved, dir)?;
-                solved
-            }
+            // Each layer goes to disk as it is solved: the memory is the analysis's own.
+            Some(to) => retro::saved::save_through(tables, options.memory_budget, to, progress)?.0,
             None => retro::analyse(tables, options.memory_budget, progress)?,
         };
         record_retro(&solved.result(), result);

@@ -196,3 +196,37 @@ fn an_analysis_kept_from_a_position_up_answers_as_the_whole_one() {
     }
     assert!(seen > 20, "{seen} positions with 2 walls");
 }
+
+/// The table written from memory (`saved::save`, every layer kept) and the one written layer
+/// by layer while solving (`saved::save_through`, two layers kept, then every layer) are
+/// the same files, and their analyses the same answer: whatever the memory, a saved table
+/// does not depend on how it was made.
+#[test]
+fn a_table_saved_layer_by_layer_is_the_table_saved_from_memory() {
+    use quoridor_solver::retro::{self, saved};
+    for (w, h, walls) in [(3, 3, 2), (4, 3, 3), (2, 5, 4)] {
+        let board = Board::new(w, h).unwrap();
+        let tables = Tables::build(board, walls, u64::MAX, &Silent).unwrap();
+        let solved = retro::analyse(&tables, u64::MAX, &Silent).unwrap();
+        let memory = scratch(&format!("{w}x{h}-{walls}-memory"));
+        saved::save(&solved, &memory).unwrap();
+        let manifest = |dir: &std::path::Path| std::fs::read(dir.join("MANIFEST.sha256")).unwrap();
+        let e = retro::cell_estimate(&tables);
+        // Every layer in memory, and only two (the least budget the analysis takes).
+        for budget in [u64::MAX, tables.bytes() + e.bytes] {
+            let dir = scratch(&format!("{w}x{h}-{walls}-through-{budget}"));
+            let to = saved::Target {
+                dir: dir.clone(),
+                replace: false,
+                resume: true,
+            };
+            let (through, _) = saved::save_through(&tables, budget, &to, &Silent).unwrap();
+            assert_eq!(through.keeps_all_layers(), budget == u64::MAX);
+            assert_eq!(through.stats(), solved.stats(), "{board} with {walls}");
+            assert_eq!(through.result().plies, solved.result().plies);
+            assert_eq!(manifest(&dir), manifest(&memory), "{board} with {walls}");
+            std::fs::remove_dir_all(&dir).unwrap();
+        }
+        std::fs::remove_dir_all(&memory).unwrap();
+    }
+}

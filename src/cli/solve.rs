@@ -77,12 +77,20 @@ pub struct SolveArgs {
     tt: Option<String>,
 
     /// With --method retro: also write every position's value to DIR (a saved table, read
-    /// by `analyze --table` and checked by `verify`; format in docs/FORMATS.md). Needs the
-    /// exact analysis with every layer in the memory budget. DIR must be new or empty
-    /// (checked before solving); the table is written beside it and renamed onto it when
-    /// whole
-    #[arg(long, value_name = "DIR")]
+    /// by `analyze --table` and checked by `verify`; format in docs/FORMATS.md), each
+    /// layer as soon as it is solved, so the memory is the exact analysis's own. DIR must
+    /// be new or empty (checked before solving); the table is written beside it and
+    /// renamed onto it when whole
+    #[arg(long, value_name = "DIR", conflicts_with = "scratch")]
     save: Option<std::path::PathBuf>,
+
+    /// With --method retro: write each layer of the exact analysis into DIR as soon as it
+    /// is solved. Stopped (Ctrl-C, kill, a crash), the same command goes on from the last
+    /// layer written, each checked against its SHA-256 (a damaged one is solved again).
+    /// When done DIR is a saved table, as --save writes it; run again, the command reads
+    /// the answer from it
+    #[arg(long, value_name = "DIR")]
+    scratch: Option<std::path::PathBuf>,
 
     /// With --save: replace the saved table (or `table --save` directory) already in DIR,
     /// deleting it once the new one is whole. A directory holding other files is never
@@ -198,13 +206,13 @@ impl SolveArgs {
                     .into(),
             ));
         }
-        if self.save.is_some()
+        if (self.save.is_some() || self.scratch.is_some())
             && (method != Method::Retro
                 || self.precision.map(Precision::from) == Some(Precision::Compact))
         {
             return Err(Error::Argument(
-                "--save writes the exact retrograde analysis's values: use it with --method \
-                 retro (and not --precision compact)"
+                "--save and --scratch write the exact retrograde analysis's values: use them \
+                 with --method retro (and not --precision compact)"
                     .into(),
             ));
         }
@@ -223,14 +231,23 @@ impl SolveArgs {
                 None => DEFAULT_TT_BYTES,
             },
             // Saving needs the exact analysis.
-            precision: match self.save {
-                Some(_) => Some(Precision::Exact),
-                None => self.precision.map(Precision::from),
+            precision: match self.save.is_some() || self.scratch.is_some() {
+                true => Some(Precision::Exact),
+                false => self.precision.map(Precision::from),
             },
-            save: self.save.clone().map(|dir| saved::Target {
-                dir,
-                replace: self.force,
-            }),
+            save: match (&self.save, &self.scratch) {
+                (Some(dir), _) => Some(saved::Target {
+                    dir: dir.clone(),
+                    replace: self.force,
+                    resume: false,
+                }),
+                (None, Some(dir)) => Some(saved::Target {
+                    dir: dir.clone(),
+                    replace: false,
+                    resume: true,
+                }),
+                (None, None) => None,
+            },
             store: self.store.into(),
             checkpoint: self.checkpoint.clone(),
             winner: self
@@ -268,8 +285,11 @@ impl SolveArgs {
         // Only now: counting the configurations takes a moment on large boards.
         let e = CellEstimate::new(board, walls);
         let exact = retro_precision(&e.retro, e.tables.finished_bytes, options) == Precision::Exact;
-        let which = match (self.save.is_some(), self.precision) {
-            (true, _) => "the exact analysis that --save keeps does not run",
+        let which = match (
+            self.save.is_some() || self.scratch.is_some(),
+            self.precision,
+        ) {
+            (true, _) => "the exact analysis that --save and --scratch keep does not run",
             (false, Some(_)) => "--precision exact does not run",
             (false, None) => {
                 "--method retro runs only in its compact analysis (for the length), and this \

@@ -103,8 +103,8 @@ pub struct TableArgs {
     out: Option<PathBuf>,
 
     /// Also save each cell's values in DIR/WxH-wN (as `solve --save`, read by `analyze
-    /// --table`): such a cell is solved by the exact retrograde analysis with every layer
-    /// kept, where that fits the memory budget; the others are planned as usual and not
+    /// --table`): such a cell is solved by the exact retrograde analysis, each layer saved
+    /// as it is solved, where that fits the memory budget; the others are planned as usual and not
     /// saved (their line says why). DIR must be new or empty (checked before solving);
     /// with --resume it may hold the cells of the run resumed: those kept stay, those
     /// solved again are replaced. Each cell is written beside its directory and renamed
@@ -412,8 +412,9 @@ pub fn run(t: TableJob, bars: &Bars, out: &mut dyn Write) -> Result<ExitCode> {
         };
         let mut saved = String::new();
         if let Some(save) = &save {
+            // The layers go to disk as they are solved: the streaming analysis's memory.
             let e = CellEstimate::new(board, walls);
-            let needed = e.tables.bytes + e.retro.all_layers_bytes;
+            let needed = e.retro_bytes(Some(Precision::Exact));
             if needed <= options.memory_budget {
                 let name = saved::cell_dir_name(board, walls);
                 let path = save.join(&name);
@@ -425,11 +426,12 @@ pub fn run(t: TableJob, bars: &Bars, out: &mut dyn Write) -> Result<ExitCode> {
                 cell_options.save = Some(saved::Target {
                     dir: path,
                     replace: force || resume,
+                    resume: false,
                 });
                 keep.push(name);
             } else {
                 saved = format!(
-                    "; not saved: every layer of the analysis needs {}",
+                    "; not saved: the exact analysis needs {}",
                     format_bytes(needed)
                 );
             }

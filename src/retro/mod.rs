@@ -80,6 +80,7 @@ mod layout;
 mod line;
 mod pawn_graph;
 pub mod saved;
+pub mod spill;
 mod store;
 mod symmetry;
 
@@ -238,7 +239,7 @@ pub fn estimate(
 
 /// Positions of the cell by outcome (cut-off positions excluded). `p1_wins` counts the
 /// positions Player 1 wins, whoever is to move.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
 pub struct RetroStats {
     pub positions: u64,
     pub p1_wins: u64,
@@ -420,7 +421,28 @@ pub fn analyse_keeping<'t>(
             .saturating_add(tables.bytes()),
         memory_budget,
     )?;
-    run_keeping::<Exact>(tables, Precision::Exact, keep, progress)
+    run_keeping::<Exact>(tables, Precision::Exact, keep, None, progress)
+}
+
+/// Solves every position of the cell of `tables` exactly, as `analyse` does, and writes each
+/// layer to `spill` as soon as it is solved, going on from the layers an earlier run wrote
+/// there (`spill.rs`). Once it has returned, `spill.finish` makes the directory a saved
+/// table. Memory: as `analyse` (every layer kept when they fit, else two).
+pub fn analyse_through<'t>(
+    tables: &'t Tables,
+    memory_budget: u64,
+    spill: &mut spill::Spill,
+    progress: &dyn Progress,
+) -> Result<Solved<'t>> {
+    check_board(tables.board())?;
+    let e = cell_estimate(tables);
+    let room = memory_budget.saturating_sub(tables.bytes());
+    let kept = match e.all_layers_bytes <= room {
+        true => e.layers,
+        false => e.layers.min(2),
+    };
+    check(tables, &e, Precision::Exact, kept, memory_budget)?;
+    run_keeping::<Exact>(tables, Precision::Exact, 0..kept, Some(spill), progress)
 }
 
 /// The layers kept: the exact analysis keeps every layer or two (a line needs them all),
@@ -485,15 +507,19 @@ fn run<'t, P: Packing>(
     kept: usize,
     progress: &dyn Progress,
 ) -> Result<Solved<'t>> {
-    run_keeping::<P>(tables, precision, 0..kept, progress)
+    run_keeping::<P>(tables, precision, 0..kept, None, progress)
 }
 
 /// Solves the layers from the most walls down to `keep.start`, packed by `P`, keeping the
-/// layers of `keep` to the end (the others stay empty, their values unknown).
+/// layers of `keep` to the end (the others stay empty, their values unknown). With a
+/// `spill`, each layer is written there once solved, and the layers an earlier run wrote
+/// are read back instead of solved (only those kept, and the one the first layer solved
+/// reads).
 fn run_keeping<'t, P: Packing>(
     tables: &'t Tables,
     precision: Precision,
     keep: Range<usize>,
+    mut spill: Option<&mut spill::Spill>,
     progress: &dyn Progress,
 ) -> Result<Solved<'t>> {
     let board = tables.board();
@@ -509,7 +535,21 @@ fn run_keeping<'t, P: Packing>(
         "retrograde analysis",
         (lowest..layers).map(|k| layout.layer_len(k) as u64).sum(),
     );
+    let written_from = spill.as_ref().map_or(layers, |s| s.written_from());
     for k in (lowest..layers).rev() {
+        if let Some(spill) = spill.as_deref().filter(|_| k >= written_from) {
+            if k == written_from {
+                stats = stats + spill.stats_from(k);
+            }
+            if keep.contains(&k) || k == written_from && k > lowest {
+                values[k] = spill.read_layer(k, &layout)?;
+                live += values[k].iter().flatten().map(Vec::len).sum::<usize>();
+                peak = peak.max(live);
+            }
+            progress.advance(layout.layer_len(k) as u64);
+            continue;
+        }
+        let mut layer_stats = RetroStats::default();
         // Layer k + 1's splits go as soon as nothing reads them (unless kept): first those
         // no pair reads, then each pair's once it is solved. So the peak is about the
         // largest layer and a pair, not two whole layers.
@@ -535,7 +575,7 @@ fn run_keeping<'t, P: Packing>(
             live += both * len;
             peak = peak.max(live);
             let below = values.get(k + 1).map(Vec::as_slice);
-            stats = stats
+            layer_stats = layer_stats
                 + layer::solve_pair::<P>(
                     tables,
                     &layout,
@@ -558,6 +598,10 @@ fn run_keeping<'t, P: Packing>(
             progress.advance((both * layout.split_len(k)) as u64);
         }
         values[k] = layer;
+        stats = stats + layer_stats;
+        if let Some(spill) = spill.as_deref_mut() {
+            spill.write_layer(k, &values[k], layer_stats)?;
+        }
     }
     progress.finish();
     Ok(Solved {
@@ -822,9 +866,14 @@ mod tests {
             let all = run::<Exact>(&tables, Precision::Exact, e.layers, &Silent).unwrap();
             for start in 1..e.layers - 1 {
                 for keep in [start..start + 2, start..e.layers] {
-                    let part =
-                        run_keeping::<Exact>(&tables, Precision::Exact, keep.clone(), &Silent)
-                            .unwrap();
+                    let part = run_keeping::<Exact>(
+                        &tables,
+                        Precision::Exact,
+                        keep.clone(),
+                        None,
+                        &Silent,
+                    )
+                    .unwrap();
                     assert_eq!(part.values[keep.clone()], all.values[keep.clone()]);
                     assert!(part.values[..start].iter().all(Vec::is_empty));
                     assert_eq!(

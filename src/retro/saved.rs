@@ -37,7 +37,7 @@ use std::path::{Path, PathBuf};
 /// The name and version of the format, first in the header.
 const FORMAT: &str = "quoridor-solver exact values 1 (gzip)";
 /// The version of the slot order (`layout.rs`); a change there must change it.
-const LAYOUT_VERSION: u32 = 1;
+pub(super) const LAYOUT_VERSION: u32 = 1;
 const HEADER: &str = "header.json";
 const MANIFEST: &str = "MANIFEST.sha256";
 
@@ -58,7 +58,7 @@ pub struct Header {
     pub layers: Vec<Vec<SplitFile>>,
 }
 
-#[derive(Serialize, Deserialize)]
+#[derive(Clone, Serialize, Deserialize)]
 pub struct SplitFile {
     pub file: String,
     /// The store's bytes, uncompressed.
@@ -67,7 +67,7 @@ pub struct SplitFile {
     pub file_bytes: u64,
 }
 
-fn io(path: &Path, what: &str, e: impl std::fmt::Display) -> Error {
+pub(super) fn io(path: &Path, what: &str, e: impl std::fmt::Display) -> Error {
     Error::Io(format!("cannot {what} {}: {e}", path.display()))
 }
 
@@ -97,6 +97,10 @@ pub struct Target {
     /// Replace a saved table (or a `table --save` directory of them) found at `dir`; files
     /// that are not a saved table's are never replaced.
     pub replace: bool,
+    /// Write straight into `dir` layer by layer, going on from the layers an earlier run of
+    /// the same cell wrote there (`spill.rs`, `solve --scratch`), rather than into a
+    /// temporary directory renamed onto `dir` at the end.
+    pub resume: bool,
 }
 
 /// The name of a cell's directory in a `table --save` directory, e.g. `3x3-w1`.
@@ -112,9 +116,14 @@ pub fn parse_cell_dir_name(name: &str) -> Option<(Board, u8)> {
     (cell_dir_name(board, walls) == name).then_some((board, walls))
 }
 
-/// Whether `name` is the name of one of a saved table's own files.
+/// Whether `name` is the name of one of a saved table's own files, or of the record of an
+/// analysis writing one (`spill.rs`).
 fn is_table_file(name: &str) -> bool {
-    name == HEADER || name == MANIFEST || (name.starts_with("layer-") && name.ends_with(".bin.gz"))
+    name == HEADER
+        || name == MANIFEST
+        || name == super::spill::PROGRESS
+        || name == format!("{}.part", super::spill::PROGRESS)
+        || (name.starts_with("layer-") && name.ends_with(".bin.gz"))
 }
 
 /// The directory beside `dir` that a save writes into (`part`) or moves the table it
@@ -275,6 +284,18 @@ pub fn check_destination(to: &Target) -> Result<()> {
         if let Some(foreign) = &c.foreign {
             return Err(not_a_table(&to.dir, foreign));
         }
+        if to.resume {
+            // One cell's layers or table is taken up (the cell is checked when the run
+            // opens it: `Spill::open`); a `table --save` directory is not one cell's.
+            if !c.cells.is_empty() {
+                return Err(Error::Argument(format!(
+                    "{} holds {}, not one cell's layers",
+                    to.dir.display(),
+                    describe(&to.dir, &c)
+                )));
+            }
+            return Ok(());
+        }
         if !c.is_empty() && !to.replace {
             return Err(Error::Argument(format!(
                 "{} already holds {}; --force replaces {}",
@@ -284,9 +305,16 @@ pub fn check_destination(to: &Target) -> Result<()> {
             )));
         }
     }
-    let part = sibling(&to.dir, "part");
-    create_fresh(&part)?;
-    std::fs::remove_dir(&part).map_err(|e| io(&part, "remove", e))
+    // The directory written: the temporary one beside `dir`, or `dir` itself.
+    let part = match to.resume {
+        true => to.dir.clone(),
+        false => sibling(&to.dir, "part"),
+    };
+    if !part.exists() {
+        create_fresh(&part)?;
+        std::fs::remove_dir(&part).map_err(|e| io(&part, "remove", e))?;
+    }
+    Ok(())
 }
 
 /// Creates `dir` empty (its parents if need be), first removing one left by a killed
@@ -336,6 +364,7 @@ pub fn save(solved: &Solved, dir: &Path) -> Result<u64> {
         &Target {
             dir: dir.to_path_buf(),
             replace: false,
+            resume: false,
         },
     )
 }
@@ -364,6 +393,37 @@ pub fn save_to(solved: &Solved, to: &Target) -> Result<u64> {
     Ok(written)
 }
 
+/// Solves every position of the cell of `tables` exactly and saves the values at `to`,
+/// writing each layer as soon as it is solved (`spill.rs`): the memory is the analysis's
+/// own (two layers when every layer does not fit `memory_budget`), and the disk holds every
+/// layer. With `to.resume` the layers go straight into `to.dir` and a run that was stopped
+/// goes on from them; else into a temporary directory renamed onto `to.dir` when whole.
+/// Returns the analysis and the bytes of the table's files.
+pub fn save_through<'t>(
+    tables: &'t Tables,
+    memory_budget: u64,
+    to: &Target,
+    progress: &dyn crate::progress::Progress,
+) -> Result<(Solved<'t>, u64)> {
+    let run = |dir: &Path| -> Result<(Solved<'t>, u64)> {
+        let mut spill = super::spill::Spill::open(dir, tables, progress)?;
+        let solved = super::analyse_through(tables, memory_budget, &mut spill, progress)?;
+        let bytes = spill.finish(tables, solved.stats)?;
+        Ok((solved, bytes))
+    };
+    if to.resume {
+        return run(&to.dir);
+    }
+    check_destination(to)?;
+    let part = sibling(&to.dir, "part");
+    create_fresh(&part)?;
+    let scratch = Scratch(Some(&part));
+    let done = run(&part)?;
+    install(&part, &to.dir)?;
+    scratch.keep();
+    Ok(done)
+}
+
 /// Renames the whole table `part` onto `dir`, moving what `dir` held aside first and
 /// deleting it last (checked by `check_destination`: nothing, or saved tables).
 fn install(part: &Path, dir: &Path) -> Result<()> {
@@ -385,42 +445,55 @@ fn install(part: &Path, dir: &Path) -> Result<()> {
 
 /// The table's files in `dir`: every split, the header, the manifest last.
 fn write_files(solved: &Solved, dir: &Path) -> Result<u64> {
-    let tables = solved.tables;
-    let board = tables.board();
-    let mut manifest = String::new();
-    let mut written = 0;
+    let mut shas = Vec::new();
     let mut layers = Vec::new();
     for (k, splits) in solved.values.iter().enumerate() {
         // Compressing is the work; the splits of a layer compress in parallel.
-        let packed: Vec<(String, u64, Vec<u8>)> = splits
+        let written: Vec<(SplitFile, String)> = splits
             .par_iter()
             .enumerate()
-            .map(|(j, store)| {
-                let store = store.as_ref().expect("every layer is kept");
-                let mut gz = GzEncoder::new(Vec::new(), Compression::fast());
-                gz.write_all(store).expect("writing to memory");
-                let file = format!("layer-{k:02}-split-{j:02}.bin.gz");
-                (
-                    file,
-                    store.len() as u64,
-                    gz.finish().expect("writing to memory"),
-                )
-            })
-            .collect();
-        let mut files = Vec::new();
-        for (file, bytes, gz) in packed {
-            write_synced(&dir.join(&file), &gz)?;
-            manifest.push_str(&format!("{}  {file}\n", sha256_hex(&gz)));
-            written += gz.len() as u64;
-            files.push(SplitFile {
-                file,
-                bytes,
-                file_bytes: gz.len() as u64,
-            });
-        }
+            .map(|(j, store)| write_split(dir, k, j, store.as_ref().expect("every layer is kept")))
+            .collect::<Result<_>>()?;
+        let (files, sha): (Vec<SplitFile>, Vec<String>) = written.into_iter().unzip();
+        shas.extend(files.iter().map(|f| f.file.clone()).zip(sha));
         layers.push(files);
     }
-    let stats = solved.stats;
+    write_header_and_manifest(dir, solved.tables, solved.stats, layers, &shas)
+}
+
+/// Writes split `j` of layer `k` into `dir`, gzip-compressed at the fastest level and
+/// synced; returns its entry of the header and its SHA-256.
+pub(super) fn write_split(
+    dir: &Path,
+    k: usize,
+    j: usize,
+    store: &[u8],
+) -> Result<(SplitFile, String)> {
+    let mut gz = GzEncoder::new(Vec::new(), Compression::fast());
+    gz.write_all(store).expect("writing to memory");
+    let gz = gz.finish().expect("writing to memory");
+    let file = format!("layer-{k:02}-split-{j:02}.bin.gz");
+    write_synced(&dir.join(&file), &gz)?;
+    let entry = SplitFile {
+        file,
+        bytes: store.len() as u64,
+        file_bytes: gz.len() as u64,
+    };
+    Ok((entry, sha256_hex(&gz)))
+}
+
+/// The header (of the splits in `layers`, with the cell's counts `stats`) and the manifest
+/// (`shas`: each split file's SHA-256), written last: they make `dir` a saved table.
+/// Returns the bytes of the table's files.
+pub(super) fn write_header_and_manifest(
+    dir: &Path,
+    tables: &Tables,
+    stats: RetroStats,
+    layers: Vec<Vec<SplitFile>>,
+    shas: &[(String, String)],
+) -> Result<u64> {
+    let board = tables.board();
+    let written: u64 = layers.iter().flatten().map(|f| f.file_bytes).sum();
     let header = Header {
         format: FORMAT.into(),
         version: env!("CARGO_PKG_VERSION").into(),
@@ -437,9 +510,39 @@ fn write_files(solved: &Solved, dir: &Path) -> Result<u64> {
     };
     let json = serde_json::to_string_pretty(&header).expect("serializable") + "\n";
     write_synced(&dir.join(HEADER), json.as_bytes())?;
+    let mut manifest: String = shas
+        .iter()
+        .map(|(file, sha)| format!("{sha}  {file}\n"))
+        .collect();
     manifest.push_str(&format!("{}  {HEADER}\n", sha256_hex(json.as_bytes())));
     write_synced(&dir.join(MANIFEST), manifest.as_bytes())?;
     Ok(written + json.len() as u64)
+}
+
+/// Replaces `dir/name` with `bytes` whole: written aside, synced, renamed over it, and the
+/// rename synced, so that a crash leaves the old file or the new one.
+pub(super) fn replace_synced(dir: &Path, name: &str, bytes: &[u8]) -> Result<()> {
+    let part = dir.join(format!("{name}.part"));
+    write_synced(&part, bytes)?;
+    let path = dir.join(name);
+    std::fs::rename(&part, &path).map_err(|e| io(&path, "write", e))?;
+    std::fs::File::open(dir)
+        .and_then(|d| d.sync_all())
+        .map_err(|e| io(dir, "sync", e))
+}
+
+/// The bytes of the files of the saved table in `dir`.
+pub(super) fn table_bytes(dir: &Path) -> Result<u64> {
+    let mut bytes = 0;
+    for (name, is_dir) in entries(dir)? {
+        if !is_dir && is_table_file(&name) {
+            let path = dir.join(name);
+            bytes += std::fs::metadata(&path)
+                .map_err(|e| io(&path, "read", e))?
+                .len();
+        }
+    }
+    Ok(bytes)
 }
 
 /// Removes what a `table --save` run found in `dir` and did not write: the files of a
@@ -480,7 +583,7 @@ pub fn remove_leftovers(c: &Contents) {
 }
 
 /// The manifest of `dir`: each file's expected SHA-256.
-fn manifest(dir: &Path) -> Result<Vec<(String, String)>> {
+pub(super) fn manifest(dir: &Path) -> Result<Vec<(String, String)>> {
     let path = dir.join(MANIFEST);
     let text = std::fs::read_to_string(&path).map_err(|e| damaged_or_io(&path, e))?;
     text.lines()
@@ -498,22 +601,56 @@ fn manifest(dir: &Path) -> Result<Vec<(String, String)>> {
         .collect()
 }
 
-/// The contents of `file` in `dir`, checked against the manifest.
-fn read_checked(dir: &Path, manifest: &[(String, String)], file: &str) -> Result<Vec<u8>> {
-    let path = dir.join(file);
-    let expected = manifest
+/// The SHA-256 the manifest gives `file` of `dir`.
+pub(super) fn expected_sha(
+    dir: &Path,
+    manifest: &[(String, String)],
+    file: &str,
+) -> Result<String> {
+    manifest
         .iter()
         .find(|(f, _)| f == file)
-        .map(|(_, h)| h)
-        .ok_or_else(|| Error::Damaged(format!("{} is not in the manifest", path.display())))?;
-    let bytes = std::fs::read(&path).map_err(|e| damaged_or_io(&path, e))?;
-    if &sha256_hex(&bytes) != expected {
+        .map(|(_, h)| h.clone())
+        .ok_or_else(|| {
+            Error::Damaged(format!(
+                "{} is not in the manifest",
+                dir.join(file).display()
+            ))
+        })
+}
+
+/// The contents of `path`, which must have the SHA-256 `expected`.
+pub(super) fn read_with_sha(path: &Path, expected: &str) -> Result<Vec<u8>> {
+    let bytes = std::fs::read(path).map_err(|e| damaged_or_io(path, e))?;
+    if sha256_hex(&bytes) != expected {
         return Err(Error::Damaged(format!(
             "{} is damaged: its SHA-256 differs from the manifest's",
             path.display()
         )));
     }
     Ok(bytes)
+}
+
+/// The contents of `file` in `dir`, checked against the manifest.
+fn read_checked(dir: &Path, manifest: &[(String, String)], file: &str) -> Result<Vec<u8>> {
+    read_with_sha(&dir.join(file), &expected_sha(dir, manifest, file)?)
+}
+
+/// A split's store from its file's bytes `gz` (read from `path`), which must inflate to
+/// `len` bytes, the layout's length of the split.
+pub(super) fn inflate(path: &Path, gz: &[u8], len: usize) -> Result<Vec<u8>> {
+    let mut store = Vec::with_capacity(len);
+    GzDecoder::new(gz)
+        .read_to_end(&mut store)
+        .map_err(|e| Error::Damaged(format!("{}: {e}", path.display())))?;
+    if store.len() != len {
+        return Err(Error::Damaged(format!(
+            "{} has {} bytes, its layer needs {len}",
+            path.display(),
+            store.len()
+        )));
+    }
+    Ok(store)
 }
 
 /// The header of the saved table in `dir`, checked against the manifest.
@@ -580,17 +717,7 @@ pub fn load<'t>(tables: &'t Tables, dir: &Path, layers: Range<usize>) -> Result<
         }
         for f in files {
             let gz = read_checked(dir, &manifest, &f.file)?;
-            let mut store = Vec::with_capacity(len);
-            GzDecoder::new(&gz[..])
-                .read_to_end(&mut store)
-                .map_err(|e| Error::Damaged(format!("{}: {e}", dir.join(&f.file).display())))?;
-            if store.len() != len {
-                return Err(shape_error(format!(
-                    "{} has {} bytes, layer {k} needs {len}",
-                    f.file,
-                    store.len()
-                )));
-            }
+            let store = inflate(&dir.join(&f.file), &gz, len)?;
             bytes += store.len() as u64;
             splits.push(Some(store));
         }

@@ -1,0 +1,283 @@
+//! Layers through a directory: the exact analysis writes each layer to disk as soon as it
+//! is solved, so that a run that is killed goes on from the last layer written, and the
+//! finished directory is a saved table (`saved.rs`: the same split files, header and
+//! manifest) that `analyze --table` and `verify` read. The analysis itself still holds at
+//! most two layers in memory (`mod.rs`); what the directory adds is that nothing solved is
+//! lost and that every layer is kept, whatever the memory budget.
+//!
+//! While a run is on, the directory holds the split files of the layers written and
+//! `progress.json`: for each layer written, its files, their SHA-256 and the layer's
+//! counts, replaced whole (written aside and renamed) after each layer. Layers are solved
+//! from the most walls down, so the layers written are always the top ones. When the last
+//! layer is written, `finish` writes the header and the manifest and removes
+//! `progress.json`.
+//!
+//! Opening a directory that holds a run of the same cell checks every layer written
+//! against its SHA-256: a damaged or missing file is named, and its layer and every layer
+//! below it are solved again (a layer is solved from the one above), never read as values.
+
+use super::layout::Layout;
+use super::saved::{self, SplitFile};
+use super::{RetroStats, Splits};
+use crate::error::{Error, Result, count};
+use crate::progress::Progress;
+use crate::tables::Tables;
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
+
+/// The file that says which layers are written, while a run is on.
+pub const PROGRESS: &str = "progress.json";
+/// What `progress.json` says it is, first.
+const FORMAT: &str = "quoridor-solver analysis in progress 1";
+
+/// One layer written: its splits' files, each file's SHA-256, and the layer's counts.
+#[derive(Clone, Serialize, Deserialize)]
+struct Written {
+    files: Vec<SplitFile>,
+    sha256: Vec<String>,
+    stats: RetroStats,
+}
+
+#[derive(Serialize, Deserialize)]
+struct ProgressFile {
+    format: String,
+    layout_version: u32,
+    width: usize,
+    height: usize,
+    walls: u8,
+    /// By layer (walls on the board); `None` for a layer not written yet.
+    layers: Vec<Option<Written>>,
+}
+
+/// A directory the analysis of one cell writes its layers into.
+pub struct Spill {
+    dir: PathBuf,
+    progress: ProgressFile,
+    /// The counts of the whole cell, when the directory already held the finished table.
+    finished: Option<RetroStats>,
+}
+
+impl Spill {
+    /// The directory `dir` for the analysis of the cell of `tables`, created if need be.
+    /// A run of the same cell found there is taken up where it stopped (`written_from`),
+    /// once each of its layers has been checked; `progress` hears what was found. A
+    /// directory that holds anything else (another cell's table or run, other files) is
+    /// refused.
+    pub fn open(dir: &Path, tables: &Tables, progress: &dyn Progress) -> Result<Spill> {
+        // Layers 0 to the most walls the board holds (at most 2N).
+        let layout_layers = tables.by_walls().len();
+        let board = tables.board();
+        let fresh = ProgressFile {
+            format: FORMAT.into(),
+            layout_version: saved::LAYOUT_VERSION,
+            width: board.width(),
+            height: board.height(),
+            walls: tables.walls_per_player(),
+            layers: vec![None; layout_layers],
+        };
+        let mut spill = Spill {
+            dir: dir.to_path_buf(),
+            progress: fresh,
+            finished: None,
+        };
+        let Some(found) = saved::contents(dir)? else {
+            std::fs::create_dir_all(dir).map_err(|e| saved::io(dir, "create", e))?;
+            return Ok(spill);
+        };
+        if let Some(foreign) = &found.foreign {
+            return Err(saved::not_a_table(dir, foreign));
+        }
+        if !found.cells.is_empty() {
+            return Err(Error::Argument(format!(
+                "{} holds {}, not one cell's layers",
+                dir.display(),
+                saved::describe(dir, &found)
+            )));
+        }
+        if dir.join(PROGRESS).exists() {
+            spill.take_up(progress)?;
+        } else if found.table_files {
+            spill.take_finished()?;
+        }
+        Ok(spill)
+    }
+
+    /// Reads `progress.json` of an earlier run of this cell and keeps the top layers whose
+    /// files are whole.
+    fn take_up(&mut self, progress: &dyn Progress) -> Result<()> {
+        let path = self.dir.join(PROGRESS);
+        let bytes = std::fs::read(&path).map_err(|e| saved::io(&path, "read", e))?;
+        let found: ProgressFile = serde_json::from_slice(&bytes)
+            .map_err(|e| Error::Damaged(format!("{}: {e}", path.display())))?;
+        let mine = &self.progress;
+        if found.format != FORMAT || found.layout_version != mine.layout_version {
+            return Err(Error::Damaged(format!(
+                "{}: \"{}\" (layout {}), not what this program writes; delete the directory \
+                 to start again",
+                path.display(),
+                found.format,
+                found.layout_version
+            )));
+        }
+        let cell = (found.width, found.height, found.walls);
+        if cell != (mine.width, mine.height, mine.walls) || found.layers.len() != mine.layers.len()
+        {
+            return Err(Error::Argument(format!(
+                "{} holds the analysis of {}x{} with {}, not of {}x{} with {}",
+                self.dir.display(),
+                found.width,
+                found.height,
+                count(found.walls, "wall"),
+                mine.width,
+                mine.height,
+                count(mine.walls, "wall")
+            )));
+        }
+        // From the top down, while the layers are written and whole.
+        for k in (0..found.layers.len()).rev() {
+            let Some(layer) = &found.layers[k] else { break };
+            if let Err(e) = self.check(layer) {
+                progress.warn(&format!(
+                    "{e}: layer {k} and those below it are solved again"
+                ));
+                break;
+            }
+            self.progress.layers[k] = Some(layer.clone());
+        }
+        Ok(())
+    }
+
+    /// A finished table of this cell: every layer is written (its files are checked when
+    /// they are read).
+    fn take_finished(&mut self) -> Result<()> {
+        let header = saved::header(&self.dir)?;
+        let mine = &self.progress;
+        if (header.width, header.height, header.walls) != (mine.width, mine.height, mine.walls)
+            || header.layers.len() != mine.layers.len()
+        {
+            return Err(Error::Argument(format!(
+                "{} holds the saved table of {}x{} with {}, not of {}x{} with {}",
+                self.dir.display(),
+                header.width,
+                header.height,
+                count(header.walls, "wall"),
+                mine.width,
+                mine.height,
+                count(mine.walls, "wall")
+            )));
+        }
+        let manifest = saved::manifest(&self.dir)?;
+        for (k, files) in header.layers.into_iter().enumerate() {
+            let sha256 = files
+                .iter()
+                .map(|f| saved::expected_sha(&self.dir, &manifest, &f.file))
+                .collect::<Result<_>>()?;
+            // Per-layer counts are not in a finished table, only the cell's.
+            self.progress.layers[k] = Some(Written {
+                files,
+                sha256,
+                stats: RetroStats::default(),
+            });
+        }
+        self.finished = Some(RetroStats {
+            positions: header.positions,
+            p1_wins: header.p1_wins,
+            p2_wins: header.p2_wins,
+            draws: header.draws,
+        });
+        Ok(())
+    }
+
+    /// Whether every file of `layer` is there with its SHA-256.
+    fn check(&self, layer: &Written) -> Result<()> {
+        for (f, sha) in layer.files.iter().zip(&layer.sha256) {
+            saved::read_with_sha(&self.dir.join(&f.file), sha)?;
+        }
+        Ok(())
+    }
+
+    /// The lowest layer from which every layer up is written: the analysis solves the
+    /// layers below it only (the number of layers when none is written).
+    pub fn written_from(&self) -> usize {
+        let layers = &self.progress.layers;
+        (0..layers.len())
+            .rev()
+            .take_while(|&k| layers[k].is_some())
+            .last()
+            .unwrap_or(layers.len())
+    }
+
+    /// The counts of the layers written from `k` up, or of the whole cell when the
+    /// directory held the finished table.
+    pub fn stats_from(&self, k: usize) -> RetroStats {
+        if let Some(all) = self.finished {
+            return if k == 0 { all } else { RetroStats::default() };
+        }
+        self.progress.layers[k..]
+            .iter()
+            .flatten()
+            .fold(RetroStats::default(), |a, w| a + w.stats)
+    }
+
+    /// The stores of written layer `k`, read back and checked against their SHA-256 and
+    /// the layout's lengths.
+    pub fn read_layer(&self, k: usize, layout: &Layout) -> Result<Splits> {
+        let layer = self.progress.layers[k]
+            .as_ref()
+            .expect("only layers written are read back");
+        let len = super::store::bytes_for::<super::store::Exact>(layout.split_len(k));
+        layer
+            .files
+            .par_iter()
+            .zip(&layer.sha256)
+            .map(|(f, sha)| {
+                let path = self.dir.join(&f.file);
+                let gz = saved::read_with_sha(&path, sha)?;
+                saved::inflate(&path, &gz, len).map(Some)
+            })
+            .collect()
+    }
+
+    /// Writes solved layer `k` (every split in memory) with its counts, then records it in
+    /// `progress.json`: a run killed before that record solves the layer again.
+    pub fn write_layer(&mut self, k: usize, splits: &Splits, stats: RetroStats) -> Result<()> {
+        let written: Vec<(SplitFile, String)> = splits
+            .par_iter()
+            .enumerate()
+            .map(|(j, store)| {
+                let store = store.as_ref().expect("a layer just solved has every split");
+                saved::write_split(&self.dir, k, j, store)
+            })
+            .collect::<Result<_>>()?;
+        let (files, sha256) = written.into_iter().unzip();
+        self.progress.layers[k] = Some(Written {
+            files,
+            sha256,
+            stats,
+        });
+        let json = serde_json::to_string_pretty(&self.progress).expect("serializable") + "\n";
+        saved::replace_synced(&self.dir, PROGRESS, json.as_bytes())
+    }
+
+    /// Every layer is written: the header and the manifest make the directory a saved
+    /// table, and `progress.json` goes. Returns the bytes of the table's files.
+    pub fn finish(self, tables: &Tables, stats: RetroStats) -> Result<u64> {
+        if self.finished.is_some() {
+            return saved::table_bytes(&self.dir);
+        }
+        let mut layers = Vec::new();
+        let mut shas = Vec::new();
+        for (k, layer) in self.progress.layers.into_iter().enumerate() {
+            let layer = layer.ok_or_else(|| {
+                Error::Argument(format!("layer {k} of the analysis was not written"))
+            })?;
+            shas.extend(layer.files.iter().map(|f| f.file.clone()).zip(layer.sha256));
+            layers.push(layer.files);
+        }
+        let bytes = saved::write_header_and_manifest(&self.dir, tables, stats, layers, &shas)?;
+        let path = self.dir.join(PROGRESS);
+        std::fs::remove_file(&path).map_err(|e| saved::io(&path, "remove", e))?;
+        Ok(bytes)
+    }
+}

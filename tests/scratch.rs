@@ -1,0 +1,161 @@
+//! `solve --method retro --scratch DIR`: each layer goes to DIR as soon as it is solved; the
+//! finished directory is the saved table `--save` writes, byte for byte, whether the
+//! analysis kept every layer in memory or two; a run killed with SIGKILL goes on from the
+//! layers written, a damaged layer is named and solved again, and a directory of another
+//! cell or of other files is refused.
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+mod common;
+use common::cli::{ok, refused, run, scratch, stderr};
+
+fn s(path: &Path) -> &str {
+    path.to_str().unwrap()
+}
+
+fn manifest(dir: &Path) -> String {
+    std::fs::read_to_string(dir.join("MANIFEST.sha256")).expect("a finished table")
+}
+
+/// `solve WxH --walls N --method retro` and more flags; its stdout.
+fn retro(cell: &str, walls: &str, more: &[&str]) -> String {
+    ok(&[
+        &["solve", cell, "--walls", walls, "--method", "retro"],
+        more,
+    ]
+    .concat())
+}
+
+#[test]
+fn a_scratch_directory_ends_as_the_saved_table_whatever_the_memory() {
+    let root = scratch("same");
+    for (cell, walls, streaming) in [("3x3", "1", None), ("4x5", "5", Some("30M"))] {
+        let saved = root.join(format!("{cell}-saved"));
+        let out = retro(cell, walls, &["--save", s(&saved)]);
+        // Every layer in memory, and (where the budget allows only two) streaming.
+        let mut budgets = vec![None];
+        budgets.extend(streaming.map(Some));
+        for budget in budgets {
+            let dir = root.join(format!("{cell}-{}", budget.unwrap_or("all")));
+            let mut more = vec!["--scratch", s(&dir)];
+            more.extend(budget.iter().flat_map(|b| ["--memory", *b]));
+            let through = retro(cell, walls, &more);
+            assert_eq!(through.lines().next(), out.lines().next());
+            if budget.is_some() {
+                assert!(through.contains("line         not kept"), "{through}");
+            }
+            assert_eq!(manifest(&dir), manifest(&saved), "{cell} {budget:?}");
+            assert!(!dir.join("progress.json").exists());
+            ok(&["verify", s(&dir), "-q"]);
+            // Run again, the command answers from the table: nothing is solved.
+            let again = retro(cell, walls, &more);
+            assert_eq!(again.lines().next(), out.lines().next());
+            assert_eq!(manifest(&dir), manifest(&saved));
+        }
+    }
+    std::fs::remove_dir_all(&root).unwrap();
+}
+
+#[test]
+fn a_killed_run_goes_on_from_the_layers_written_and_solves_a_damaged_one_again() {
+    let root = scratch("killed");
+    let whole = root.join("whole");
+    retro("5x5", "3", &["--save", s(&whole)]);
+    let dir: PathBuf = root.join("run");
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_quoridor-solver"))
+        .args(["solve", "5x5", "--walls", "3", "--method", "retro", "-q"])
+        .args(["--scratch", s(&dir)])
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .expect("the binary runs");
+    // Killed as soon as its first layer (the largest, of 6 walls) is written.
+    let progress = dir.join("progress.json");
+    let started = Instant::now();
+    while !progress.exists() && started.elapsed() < Duration::from_secs(60) {
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert!(
+        progress.exists(),
+        "killed before the end: the run is not finished"
+    );
+    assert!(!dir.join("MANIFEST.sha256").exists());
+    // A layer file damaged while the run was stopped.
+    let top = dir.join("layer-06-split-00.bin.gz");
+    let mut bytes = std::fs::read(&top).unwrap();
+    let middle = bytes.len() / 2;
+    bytes[middle] ^= 0x40;
+    std::fs::write(&top, bytes).unwrap();
+    let out = run(&[
+        "solve",
+        "5x5",
+        "--walls",
+        "3",
+        "--method",
+        "retro",
+        "--scratch",
+        s(&dir),
+    ]);
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    assert!(
+        err.contains("layer-06-split-00.bin.gz is damaged")
+            && err.contains("layer 6 and those below it are solved again"),
+        "{err}"
+    );
+    assert_eq!(manifest(&dir), manifest(&whole));
+    ok(&["verify", s(&dir), "-q"]);
+    std::fs::remove_dir_all(&root).unwrap();
+}
+
+#[test]
+fn a_scratch_directory_of_another_cell_or_of_other_files_is_refused() {
+    let root = scratch("other");
+    let dir = root.join("t");
+    retro("3x3", "1", &["--scratch", s(&dir)]);
+    let err = refused(&[
+        "solve",
+        "3x3",
+        "--walls",
+        "2",
+        "--method",
+        "retro",
+        "--scratch",
+        s(&dir),
+    ]);
+    assert!(
+        err.contains("holds the saved table of 3x3 with 1 wall, not of 3x3 with 2 walls"),
+        "{err}"
+    );
+    let other = root.join("notes");
+    std::fs::create_dir_all(&other).unwrap();
+    std::fs::write(other.join("notes.txt"), "mine").unwrap();
+    let err = refused(&[
+        "solve",
+        "3x3",
+        "--walls",
+        "1",
+        "--method",
+        "retro",
+        "--scratch",
+        s(&other),
+    ]);
+    assert!(err.contains("it holds notes.txt"), "{err}");
+    assert!(other.join("notes.txt").exists());
+    // Only the exact analysis is written there.
+    refused(&[
+        "solve",
+        "3x3",
+        "--walls",
+        "1",
+        "--method",
+        "retro",
+        "--precision",
+        "compact",
+        "--scratch",
+        s(&dir),
+    ]);
+    std::fs::remove_dir_all(&root).unwrap();
+}
