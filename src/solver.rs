@@ -256,6 +256,11 @@ pub struct CellResult {
     /// Counts over every position of the cell, when retrograde analysis ran.
     #[serde(flatten)]
     pub stats: Option<RetroStats>,
+    /// With the counts: the placements the analysis leaves out (a pawn cut off from its
+    /// goal: no legal play reaches them), so that totals compare with counts that include
+    /// every placement.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub left_out: Option<u64>,
     /// With a checkpoint: how its last save went (the bounds saved, or why it failed);
     /// `None` when no save was made.
     #[serde(skip)]
@@ -280,6 +285,7 @@ impl CellResult {
             line: Vec::new(),
             cycle_start: None,
             stats: None,
+            left_out: None,
             checkpoint_saved: None,
         }
     }
@@ -660,14 +666,14 @@ fn retro_cell(
             Some(to) => retro::saved::save_through(tables, options.memory_budget, to, progress)?.0,
             None => retro::analyse(tables, options.memory_budget, progress)?,
         };
-        record_retro(&solved.result(), result);
+        record_retro(&solved.result(), e.positions, result);
         return Ok(());
     }
     // The layers kept take at most two thirds of what the tables leave (more layers make a
     // better oracle); the rest is for the search's table and slack.
     let solved = retro::analyse_outcomes(tables, tables.bytes() + room / 3 * 2, progress)?;
     let r = solved.result();
-    record_retro(&r, result);
+    record_retro(&r, e.positions, result);
     if let Some(winner) = r.winner {
         // The length: proof search for the winner only, pruned by the outcomes. Its proof
         // of the win stands on its own; that no shorter win exists rests on the outcomes.
@@ -695,7 +701,10 @@ fn retro_cell(
 }
 
 /// The analysis's answer into the cell's result (no length after a compact analysis).
-fn record_retro(r: &RetroResult, result: &mut CellResult) {
+/// `placements`: every placement of the pawns in every configuration and split, both sides
+/// to move (`RetroEstimate::positions`), of which the analysis leaves out those with a pawn
+/// cut off from its goal.
+fn record_retro(r: &RetroResult, placements: u128, result: &mut CellResult) {
     result.method = MethodUsed::Retro;
     result.outcome = r.winner.map_or(Outcome::Draw, Outcome::winner);
     result.plies = r.plies;
@@ -703,6 +712,7 @@ fn record_retro(r: &RetroResult, result: &mut CellResult) {
     result.cycle_start = r.cycle_start;
     result.nodes += r.stats.positions;
     result.stats = Some(r.stats);
+    result.left_out = u64::try_from(placements - r.stats.positions as u128).ok();
 }
 
 /// A retrograde analysis's outcomes (either precision) as the search's oracle.

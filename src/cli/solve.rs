@@ -308,6 +308,7 @@ pub fn run(s: Solve, bars: &Bars, out: &mut dyn Write) -> Result<ExitCode> {
     let mut result = solve(s.board, s.walls, &s.options, bars)?;
     if !s.stats {
         result.stats = None;
+        result.left_out = None;
     }
     if s.json {
         let json = Json {
@@ -447,6 +448,14 @@ fn write_text(
             "positions    {} (Player 1 wins {}, Player 2 wins {}, draws {})",
             st.positions, st.p1_wins, st.p2_wins, st.draws
         )?;
+        if let Some(left_out) = r.left_out {
+            writeln!(
+                out,
+                "left out     {left_out} placements with a pawn cut off from its goal \
+                 (unreachable; with them {} in all)",
+                st.positions + left_out
+            )?;
+        }
     }
     writeln!(out, "nodes        {}", r.nodes)?;
     writeln!(out, "seconds      {:.2}", r.seconds)?;
