@@ -103,6 +103,9 @@ pub struct MoveVerdict {
 enum Source<'t> {
     /// The exact analysis of the layers asked about (boxed: far larger than a prover).
     Retro(Box<Solved<'t>>),
+    /// An exact analysis kept by someone else and shared by many analysts (`serve` keeps
+    /// each saved table once and answers every request from it).
+    Shared(&'t Solved<'t>),
     /// Proof search up to `max_depth` plies, one table for every question.
     Search {
         prover: Prover<'t, Tables>,
@@ -145,6 +148,16 @@ impl<'t> Analyst<'t> {
         }
     }
 
+    /// From an exact analysis that outlives the analyst and may serve others at the same
+    /// time. It answers for the positions of the layers it kept, as `from_solved`.
+    pub fn shared(solved: &'t Solved<'t>) -> Self {
+        assert_eq!(solved.precision(), Precision::Exact);
+        Analyst {
+            tables: solved.tables(),
+            source: Source::Shared(solved),
+        }
+    }
+
     /// By proof search within `limits` (its depth limit and deadline bound each question).
     pub fn search(tables: &'t Tables, limits: &Limits<'t>) -> Self {
         Analyst {
@@ -162,13 +175,13 @@ impl<'t> Analyst<'t> {
 
     /// Whether the answers come from the retrograde analysis (exact, draws included).
     pub fn is_retro(&self) -> bool {
-        matches!(self.source, Source::Retro(_))
+        matches!(self.source, Source::Retro(_) | Source::Shared(_))
     }
 
     /// Search nodes spent so far (0 for the retrograde analysis).
     pub fn nodes(&self) -> u64 {
         match &self.source {
-            Source::Retro(_) => 0,
+            Source::Retro(_) | Source::Shared(_) => 0,
             Source::Search { prover, .. } => prover.nodes(),
         }
     }
@@ -185,10 +198,8 @@ impl<'t> Analyst<'t> {
             };
         }
         match &mut self.source {
-            Source::Retro(solved) => solved
-                .value(pos)
-                .expect("the position is one of the cell, in a layer kept")
-                .into(),
+            Source::Retro(solved) => exact(solved, pos),
+            Source::Shared(solved) => exact(solved, pos),
             Source::Search { .. } if pos.legal_actions_with(board, self.tables).is_empty() => {
                 // Stuck (only on boards 2 high): a draw by the rules.
                 Verdict::Draw
@@ -224,6 +235,14 @@ impl<'t> Analyst<'t> {
         moves.sort_by_key(|m| m.verdict.rank());
         moves
     }
+}
+
+/// The value of `pos` in an exact analysis that kept its layer.
+fn exact(solved: &Solved, pos: &Position) -> Verdict {
+    solved
+        .value(pos)
+        .expect("the position is one of the cell, in a layer kept")
+        .into()
 }
 
 /// `layers` within the layers of the cell of `tables`.

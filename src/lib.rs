@@ -11,6 +11,7 @@ pub mod configs;
 pub mod diagram;
 pub mod error;
 pub mod estimate;
+pub mod explorer;
 pub mod geometry;
 pub mod memory;
 pub mod movegen;

@@ -6,9 +6,9 @@ use std::fmt::Write as _;
 
 use crate::diagram::turn_text;
 use crate::geometry::{Board, Player};
-use crate::notation::format_record;
-use crate::position::Position;
-use crate::walls::Orientation;
+use crate::notation::{action_name, format_record};
+use crate::position::{Action, Position};
+use crate::walls::{Orientation, Wall};
 
 /// A cell's side, in pixels.
 const CELL: usize = 48;
@@ -23,12 +23,114 @@ const P2_COLOUR: &str = "#ef8636";
 
 /// The SVG document of `pos` on `board`, ending with a newline.
 pub fn render(board: Board, pos: &Position) -> String {
+    render_with(board, pos, "")
+}
+
+/// The top-left corner of cell (col, row) in pixels: row 0 is drawn at the bottom.
+fn x(col: usize) -> usize {
+    MARGIN + col * CELL
+}
+
+fn y(board: Board, row: usize) -> usize {
+    TOP + (board.height() - 1 - row) * CELL
+}
+
+/// The picture of `render`, and over it a target for each of `actions` (legal actions of
+/// `pos`) for `serve`'s page to colour and click: a disc on each pawn move's cell, and for
+/// each wall its outline, hidden until the pointer is over one of the groove's edges it
+/// answers for (`wall_edges`). Each target is a group of class `move` with the action's
+/// name in `data-move`; the colours here are neutral, for the page's style sheet to replace.
+pub fn render_with_targets(board: Board, pos: &Position, actions: &[Action]) -> String {
+    let mut t = String::from("<g class=\"moves\">\n");
+    for &action in actions {
+        let name = action_name(board, action);
+        match action {
+            Action::Pawn(cell) => {
+                let (cx, cy) = (
+                    x(board.col(cell)) + CELL / 2,
+                    y(board, board.row(cell)) + CELL / 2,
+                );
+                let _ = writeln!(
+                    t,
+                    r##"<g class="move pawn-move" data-move="{name}"><circle cx="{cx}" cy="{cy}" r="{}" fill="#888888" fill-opacity="0.35"/><text class="plies" x="{cx}" y="{}" text-anchor="middle" font-size="12"></text></g>"##,
+                    CELL / 2 - 10,
+                    cy + 4
+                );
+            }
+            Action::Wall(wall) => {
+                let (rx, ry, rw, rh) = wall_rect(board, wall);
+                let _ = write!(
+                    t,
+                    r##"<g class="move wall-move" data-move="{name}"><rect class="preview" x="{rx}" y="{ry}" width="{rw}" height="{rh}" rx="2" fill="#888888" opacity="0"/>"##
+                );
+                for (hx, hy, hw, hh) in wall_edges(board, wall, actions) {
+                    let _ = write!(
+                        t,
+                        r##"<rect class="hit" x="{hx}" y="{hy}" width="{hw}" height="{hh}" fill="#ffffff" fill-opacity="0"/>"##
+                    );
+                }
+                t.push_str("</g>\n");
+            }
+        }
+    }
+    t.push_str("</g>\n");
+    render_with(board, pos, &t)
+}
+
+/// Where the pointer picks `wall` (one of `legal`): each groove edge (a cell's side) is
+/// answered for by the wall that starts there (a horizontal wall's left edge, a vertical
+/// wall's lower one) when that wall is legal, else by the legal wall that ends there. So
+/// every edge a legal wall covers picks one, and every legal wall is picked at its first
+/// edge. The strips stop short of the grooves' crossings, so no two overlap.
+fn wall_edges(board: Board, wall: Wall, legal: &[Action]) -> Vec<(usize, usize, usize, usize)> {
+    let (col, row) = (board.col(wall.anchor), board.row(wall.anchor));
+    let (gap, thick) = (6, 12);
+    // The edge `along` cells on from the wall's first edge.
+    let edge = |along: usize| match wall.orientation {
+        Orientation::Horizontal => (
+            x(col + along) + gap,
+            y(board, row) - gap,
+            CELL - 2 * gap,
+            thick,
+        ),
+        Orientation::Vertical => (
+            x(col + 1) - gap,
+            y(board, row + along) + gap,
+            thick,
+            CELL - 2 * gap,
+        ),
+    };
+    let next = match wall.orientation {
+        Orientation::Horizontal => wall.anchor as usize + 1,
+        Orientation::Vertical => wall.anchor as usize + board.width(),
+    };
+    let next_is_legal = legal.iter().any(|a| {
+        matches!(a, Action::Wall(w) if w.orientation == wall.orientation && w.anchor as usize == next)
+    });
+    match next_is_legal {
+        true => vec![edge(0)],
+        false => vec![edge(0), edge(1)],
+    }
+}
+
+/// A wall's bar: centred on its anchor cell's top-right corner, two cells along a groove.
+fn wall_rect(board: Board, wall: Wall) -> (usize, usize, usize, usize) {
+    let (cx, cy) = (
+        x(board.col(wall.anchor) + 1),
+        y(board, board.row(wall.anchor)),
+    );
+    match wall.orientation {
+        Orientation::Horizontal => (cx - CELL + 3, cy - 4, 2 * CELL - 6, 8),
+        Orientation::Vertical => (cx - 4, cy - CELL + 3, 8, 2 * CELL - 6),
+    }
+}
+
+/// The picture of `pos` with `overlay` (SVG elements) drawn over the board and pawns.
+fn render_with(board: Board, pos: &Position, overlay: &str) -> String {
     let (w, h) = (board.width(), board.height());
     let width = MARGIN * 2 + w * CELL;
     let height = TOP + h * CELL + BOTTOM;
-    // The top-left corner of cell (col, row): row 0 is drawn at the bottom.
-    let x = |col: usize| MARGIN + col * CELL;
-    let y = |row: usize| TOP + (h - 1 - row) * CELL;
+    let y = |row: usize| y(board, row);
     let mut s = document_start(width, height, 14);
     let _ = writeln!(
         s,
@@ -66,15 +168,8 @@ pub fn render(board: Board, pos: &Position) -> String {
         w * CELL,
         h * CELL
     );
-    // A wall anchored at cell (col, row) is centred on that cell's top-right corner and
-    // runs two cells along a groove.
     for wall in pos.walls.iter() {
-        let (col, row) = (board.col(wall.anchor), board.row(wall.anchor));
-        let (cx, cy) = (x(col + 1), y(row));
-        let (rx, ry, rw, rh) = match wall.orientation {
-            Orientation::Horizontal => (cx - CELL + 3, cy - 4, 2 * CELL - 6, 8),
-            Orientation::Vertical => (cx - 4, cy - CELL + 3, 8, 2 * CELL - 6),
-        };
+        let (rx, ry, rw, rh) = wall_rect(board, wall);
         let _ = writeln!(
             s,
             r##"<rect x="{rx}" y="{ry}" width="{rw}" height="{rh}" rx="2" fill="#5a3a1a"/>"##
@@ -95,6 +190,7 @@ pub fn render(board: Board, pos: &Position) -> String {
             player.number()
         );
     }
+    s.push_str(overlay);
     let lines = [
         format!("Player 1 (to row {h}): {} left", walls_left(pos.left[0])),
         format!("Player 2 (to row 1): {} left", walls_left(pos.left[1])),
@@ -134,7 +230,7 @@ fn walls_left(n: u8) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::notation::parse_record;
+    use crate::notation::{parse_record, parse_wall};
 
     #[test]
     fn draws_every_wall_and_both_pawns_where_the_record_puts_them() {
@@ -154,5 +250,46 @@ mod tests {
         assert!(svg.contains(r#"<circle cx="156" cy="208""#), "{svg}");
         assert!(svg.contains("Player 1 to move"));
         assert!(svg.contains("Record: b2 / a1c3 / c2 c4 / 2 3 / 1"));
+    }
+
+    #[test]
+    fn every_legal_action_gets_one_target_named_as_notation_writes_it() {
+        let board = Board::new(3, 3).unwrap();
+        let pos = Position::start(board, 1).unwrap();
+        let actions = pos.legal_actions(board);
+        let svg = render_with_targets(board, &pos, &actions);
+        assert_eq!(svg.matches(r#"class="move "#).count(), actions.len());
+        assert_eq!(svg.matches("pawn-move").count(), 3, "a1, b2, c1");
+        for a in &actions {
+            let name = action_name(board, *a);
+            assert_eq!(
+                svg.matches(&format!(r#"data-move="{name}""#)).count(),
+                1,
+                "{name}"
+            );
+        }
+        // b1h's outline is where b1h would be drawn, and the picture is otherwise render's.
+        let placed = render(
+            board,
+            &pos.play(Action::Wall(parse_wall(board, "b1h").unwrap())),
+        );
+        let bar = placed.lines().find(|l| l.contains("#5a3a1a")).unwrap();
+        let at = &bar[bar.find("x=").unwrap()..bar.find(" rx=").unwrap()];
+        let target = svg
+            .lines()
+            .find(|l| l.contains(r#"data-move="b1h""#))
+            .unwrap();
+        assert!(target.contains(at), "{at}\n{target}");
+        let without: Vec<&str> = svg
+            .lines()
+            .scan(false, |inside, line| {
+                let skip = *inside || line == r#"<g class="moves">"#;
+                *inside = skip && line != "</g>";
+                Some((skip, line))
+            })
+            .filter(|(skip, _)| !skip)
+            .map(|(_, line)| line)
+            .collect();
+        assert_eq!(without.join("\n") + "\n", render(board, &pos));
     }
 }

@@ -170,3 +170,26 @@ pub fn check_walls_per_player(n: u8) -> Result<()> {
     }
     Ok(())
 }
+
+/// What a number of walls per player must be, for every message that refuses one.
+pub fn walls_range() -> String {
+    format!("walls per player must be a whole number from 0 to {MAX_WALLS_PER_PLAYER}")
+}
+
+/// Walls per player from `text`, the value of the flag or parameter `name` (`--walls` on
+/// the command line, `walls` in `serve`'s API). Read as text rather than as a `u8` so that
+/// every value outside the supported range (255 as well as 256, 10^20 or -1) gets the same
+/// message, naming the range the solver supports rather than a byte's.
+pub fn parse_walls_per_player(name: &str, text: &str) -> Result<u8> {
+    text.trim()
+        .parse::<u8>()
+        .ok()
+        .filter(|&n| n <= MAX_WALLS_PER_PLAYER)
+        .ok_or_else(|| {
+            Error::Argument(format!(
+                "{name} {}: {}",
+                crate::error::clip(text),
+                walls_range()
+            ))
+        })
+}

@@ -7,13 +7,13 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use clap::Args;
-use quoridor_solver::analysis::{Analyst, MoveVerdict, Verdict};
+use quoridor_solver::analysis::MoveVerdict;
 use quoridor_solver::error::count;
 use quoridor_solver::geometry::{Board, Player};
 use quoridor_solver::notation::{action_name, format_record, parse_moves};
 use quoridor_solver::position::{Action, Position};
+use quoridor_solver::report::{self, analyze::Answer, analyze::Ply, analyze::mark};
 use quoridor_solver::{Error, Result};
-use serde::Serialize;
 
 use super::analyst::{AnalystArgs, AnalystConfig};
 use super::progress::Bars;
@@ -95,161 +95,25 @@ impl AnalyzeArgs {
     }
 }
 
-/// `analyze --json` (docs/FORMATS.md).
-#[derive(Serialize)]
-struct Json {
-    width: usize,
-    height: usize,
-    walls: u8,
-    /// `retrograde` or `proof-search`.
-    method: &'static str,
-    position: String,
-    to_move: u8,
-    verdict: Verdict,
-    text: String,
-    /// Every legal move, best first (not with --game).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    moves: Option<Vec<JsonMove>>,
-    /// Every move of the game (with --game).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    game: Option<Vec<JsonPly>>,
-    nodes: u64,
-    seconds: f64,
-}
-
-#[derive(Serialize)]
-struct JsonMove {
-    #[serde(rename = "move")]
-    action: String,
-    /// For the player who makes the move.
-    verdict: Verdict,
-    text: String,
-}
-
-#[derive(Serialize)]
-struct JsonPly {
-    ply: usize,
-    player: u8,
-    #[serde(rename = "move")]
-    action: String,
-    /// The best the mover could get, before the move.
-    before: Verdict,
-    /// What the mover gets after the move.
-    after: Verdict,
-    /// `throws away the win`, `throws away the draw`, `slower win`, `faster loss`, or
-    /// absent.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    mark: Option<&'static str>,
-}
-
-/// What a move did to the mover's prospects, if anything worth a mark.
-pub fn mark(before: Verdict, after: Verdict) -> Option<&'static str> {
-    match (before, after) {
-        (Verdict::Win { .. }, Verdict::Draw | Verdict::Loss { .. }) => Some("throws away the win"),
-        (Verdict::Draw, Verdict::Loss { .. }) => Some("throws away the draw"),
-        (Verdict::Win { plies: best }, Verdict::Win { plies }) if plies > best => {
-            Some("slower win")
-        }
-        (Verdict::Loss { plies: best }, Verdict::Loss { plies }) if plies < best => {
-            Some("faster loss")
-        }
-        _ => None,
-    }
-}
-
-/// What `analyze` found, ready to print.
-struct Answer {
-    verdict: Verdict,
-    /// Every legal move (without --game).
-    moves: Option<Vec<MoveVerdict>>,
-    /// Every move of the game (with --game).
-    game: Option<Vec<Ply>>,
-    retro: bool,
-    nodes: u64,
-    seconds: f64,
-}
-
 pub fn run(a: Analyze, bars: &Bars, out: &mut dyn Write) -> Result<ExitCode> {
     let started = Instant::now();
     a.config.use_threads()?;
     let tables = a.config.tables(a.board, a.walls, bars)?;
-    // The layers asked about: the position's and the next (its moves), and with a game
-    // every layer up to one past its last wall.
-    let first = a.position.walls.len() as usize;
-    let walls_played = a.game.as_ref().map_or(0, |g| {
-        g.iter().filter(|a| matches!(a, Action::Wall(_))).count()
-    });
-    let layers = first..first + walls_played + 2;
+    let game = a.game.as_deref();
+    let layers = report::analyze::layers(&a.position, game);
     let mut analyst = a.config.analyst(&tables, layers, started, bars)?;
-    let verdict = analyst.verdict(&a.position, bars);
-    let (moves, game) = match &a.game {
-        None => (Some(analyst.moves(&a.position, bars)), None),
-        Some(actions) => (
-            None,
-            Some(annotate(&mut analyst, a.position, actions, bars)),
-        ),
-    };
-    let answer = Answer {
-        verdict,
-        moves,
-        game,
-        retro: analyst.is_retro(),
-        nodes: analyst.nodes(),
-        seconds: started.elapsed().as_secs_f64(),
-    };
+    let answer = report::analyze::answer(&mut analyst, &a.position, game, bars);
+    let seconds = started.elapsed().as_secs_f64();
     if a.json {
-        let json = serde_json::to_string(&to_json(&a, &answer)).expect("serializable");
+        let json = report::analyze::json(a.board, a.walls, &a.position, &answer, seconds);
         writeln!(out, "{json}")?;
     } else {
-        write_text(&a, &answer, out)?;
+        write_text(&a, &answer, seconds, out)?;
     }
     Ok(ExitCode::SUCCESS)
 }
 
-fn to_json(a: &Analyze, answer: &Answer) -> Json {
-    let mover = a.position.to_move;
-    let name = |action| action_name(a.board, action);
-    Json {
-        width: a.board.width(),
-        height: a.board.height(),
-        walls: a.walls,
-        method: if answer.retro {
-            "retrograde"
-        } else {
-            "proof-search"
-        },
-        position: format_record(a.board, &a.position),
-        to_move: mover.number(),
-        verdict: answer.verdict,
-        text: answer.verdict.text(mover),
-        moves: answer.moves.as_ref().map(|ms| {
-            ms.iter()
-                .map(|m| JsonMove {
-                    action: name(m.action),
-                    verdict: m.verdict,
-                    text: m.verdict.text(mover),
-                })
-                .collect()
-        }),
-        game: answer.game.as_ref().map(|plies| {
-            plies
-                .iter()
-                .map(|p| JsonPly {
-                    ply: p.ply,
-                    player: p.player.number(),
-                    action: name(p.action),
-                    before: p.before,
-                    after: p.after,
-                    mark: mark(p.before, p.after),
-                })
-                .collect()
-        }),
-        nodes: answer.nodes,
-        seconds: answer.seconds,
-    }
-}
-
-fn write_text(a: &Analyze, answer: &Answer, out: &mut dyn Write) -> Result<()> {
+fn write_text(a: &Analyze, answer: &Answer, seconds: f64, out: &mut dyn Write) -> Result<()> {
     let mover = a.position.to_move;
     writeln!(
         out,
@@ -279,40 +143,9 @@ fn write_text(a: &Analyze, answer: &Answer, out: &mut dyn Write) -> Result<()> {
         out,
         "{} in {:.2} s",
         count(answer.nodes, "search node"),
-        answer.seconds
+        seconds
     )?;
     Ok(())
-}
-
-/// One move of an annotated game.
-struct Ply {
-    /// 1 for the first move.
-    ply: usize,
-    player: Player,
-    action: Action,
-    before: Verdict,
-    after: Verdict,
-}
-
-/// The value before and after each of `actions` played from `start`, for the mover.
-fn annotate(analyst: &mut Analyst, start: Position, actions: &[Action], bars: &Bars) -> Vec<Ply> {
-    let mut pos = start;
-    let mut before = analyst.verdict(&pos, bars);
-    let mut plies = Vec::new();
-    for (i, &action) in actions.iter().enumerate() {
-        let next = pos.play(action);
-        let then = analyst.verdict(&next, bars);
-        plies.push(Ply {
-            ply: i + 1,
-            player: pos.to_move,
-            action,
-            before,
-            after: then.before_move(),
-        });
-        pos = next;
-        before = then;
-    }
-    plies
 }
 
 fn write_moves(

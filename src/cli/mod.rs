@@ -16,6 +16,7 @@ mod perft;
 mod play;
 mod progress;
 mod resources;
+mod serve;
 mod show;
 mod solve;
 mod table;
@@ -30,7 +31,7 @@ use progress::{Bars, Verbosity};
 use quoridor_solver::error::clip;
 use quoridor_solver::geometry::Board;
 use quoridor_solver::notation::{parse_moves, parse_record};
-use quoridor_solver::position::{MAX_WALLS_PER_PLAYER, Position};
+use quoridor_solver::position::Position;
 use quoridor_solver::{Error, Result};
 
 /// Exhaustive solver for Quoridor on small boards (rules: docs/RULES.md).
@@ -60,6 +61,7 @@ enum Command {
     Analyze(analyze::AnalyzeArgs),
     Play(play::PlayArgs),
     Verify(verify::VerifyArgs),
+    Serve(serve::ServeArgs),
 }
 
 impl Command {
@@ -74,6 +76,7 @@ impl Command {
             Command::Analyze(_) => "analyze",
             Command::Play(_) => "play",
             Command::Verify(_) => "verify",
+            Command::Serve(_) => "serve",
         }
     }
 }
@@ -91,6 +94,7 @@ impl Cli {
             Command::Configs(a) => (Some(a.quiet), None),
             Command::Verify(a) => (Some(a.quiet), None),
             Command::Perft(a) => (Some(a.quiet), None),
+            Command::Serve(a) => (Some(a.quiet), None),
             Command::Show(_) => (None, None),
         };
         let refuse = |flag: &str, why: &str| {
@@ -126,6 +130,7 @@ impl Cli {
             Command::Analyze(args) => analyze::run(args.validate()?, &bars, out),
             Command::Play(args) => play::run(args.validate()?, &bars, out),
             Command::Verify(args) => verify::run(args.validate()?, &bars, out),
+            Command::Serve(args) => serve::run(args.validate()?, &bars, out),
         }
     }
 }
@@ -272,18 +277,9 @@ impl CellArgs {
     }
 }
 
-/// What a number of walls per player must be, for every message that refuses one.
-pub fn walls_range() -> String {
-    format!("walls per player must be a whole number from 0 to {MAX_WALLS_PER_PLAYER}")
-}
+pub use quoridor_solver::position::walls_range;
 
-/// Walls per player from the text of `--walls`. Read as text rather than by clap as a `u8`
-/// so that every value outside the supported range (255 as well as 256, 10^20 or -1) gets
-/// the same message, naming the range the solver supports rather than a byte's.
+/// Walls per player from the text of `--walls` (`position::parse_walls_per_player`).
 pub fn walls_per_player(text: &str) -> Result<u8> {
-    text.trim()
-        .parse::<u8>()
-        .ok()
-        .filter(|&n| n <= MAX_WALLS_PER_PLAYER)
-        .ok_or_else(|| Error::Argument(format!("--walls {}: {}", clip(text), walls_range())))
+    quoridor_solver::position::parse_walls_per_player("--walls", text)
 }

@@ -17,9 +17,9 @@ use quoridor_solver::position::{Action, Position};
 use quoridor_solver::{Error, Result};
 
 use super::analyst::{AnalystArgs, AnalystConfig};
-use super::analyze::mark;
 use super::progress::Bars;
 use super::{CellArgs, PositionArgs};
+use quoridor_solver::report::analyze::mark;
 
 /// Play against perfect play in the terminal: type moves in notation (c2, b2h), or hint,
 /// undo, quit

@@ -2,6 +2,7 @@
 //! replaced atomically (written to a temporary file, then renamed) so an interrupted run
 //! never leaves a half-written file; read back for `--resume` and `--check`.
 
+pub mod analyze;
 pub mod beyond;
 pub mod check;
 pub mod markdown;

@@ -1,0 +1,115 @@
+// Drives the explorer page in headless Chromium (playwright-core, Debian's chromium): loads
+// it, plays moves by clicking the board and the move list, steps back and forward, reopens
+// the page's own link, and takes a screenshot at each step. Exits 1 when the page does not
+// do what a person would expect. Run by scripts/browser_check.sh, which says what it needs.
+//
+// node browser_check.mjs URL OUTDIR
+import { chromium } from "playwright-core";
+
+const [url, out] = process.argv.slice(2);
+const failures = [];
+const check = (ok, what) => {
+  console.log(`${ok ? "ok  " : "FAIL"} ${what}`);
+  if (!ok) failures.push(what);
+};
+
+const browser = await chromium.launch({
+  executablePath: "/usr/bin/chromium",
+  args: [
+    "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+  ],
+});
+const page = await browser.newPage({ viewport: { width: 1100, height: 760 } });
+const errors = [];
+page.on("pageerror", (e) => errors.push(e.message));
+page.on("console", (m) => { if (m.type() === "error") errors.push(m.text()); });
+
+// Runs `action` (a click, a key) and waits until the page has drawn the position it leads
+// to: the page counts what it has drawn in <body data-drawn>.
+async function act(action) {
+  const before = await page.evaluate(() => Number(document.body.dataset.drawn || 0));
+  await action();
+  await page.waitForFunction((n) => Number(document.body.dataset.drawn || 0) > n, before, { timeout: 10000 });
+}
+async function coloured() {
+  return page.$$eval("#board .move", (gs) => gs.every((t) => /\b(win|draw|loss|unknown)\b/.test(t.getAttribute("class"))));
+}
+const record = () => page.textContent("#record");
+const verdict = () => page.textContent("#verdict");
+const shot = (name) => page.screenshot({ path: `${out}/${name}.png` });
+
+await act(() => page.goto(url));
+check(await coloured(), "every target on the board is coloured");
+const cells = await page.$$eval("#cell option", (os) => os.length);
+check(cells > 1, `the cell list offers ${cells} cells`);
+const start = await record();
+check(/\/ 1$/.test(start.trim()), `the start is shown with Player 1 to move: ${start}`);
+const discs = await page.$$eval("#board .pawn-move", (gs) => gs.length);
+check(discs >= 2, `the pawn moves are marked on the board (${discs})`);
+const moves = await page.$$eval("#moves li", (ls) => ls.length);
+const targets = await page.$$eval("#board .move", (gs) => gs.length);
+check(moves === targets && moves > discs, `every legal move is listed and on the board (${moves})`);
+await shot("1-start");
+
+// Click the best pawn move on the board.
+const best = await page.$eval("#board .pawn-move.best", (g) => g.dataset.move);
+await act(() => page.click(`#board .pawn-move[data-move="${best}"]`));
+check((await page.textContent("#line")).includes(best), `clicking ${best} on the board plays it`);
+check((await record()) !== start, "the record changed");
+await shot("2-after-pawn-move");
+
+// Point at a groove: the wall under the pointer shows; click places it.
+const wall = await page.$eval("#board .wall-move", (g) => g.dataset.move);
+const hit = await page.$(`#board .wall-move[data-move="${wall}"] .hit`);
+await hit.hover();
+const opacity = await page.$eval(`#board .wall-move[data-move="${wall}"] .preview`, (r) => getComputedStyle(r).opacity);
+check(Number(opacity) > 0.5, `pointing at the groove of ${wall} shows the wall (opacity ${opacity})`);
+await shot("3-wall-hover");
+await act(() => hit.click());
+const afterWall = await record();
+check(!afterWall.startsWith("- / - /"), `clicking the groove placed ${wall}: ${afterWall}`);
+await shot("4-after-wall");
+
+// A move from the list.
+const listed = await page.$eval("#moves li", (li) => li.textContent.split(" ")[0]);
+await act(() => page.click("#moves li >> nth=0"));
+const three = await record();
+check((await page.$$eval("#line li", (ls) => ls.length)) === 3, `the list's best move ${listed} is the third of the line`);
+
+// Back twice, forward once.
+await act(() => page.click("#back"));
+check((await record()) === afterWall, "back returns to the position before");
+await act(() => page.click("#back"));
+await act(() => page.click("#forward"));
+check((await record()) === afterWall, "forward replays the move");
+await act(() => page.keyboard.press("End"));
+check((await record()) === three, "End goes to the last move played");
+await shot("5-line");
+
+// The page's link reopens the same position in a fresh page.
+const link = await page.$eval("#link", (a) => a.href);
+const again = await browser.newPage({ viewport: { width: 1100, height: 760 } });
+await again.goto(link);
+await again.waitForFunction(() => document.body.dataset.drawn, null, { timeout: 10000 });
+check((await again.textContent("#record")) === three, `the link reopens the position: ${link}`);
+check((await again.textContent("#verdict")) === (await verdict()), "with the same verdict");
+await again.close();
+
+// A refusal is shown as the server's one line, not a broken page (the browser logs the
+// refused request itself: that is not an error of the page).
+const before = errors.length;
+await page.goto(url.replace(/\/?$/, "/") + "?board=8x8&walls=31");
+await page.waitForSelector("#error:not([hidden])", { timeout: 10000 });
+const refusal = await page.textContent("#error");
+check(/not saved here/.test(refusal), `an oversize cell shows the server's refusal: ${refusal.slice(0, 90)}...`);
+await shot("6-refused");
+errors.splice(before, errors.length - before, ...errors.slice(before).filter((e) => !/status of 422/.test(e)));
+
+check(errors.length === 0, `no script errors (${errors.join("; ")})`);
+await browser.close();
+if (failures.length) {
+  console.log(`${failures.length} check(s) failed`);
+  process.exit(1);
+}
+console.log(`all checks passed; screenshots in ${out}`);
