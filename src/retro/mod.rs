@@ -536,6 +536,16 @@ fn run_keeping<'t, P: Packing>(
         (lowest..layers).map(|k| layout.layer_len(k) as u64).sum(),
     );
     let written_from = spill.as_ref().map_or(layers, |s| s.written_from());
+    if written_from < layers {
+        progress.message(&format!(
+            "layers {written_from} to {} written by an earlier run: {}",
+            layers - 1,
+            match written_from {
+                0 => "nothing left to solve".to_string(),
+                w => format!("solving layers {} to 0", w - 1),
+            }
+        ));
+    }
     for k in (lowest..layers).rev() {
         if let Some(spill) = spill.as_deref().filter(|_| k >= written_from) {
             if k == written_from {
@@ -600,7 +610,7 @@ fn run_keeping<'t, P: Packing>(
         values[k] = layer;
         stats = stats + layer_stats;
         if let Some(spill) = spill.as_deref_mut() {
-            spill.write_layer(k, &values[k], layer_stats)?;
+            spill.write_layer(k, &values[k], layer_stats, progress)?;
         }
     }
     progress.finish();

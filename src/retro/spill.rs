@@ -241,7 +241,14 @@ impl Spill {
 
     /// Writes solved layer `k` (every split in memory) with its counts, then records it in
     /// `progress.json`: a run killed before that record solves the layer again.
-    pub fn write_layer(&mut self, k: usize, splits: &Splits, stats: RetroStats) -> Result<()> {
+    pub fn write_layer(
+        &mut self,
+        k: usize,
+        splits: &Splits,
+        stats: RetroStats,
+        progress: &dyn Progress,
+    ) -> Result<()> {
+        let started = std::time::Instant::now();
         let written: Vec<(SplitFile, String)> = splits
             .par_iter()
             .enumerate()
@@ -250,14 +257,23 @@ impl Spill {
                 saved::write_split(&self.dir, k, j, store)
             })
             .collect::<Result<_>>()?;
-        let (files, sha256) = written.into_iter().unzip();
+        let (files, sha256): (Vec<SplitFile>, Vec<String>) = written.into_iter().unzip();
+        let bytes: u64 = files.iter().map(|f| f.file_bytes).sum();
         self.progress.layers[k] = Some(Written {
             files,
             sha256,
             stats,
         });
         let json = serde_json::to_string_pretty(&self.progress).expect("serializable") + "\n";
-        saved::replace_synced(&self.dir, PROGRESS, json.as_bytes())
+        saved::replace_synced(&self.dir, PROGRESS, json.as_bytes())?;
+        progress.message(&format!(
+            "layer {k} written to {}: {} positions, {} on disk ({:.1} s)",
+            self.dir.display(),
+            stats.positions,
+            crate::error::format_bytes(bytes),
+            started.elapsed().as_secs_f64()
+        ));
+        Ok(())
     }
 
     /// Every layer is written: the header and the manifest make the directory a saved
