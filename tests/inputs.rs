@@ -280,8 +280,8 @@ fn tt_is_taken_wherever_a_search_runs_as_its_help_says() {
     let help = ok(&["solve", "--help"]);
     assert!(help.contains("With --method retro only"), "{help}");
     // Where every layer does not fit at a byte, `--method retro` runs the compact analysis,
-    // whose search for the length takes the table (README: `solve 4x7 --walls 10 --method
-    // retro --stats --tt 4G`).
+    // whose search for the length takes the table (docs/PERFORMANCE.md: `solve 4x7 --walls
+    // 10 --method retro --stats --tt 4G`).
     let retro = [
         "solve", "4x5", "--walls", "4", "--method", "retro", "--tt", "4M",
     ];

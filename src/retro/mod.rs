@@ -820,7 +820,7 @@ mod tests {
     use crate::walls::{Orientation, Wall, WallSet};
 
     /// The compact analysis with the `bitvec` packing: the same outcomes as the hand-packed
-    /// one, layer by layer. Run under callgrind to compare their instructions (README,
+    /// one, layer by layer. Run under callgrind to compare their instructions (docs/ARCHITECTURE.md,
     /// "Dependencies"): `QS_PACKING=bitvec` or `hand` picks the one measured.
     #[test]
     #[ignore]
