@@ -121,19 +121,7 @@ impl Spill {
             )));
         }
         let cell = (found.width, found.height, found.walls);
-        if cell != (mine.width, mine.height, mine.walls) || found.layers.len() != mine.layers.len()
-        {
-            return Err(Error::Argument(format!(
-                "{} holds the analysis of {}x{} with {}, not of {}x{} with {}",
-                self.dir.display(),
-                found.width,
-                found.height,
-                count(found.walls, "wall"),
-                mine.width,
-                mine.height,
-                count(mine.walls, "wall")
-            )));
-        }
+        self.refuse_other_cell("the analysis", cell, found.layers.len())?;
         // From the top down, while the layers are written and whole.
         for k in (0..found.layers.len()).rev() {
             let Some(layer) = &found.layers[k] else { break };
@@ -152,21 +140,8 @@ impl Spill {
     /// they are read).
     fn take_finished(&mut self) -> Result<()> {
         let header = saved::header(&self.dir)?;
-        let mine = &self.progress;
-        if (header.width, header.height, header.walls) != (mine.width, mine.height, mine.walls)
-            || header.layers.len() != mine.layers.len()
-        {
-            return Err(Error::Argument(format!(
-                "{} holds the saved table of {}x{} with {}, not of {}x{} with {}",
-                self.dir.display(),
-                header.width,
-                header.height,
-                count(header.walls, "wall"),
-                mine.width,
-                mine.height,
-                count(mine.walls, "wall")
-            )));
-        }
+        let cell = (header.width, header.height, header.walls);
+        self.refuse_other_cell("the saved table", cell, header.layers.len())?;
         let manifest = saved::manifest(&self.dir)?;
         for (k, files) in header.layers.into_iter().enumerate() {
             let sha256 = files
@@ -187,6 +162,25 @@ impl Spill {
             draws: header.draws,
         });
         Ok(())
+    }
+
+    /// Refuses what the directory holds (`what`: the analysis or the saved table) when it is
+    /// of another cell (`cell`: width, height, walls) or has another number of layers.
+    fn refuse_other_cell(&self, what: &str, cell: (usize, usize, u8), layers: usize) -> Result<()> {
+        let mine = &self.progress;
+        if cell == (mine.width, mine.height, mine.walls) && layers == mine.layers.len() {
+            return Ok(());
+        }
+        Err(Error::Argument(format!(
+            "{} holds {what} of {}x{} with {}, not of {}x{} with {}",
+            self.dir.display(),
+            cell.0,
+            cell.1,
+            count(cell.2, "wall"),
+            mine.width,
+            mine.height,
+            count(mine.walls, "wall")
+        )))
     }
 
     /// Whether every file of `layer` is there with its SHA-256.
