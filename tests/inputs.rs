@@ -301,3 +301,39 @@ fn tt_is_taken_wherever_a_search_runs_as_its_help_says() {
     let err = refused(&[&retro[..], &["--precision", "exact"]].concat());
     assert!(err.contains("--precision exact does not run"), "{err}");
 }
+
+#[test]
+fn a_resumed_table_keeps_the_deeper_of_two_undecided_rows() {
+    let dir = scratch("deeper");
+    std::fs::create_dir_all(&dir).unwrap();
+    let csv = dir.join("table.csv");
+    std::fs::write(
+        &csv,
+        "width,height,walls,outcome,plies,method,nodes,seconds,peak_bytes,version,depth_reached\n\
+         4,4,2,unknown,,proof-search,1000,1.0,1000000,0.1.0,8\n",
+    )
+    .unwrap();
+    let out = dir.to_str().unwrap();
+    let resume = [
+        "table", "--out", out, "--resume", "--boards", "4x4", "--walls", "2",
+    ];
+    let shallow = run(&[&resume[..], &["--method", "search", "--max-depth", "4"]].concat());
+    assert_eq!(shallow.status.code(), Some(0), "{}", stderr(&shallow));
+    assert!(
+        stderr(&shallow).contains("the earlier row, searched to 8 plies, is kept"),
+        "{}",
+        stderr(&shallow)
+    );
+    let row = |csv: &std::path::Path| {
+        let text = std::fs::read_to_string(csv).unwrap();
+        text.lines()
+            .find(|l| l.starts_with("4,4,2,"))
+            .unwrap()
+            .to_string()
+    };
+    assert!(row(&csv).ends_with(",8"), "{}", row(&csv));
+    // A decided cell replaces it.
+    ok(&[&resume[..], &["-q"]].concat());
+    assert!(row(&csv).starts_with("4,4,2,1,11,"), "{}", row(&csv));
+    std::fs::remove_dir_all(&dir).unwrap();
+}

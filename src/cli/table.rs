@@ -450,10 +450,23 @@ pub fn run(t: TableJob, bars: &Bars, out: &mut dyn Write) -> Result<ExitCode> {
         let record = CellRecord::from_result(&result);
         // The plan's reason where the plan was followed, then what was saved.
         let followed = cell_options.save.is_none() && cell_options.method == planned.method;
-        let why = match followed {
+        let mut why = match followed {
             true => format!("; planned {}{saved}", planned.why),
             false => saved,
         };
+        // A row says how far the search has gone on an undecided cell: a shorter try
+        // (--resume with a smaller limit) does not take that back.
+        let deeper_before = records
+            .iter()
+            .find(|r| r.cell() == record.cell() && !r.is_decided() && !record.is_decided())
+            .map(|r| r.depth_reached)
+            .filter(|&d| d > record.depth_reached);
+        if let Some(d) = deeper_before {
+            why.push_str(&format!(
+                "; the earlier row, searched to {}, is kept",
+                count(d, "ply")
+            ));
+        }
         bars.line(&format!(
             "[{}/{}] {board} with {}: {} in {:.2} s ({}, peak {:.2} GiB){why}",
             i + 1,
@@ -464,8 +477,10 @@ pub fn run(t: TableJob, bars: &Bars, out: &mut dyn Write) -> Result<ExitCode> {
             count(record.nodes, "node"),
             record.peak_bytes as f64 / (1u64 << 30) as f64
         ));
-        records.retain(|r| r.cell() != record.cell());
-        records.push(record);
+        if deeper_before.is_none() {
+            records.retain(|r| r.cell() != record.cell());
+            records.push(record);
+        }
         report::write_all(&dir, &records)?;
         overall.inc(1);
     }
