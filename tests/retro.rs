@@ -613,7 +613,23 @@ fn the_largest_targets_fit_eight_gib_streaming() {
     }
 }
 
-/// Solves a cell, keeping every layer or streaming, and prints the figures of the report.
+/// The value of a published cell in `results/table.csv` (the committed run): outcome code
+/// (`1`, `2`, `D`) and plies.
+fn committed(w: usize, h: usize, n: u8) -> (String, Option<u32>) {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/results/table.csv");
+    let text = std::fs::read_to_string(path).expect("results/table.csv is committed");
+    let cell = format!("{w},{h},{n},");
+    let row = text
+        .lines()
+        .find(|l| l.starts_with(&cell))
+        .unwrap_or_else(|| panic!("{cell} is in results/table.csv"));
+    let fields: Vec<&str> = row.split(',').collect();
+    (fields[3].to_string(), fields[4].parse().ok())
+}
+
+/// Solves a cell, keeping every layer or streaming, prints the figures of the report, and
+/// checks the value against the committed table (`committed`): a measurement of a wrong
+/// answer is no measurement.
 fn measure(w: usize, h: usize, n: u8, stream: bool) {
     let board = Board::new(w, h).unwrap();
     let by_walls = TableEstimate::new(board, n).by_walls;
@@ -653,9 +669,20 @@ fn measure(w: usize, h: usize, n: u8, stream: bool) {
         solved.bytes() as f64 / (1u64 << 30) as f64,
         quoridor_solver::memory::peak_bytes() as f64 / (1u64 << 30) as f64
     );
+    let code = match outcome(&r) {
+        Outcome::Player1 => "1",
+        Outcome::Player2 => "2",
+        _ => "D",
+    };
+    assert_eq!(
+        (code.to_string(), r.plies),
+        committed(w, h, n),
+        "{board} w{n}"
+    );
 }
 
-/// Figures for the report: `cargo test --release --test retro -- --ignored --nocapture`.
+/// Figures for the report, each cell's value checked: `scripts/ignored_tests.sh` (or
+/// `cargo test --release --test retro -- --ignored --nocapture`).
 #[test]
 #[ignore = "measurement only: prints positions per second and peak memory"]
 fn measure_cells() {
