@@ -383,14 +383,21 @@ pub fn save_to(solved: &Solved, to: &Target) -> Result<u64> {
                 .into(),
         ));
     }
+    through_temporary(to, |part| write_files(solved, part))
+}
+
+/// Writes a table at `to.dir` by `write` into a temporary directory beside it, renamed
+/// onto `to.dir` when whole: a failure removes the temporary directory, and a killed
+/// process leaves it under its temporary name, never part of a table under the final one.
+fn through_temporary<T>(to: &Target, write: impl FnOnce(&Path) -> Result<T>) -> Result<T> {
     check_destination(to)?;
     let part = sibling(&to.dir, "part");
     create_fresh(&part)?;
     let scratch = Scratch(Some(&part));
-    let written = write_files(solved, &part)?;
+    let done = write(&part)?;
     install(&part, &to.dir)?;
     scratch.keep();
-    Ok(written)
+    Ok(done)
 }
 
 /// Solves every position of the cell of `tables` exactly and saves the values at `to`,
@@ -411,17 +418,10 @@ pub fn save_through<'t>(
         let bytes = spill.finish(tables, solved.stats)?;
         Ok((solved, bytes))
     };
-    if to.resume {
-        return run(&to.dir);
+    match to.resume {
+        true => run(&to.dir),
+        false => through_temporary(to, run),
     }
-    check_destination(to)?;
-    let part = sibling(&to.dir, "part");
-    create_fresh(&part)?;
-    let scratch = Scratch(Some(&part));
-    let done = run(&part)?;
-    install(&part, &to.dir)?;
-    scratch.keep();
-    Ok(done)
 }
 
 /// Renames the whole table `part` onto `dir`, moving what `dir` held aside first and
