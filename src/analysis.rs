@@ -143,7 +143,9 @@ impl<'t> Analyst<'t> {
     pub fn from_solved(solved: Solved<'t>) -> Self {
         assert_eq!(solved.precision(), Precision::Exact);
         Analyst {
-            tables: solved.tables(),
+            tables: solved
+                .tables()
+                .expect("an explorer's analysis is solved with the eager tables"),
             source: Source::Retro(Box::new(solved)),
         }
     }
@@ -153,7 +155,9 @@ impl<'t> Analyst<'t> {
     pub fn shared(solved: &'t Solved<'t>) -> Self {
         assert_eq!(solved.precision(), Precision::Exact);
         Analyst {
-            tables: solved.tables(),
+            tables: solved
+                .tables()
+                .expect("an explorer's analysis is solved with the eager tables"),
             source: Source::Shared(solved),
         }
     }

@@ -5,7 +5,7 @@
 
 use crate::geometry::Board;
 use crate::retro::{self, Precision, RetroEstimate};
-use crate::tables::TableEstimate;
+use crate::tables::{Ranked, TableEstimate};
 
 /// A rate of the retrograde analysis, in positions of its estimate (an upper bound, 2-3
 /// times the real positions) per second, for planning and for deciding whether it fits a
@@ -19,13 +19,21 @@ pub const RETRO_POSITIONS_PER_SECOND: f64 = 400e6;
 pub struct CellEstimate {
     pub tables: TableEstimate,
     pub retro: RetroEstimate,
+    /// Bytes of the ranked numbering of the configurations (`tables::Ranked`), which the
+    /// analysis reads instead of the tables when those do not fit.
+    pub ranked_bytes: u64,
 }
 
 impl CellEstimate {
     pub fn new(board: Board, walls: u8) -> CellEstimate {
         let tables = TableEstimate::new(board, walls);
         let retro = retro::estimate(board, walls, &tables.by_walls);
-        CellEstimate { tables, retro }
+        let ranked_bytes = Ranked::estimate_bytes(board, tables.by_walls.len());
+        CellEstimate {
+            tables,
+            retro,
+            ranked_bytes,
+        }
     }
 
     /// The least memory for a retrograde analysis at `precision`, tables included (see
@@ -33,6 +41,13 @@ impl CellEstimate {
     pub fn retro_bytes(&self, precision: Option<Precision>) -> u64 {
         self.tables
             .bytes
+            .saturating_add(retro_least_bytes(&self.retro, precision))
+    }
+
+    /// The least memory for a retrograde analysis at `precision` over the ranked numbering
+    /// of the configurations (no tables; see `retro_least_bytes`).
+    pub fn retro_ranked_bytes(&self, precision: Option<Precision>) -> u64 {
+        self.ranked_bytes
             .saturating_add(retro_least_bytes(&self.retro, precision))
     }
 

@@ -10,7 +10,8 @@ use crate::progress::Progress;
 use crate::retro::{self, Precision, RetroEstimate, RetroResult, RetroStats, Solved, Wdl};
 use crate::search::Checkpoint;
 use crate::search::{self, Node, Oracle};
-use crate::tables::{ConfigTables, OnDemand, Tables};
+use crate::tables::{ConfigTables, OnDemand, Ranked, Tables};
+use crate::walls::WallSet;
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -344,6 +345,8 @@ pub fn solve(
         let mut result = CellResult::undecided(board, walls);
         if on_demand {
             search_on_demand(board, walls, options, started, progress, &mut result)?;
+        } else if need.ranked {
+            retro_ranked(board, walls, options, progress, &mut result)?;
         } else {
             solve_with_tables(
                 board,
@@ -366,6 +369,9 @@ pub fn solve(
 pub struct Need {
     /// Whether the proof search builds its configurations on demand.
     pub on_demand: bool,
+    /// Whether the retrograde analysis reads the ranked numbering of the configurations
+    /// instead of the tables (`retro_over_ranked`).
+    pub ranked: bool,
     pub bytes: u64,
     what: &'static str,
 }
@@ -384,7 +390,12 @@ impl Need {
                     && (eager_bytes > options.memory_budget || !keys_fit)
             }
         };
+        let ranked = retro_over_ranked(estimate, options);
         let (what, bytes) = match options.method {
+            Method::Retro if ranked => (
+                "retrograde analysis (configurations ranked, no tables) of",
+                estimate.retro_ranked_bytes(options.precision),
+            ),
             Method::Retro => (
                 "retrograde analysis of",
                 estimate.retro_bytes(options.precision),
@@ -398,6 +409,7 @@ impl Need {
             {
                 return Need {
                     on_demand: false,
+                    ranked: false,
                     bytes: eager_bytes,
                     what: "solving",
                 };
@@ -407,6 +419,7 @@ impl Need {
         };
         Need {
             on_demand,
+            ranked: ranked && options.method == Method::Retro,
             bytes,
             what,
         }
@@ -648,6 +661,24 @@ pub fn retro_precision(e: &RetroEstimate, tables_bytes: u64, options: &SolveOpti
         })
 }
 
+/// Whether `--method retro` reads the ranked numbering of the configurations
+/// (`tables::Ranked`, a bit per wall-slot list) instead of building the tables: when the
+/// analysis with the tables does not fit the budget (unless `--store full` asks for them).
+/// The tables are faster to read and serve the length's search directly; the numbering
+/// takes a few bytes per configuration where the tables take hundreds.
+pub fn retro_over_ranked(estimate: &CellEstimate, options: &SolveOptions) -> bool {
+    options.store != Store::Full && estimate.retro_bytes(options.precision) > options.memory_budget
+}
+
+/// The bytes of what the analysis reads the configurations from (the finished tables or
+/// the ranked numbering): what `retro_precision` leaves aside.
+pub fn retro_configs_bytes(estimate: &CellEstimate, options: &SolveOptions) -> u64 {
+    match retro_over_ranked(estimate, options) {
+        true => estimate.ranked_bytes,
+        false => estimate.tables.finished_bytes,
+    }
+}
+
 /// Retrograde analysis of the whole cell: the start's value, its line, and the counts.
 /// Exact when asked for or when every layer fits that way; else compact, and the length
 /// and line come from a proof search that prunes with the compact analysis's outcomes.
@@ -700,6 +731,66 @@ fn retro_cell(
     Ok(())
 }
 
+/// Retrograde analysis over the ranked numbering of the configurations (the tables do not
+/// fit). As `retro_cell`, but a compact analysis's length comes from a proof search over
+/// configurations built on demand, asking the outcomes by wall set.
+fn retro_ranked(
+    board: Board,
+    walls: u8,
+    options: &SolveOptions,
+    progress: &dyn Progress,
+    result: &mut CellResult,
+) -> Result<()> {
+    progress.message("ranking the wall configurations (the tables do not fit the budget)");
+    let ranked = Ranked::build(board, walls);
+    let e = retro::cell_estimate(&ranked);
+    let room = options.memory_budget.saturating_sub(ranked.bytes());
+    let precision = retro_precision(&e, ranked.bytes(), options);
+    if precision == Precision::Exact {
+        let solved = match &options.save {
+            Some(to) => retro::saved::save_through(&ranked, options.memory_budget, to, progress)?.0,
+            None => retro::analyse(&ranked, options.memory_budget, progress)?,
+        };
+        record_retro(&solved.result(), e.positions, result);
+        return Ok(());
+    }
+    let solved = retro::analyse_outcomes(&ranked, ranked.bytes() + room / 3 * 2, progress)?;
+    let r = solved.result();
+    record_retro(&r, e.positions, result);
+    let Some(winner) = r.winner else {
+        return Ok(());
+    };
+    let left = room.saturating_sub(solved.bytes());
+    let tt_room = options.tt_bytes.min(left / 4);
+    let mut store = OnDemand::new(
+        board,
+        walls,
+        left.saturating_sub(tt_room + ON_DEMAND_SLACK_BYTES),
+    );
+    let oracle = RetroOracle(&solved);
+    let run = SearchRun {
+        time_limit: options.time_limit,
+        oracle: Some(&oracle),
+        winner: Some(winner),
+        tt_room,
+        checkpoint: None,
+    };
+    let limits = search_limits(options, Instant::now(), &run);
+    let start = Position::start(board, walls)?;
+    let (found, _) = search::solve_forgetting(&mut store, &start, &limits, progress);
+    let mut searched = result.clone();
+    searched.outcome = Outcome::Unknown;
+    record_found(&found, options, &start, &mut searched);
+    result.nodes += searched.nodes;
+    result.depth_reached = searched.depth_reached;
+    if searched.outcome == result.outcome {
+        result.method = MethodUsed::RetroSearch;
+        result.plies = searched.plies;
+        result.line = searched.line;
+    }
+    Ok(())
+}
+
 /// The analysis's answer into the cell's result (no length after a compact analysis).
 /// `placements`: every placement of the pawns in every configuration and split, both sides
 /// to move (`RetroEstimate::positions`), of which the analysis leaves out those with a pawn
@@ -719,10 +810,15 @@ fn record_retro(r: &RetroResult, placements: u128, result: &mut CellResult) {
 pub struct RetroOracle<'s, 't>(pub &'s Solved<'t>);
 
 impl Oracle for RetroOracle<'_, '_> {
-    fn wins(&self, node: &Node, player: Player) -> Option<bool> {
+    fn wins(&self, node: &Node, walls: &dyn Fn() -> WallSet, player: Player) -> Option<bool> {
+        // The eager tables number configurations as the search does; else by wall set.
+        let config = match self.0.tables() {
+            Some(_) => node.config,
+            None => self.0.configs().id_of(walls())?,
+        };
         let mover = self
             .0
-            .outcome_of(node.config, node.left, node.pawns, node.to_move)?;
+            .outcome_of(config, node.left, node.pawns, node.to_move)?;
         Some(match mover {
             Wdl::Win => node.to_move == player,
             Wdl::Loss => node.to_move != player,

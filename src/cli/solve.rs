@@ -13,7 +13,7 @@ use quoridor_solver::retro::{Precision, saved};
 use quoridor_solver::search::NoWin;
 use quoridor_solver::solver::{
     CellResult, DEFAULT_TT_BYTES, Method, MethodUsed, Outcome, SolveOptions, Store,
-    retro_precision, solve,
+    retro_configs_bytes, retro_precision, solve,
 };
 use quoridor_solver::{Error, Result};
 use serde::Serialize;
@@ -284,7 +284,8 @@ impl SolveArgs {
         }
         // Only now: counting the configurations takes a moment on large boards.
         let e = CellEstimate::new(board, walls);
-        let exact = retro_precision(&e.retro, e.tables.finished_bytes, options) == Precision::Exact;
+        let configs = retro_configs_bytes(&e, options);
+        let exact = retro_precision(&e.retro, configs, options) == Precision::Exact;
         let which = match (
             self.save.is_some() || self.scratch.is_some(),
             self.precision,

@@ -71,10 +71,10 @@ pub struct Saved<'t> {
 
 impl Saved<'_> {
     fn cell(&self) -> Cell {
-        let tables = self.solved.tables();
+        let configs = self.solved.configs();
         Cell {
-            board: tables.board(),
-            walls: tables.walls_per_player(),
+            board: configs.board(),
+            walls: configs.walls_per_player(),
         }
     }
 }

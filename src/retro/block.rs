@@ -21,11 +21,10 @@ use super::code::{self, Code, NO_EXIT, UNDECIDED};
 use super::layout::{LOCAL_LEN, Layout};
 use super::narrow;
 use super::pawn_graph::PawnGraph;
+use super::source::Child;
 use super::store::Packing;
 use crate::bitboard::bits;
-use crate::configs::ConfigId;
 use crate::geometry::{Board, Cell, MAX_CELLS, Player};
-use crate::tables::{NO_CHILD, Tables};
 
 /// A remoteness above `code::MAX_REMOTENESS` turned up: the store cannot hold it.
 #[derive(Debug)]
@@ -33,11 +32,14 @@ pub struct TooDeep;
 
 /// What one block is and what it reads.
 pub struct Block<'a> {
-    pub tables: &'a Tables,
+    pub board: Board,
     pub layout: &'a Layout,
     /// Walls on the board.
     pub layer: usize,
-    pub config: ConfigId,
+    /// Cells from which each player reaches their goal row, by `Player::index`.
+    pub reach: [u64; 2],
+    /// The configurations one wall further (`ConfigSource::children`).
+    pub children: &'a [Child],
     /// Walls left, by `Player::index`.
     pub left: [u8; 2],
     pub graph: &'a PawnGraph,
@@ -104,12 +106,12 @@ pub fn solve<P: Packing>(block: &Block, scratch: &mut Scratch) -> Result<RetroSt
 
 impl Block<'_> {
     fn board(&self) -> Board {
-        self.tables.board()
+        self.board
     }
 
     /// Cells each pawn may stand on: those from which it reaches its goal row.
     pub fn live(&self) -> [u64; 2] {
-        [Player::One, Player::Two].map(|p| narrow(self.tables.reach(self.config, p)))
+        self.reach
     }
 
     /// Calls `f(side to move, p1, p2)` for every position of the block.
@@ -162,7 +164,7 @@ fn scan_exits<P: Packing>(block: &Block, exits: &mut [Code], decoded: &mut [Code
     let Some(below) = block.below else {
         return; // the last layer: no wall fits any more
     };
-    let (tables, layout) = (block.tables, block.layout);
+    let layout = block.layout;
     let cells = layout.cells();
     // Positions that are over have no moves.
     let open1 = block.live()[0] & !narrow(block.board().goal(Player::One));
@@ -171,11 +173,8 @@ fn scan_exits<P: Packing>(block: &Block, exits: &mut [Code], decoded: &mut [Code
             continue;
         }
         let left1 = block.left[0] - u8::from(side == Player::One);
-        for &child in tables.children(block.config) {
-            if child == NO_CHILD {
-                continue;
-            }
-            let view = layout.view(block.layer + 1, child, left1, side.other());
+        for child in block.children {
+            let view = layout.view(block.layer + 1, child.id, left1, side.other());
             let below = below[view.split]
                 .as_deref()
                 .expect("a split below is kept until its pair is solved");
@@ -188,7 +187,7 @@ fn scan_exits<P: Packing>(block: &Block, exits: &mut [Code], decoded: &mut [Code
                 out
             };
             // Player 2 must still reach the goal: other cells get `NO_EXIT` (no change).
-            let reach2 = narrow(tables.reach(child, Player::Two));
+            let reach2 = child.reach[Player::Two.index()];
             let mut cut = [NO_EXIT; MAX_CELLS];
             for (p2, c) in cut.iter_mut().enumerate().take(cells) {
                 if reach2 >> p2 & 1 == 1 {
@@ -198,7 +197,7 @@ fn scan_exits<P: Packing>(block: &Block, exits: &mut [Code], decoded: &mut [Code
             let cut = &cut[..cells];
             let offsets = layout.offsets(view);
             let (open, width) = (layout.open(), layout.width());
-            for p1 in bits(open1 & narrow(tables.reach(child, Player::One))) {
+            for p1 in bits(open1 & child.reach[Player::One.index()]) {
                 let row = &mut exits[layout.index(side, p1, 0)..][..cells];
                 match offsets {
                     None => {

@@ -13,10 +13,10 @@ use super::code::Code;
 use super::layout::{self, Layout};
 use super::narrow;
 use super::pawn_graph::PawnGraph;
+use super::source::{self, ConfigSource};
 use super::store::Packing;
 use crate::bitboard::bits;
 use crate::geometry::{Cell, Player};
-use crate::tables::Tables;
 use rayon::prelude::*;
 
 /// Solves one pair of splits of layer `k` (`layout::split_pairs`) into `first` and
@@ -25,7 +25,7 @@ use rayon::prelude::*;
 /// `below`, and counts the outcomes of every position of the pair (not only the stored
 /// ones).
 pub fn solve_pair<P: Packing>(
-    tables: &Tables,
+    source: &dyn ConfigSource,
     layout: &Layout,
     k: usize,
     pair: (usize, usize),
@@ -33,6 +33,7 @@ pub fn solve_pair<P: Packing>(
     second: Option<&mut [u8]>,
     below: Option<&[Option<Vec<u8>>]>,
 ) -> Result<RetroStats, TooDeep> {
+    let board = source.board();
     let per_config = layout.stored_len();
     let firsts = cut_groups::<P>(layout, k, first, per_config);
     let seconds: Vec<Option<&mut [u8]>> = match second {
@@ -46,10 +47,13 @@ pub fn solve_pair<P: Packing>(
         .into_par_iter()
         .zip(seconds)
         .map_init(
-            || (PawnGraph::new(tables.board()), Scratch::new()),
-            |(graph, scratch), ((rank, first), second)| {
+            || (PawnGraph::new(board), Scratch::new(), Vec::new()),
+            |(graph, scratch, children), ((rank, first), second)| {
                 let config = layout.stored(k)[rank];
-                graph.build(tables, config);
+                let walls = source.walls(config);
+                let reach = source.reach(config, walls);
+                source.children(config, walls, children);
+                graph.build(board, walls, reach);
                 let base = rank * per_config;
                 let mut stores = GroupStores {
                     pair,
@@ -69,10 +73,11 @@ pub fn solve_pair<P: Packing>(
                         continue; // solved with its partner, the other split of the pair
                     }
                     let block = Block {
-                        tables,
+                        board,
                         layout,
                         layer: k,
-                        config,
+                        reach,
+                        children,
                         left,
                         graph,
                         below,
@@ -82,7 +87,7 @@ pub fn solve_pair<P: Packing>(
                     store_block::<P>(&block, &scratch.values, at, stores.of(own.split));
                     // The block's mirror image counts too, and so do the half turns of both
                     // unless the block is its own (then its partner is itself).
-                    let copies = if tables.mirror(config) == config {
+                    let copies = if source::symmetric(board, walls) {
                         1
                     } else {
                         2
@@ -172,7 +177,7 @@ fn store_turned<P: Packing>(
     group: &mut [u8],
 ) {
     let layout = block.layout;
-    let board = block.tables.board();
+    let board = block.board;
     let [live1, live2] = block.live();
     for p1 in bits(live1 & !narrow(board.goal(Player::One))) {
         for p2 in bits(live2 & !narrow(board.goal(Player::Two)) & !(1 << p1)) {
@@ -185,7 +190,7 @@ fn store_turned<P: Packing>(
 /// The counts of the half-turned block: Player 1's wins become Player 2's and back, except
 /// the positions with both pawns home, Player 1's in both.
 fn turned(block: &Block, counts: RetroStats) -> RetroStats {
-    let board = block.tables.board();
+    let board = block.board;
     let [live1, live2] = block.live();
     let home = |p: Player, live: u64| (narrow(board.goal(p)) & live).count_ones() as u64;
     let both_home = 2 * home(Player::One, live1) * home(Player::Two, live2);

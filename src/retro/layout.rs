@@ -38,10 +38,11 @@
 //! a slot apart costs no division: `side << 12 | p1 << 6 | p2`, side 0 for Player 1
 //! (`LOCAL_LEN` slots, most unused; a row of `S` slots per side and Player 1 cell).
 
+use super::source::ConfigSource;
 use super::symmetry::{self, MIRROR, TURN};
 use crate::configs::ConfigId;
 use crate::geometry::{Board, Cell, MAX_CELLS, Player};
-use crate::tables::Tables;
+use crate::walls::WallSet;
 use rayon::prelude::*;
 
 /// Slots of a local block (see the module doc).
@@ -152,23 +153,16 @@ pub fn index_bytes(configurations: u128, stored: u128) -> u128 {
 }
 
 impl Layout {
-    pub fn new(tables: &Tables) -> Layout {
-        let board = tables.board();
-        let n = tables.walls_per_player();
-        let turned: Vec<ConfigId> = (0..tables.len() as ConfigId)
-            .into_par_iter()
-            .map(|id| {
-                tables
-                    .id_of(symmetry::turn_walls(board, tables.walls(id)))
-                    .expect("the half turn of a configuration is a configuration")
-            })
-            .collect();
-        let canonical = |id: ConfigId| id.min(tables.mirror(id));
-        let mut dense = vec![u32::MAX; tables.len()];
-        let mut shapes = Vec::with_capacity(tables.layers());
-        for k in 0..tables.layers() {
+    pub fn new(source: &dyn ConfigSource) -> Layout {
+        let board = source.board();
+        let n = source.walls_per_player();
+        let (mirror, turned) = mirrors_and_turns(source);
+        let canonical = |id: ConfigId| id.min(mirror[id as usize]);
+        let mut dense = vec![u32::MAX; source.len()];
+        let mut shapes = Vec::with_capacity(source.layers());
+        for k in 0..source.layers() {
             let mut stored = Vec::new();
-            for id in tables.layer(k) {
+            for id in source.layer(k) {
                 if id != canonical(id) || dense[id as usize] != u32::MAX {
                     continue;
                 }
@@ -181,9 +175,9 @@ impl Layout {
                     }
                 }
             }
-            for id in tables.layer(k) {
+            for id in source.layer(k) {
                 if id != canonical(id) {
-                    dense[id as usize] = dense[tables.mirror(id) as usize] | MIRRORED;
+                    dense[id as usize] = dense[mirror[id as usize] as usize] | MIRRORED;
                 }
             }
             let (min_left, splits) = splits(n, k);
@@ -355,6 +349,34 @@ impl Layout {
     }
 }
 
+/// For each configuration id: the id of its mirror image and of its half turn. A pass over
+/// the configurations in runs of consecutive ids (`ConfigSource::walls_from`).
+fn mirrors_and_turns(source: &dyn ConfigSource) -> (Vec<ConfigId>, Vec<ConfigId>) {
+    const RUN: usize = 1 << 14;
+    let board = source.board();
+    let len = source.len();
+    let pairs: Vec<(ConfigId, ConfigId)> = (0..len.div_ceil(RUN))
+        .into_par_iter()
+        .flat_map_iter(|run| {
+            let first = run * RUN;
+            let mut walls = vec![WallSet::EMPTY; RUN.min(len - first)];
+            source.walls_from(first as ConfigId, &mut walls);
+            walls.into_iter().map(move |w| {
+                let id_of = |w| {
+                    source
+                        .id_of(w)
+                        .expect("the mirror image and half turn of a configuration are ones")
+                };
+                (
+                    id_of(w.mirror(board)),
+                    id_of(symmetry::turn_walls(board, w)),
+                )
+            })
+        })
+        .collect();
+    pairs.into_iter().unzip()
+}
+
 /// `Layout::slot` with the maps, `R` (`open`) and width given.
 #[inline(always)]
 fn slot_in(
@@ -383,6 +405,7 @@ fn slot_in(
 mod tests {
     use super::*;
     use crate::progress::Silent;
+    use crate::tables::Tables;
 
     #[test]
     fn splits_sum_to_the_walls_in_hand() {

@@ -24,7 +24,7 @@ pub fn principal_line(solved: &Solved, start: Position) -> (Vec<Action>, Option<
 }
 
 fn line_from(solved: &Solved, start: Position) -> Result<(Vec<Action>, Option<usize>), Freed> {
-    let board = solved.tables().board();
+    let board = solved.configs().board();
     let mut seen = HashMap::from([(start, 0usize)]);
     let mut pos = start;
     let mut line = Vec::new();
@@ -48,13 +48,18 @@ fn line_from(solved: &Solved, start: Position) -> Result<(Vec<Action>, Option<us
 /// The first legal action of `pos` that keeps its value (see the module doc). Every legal
 /// action leads to a position of the cell, so a missing value means a freed layer.
 fn best_action(solved: &Solved, pos: &Position) -> Result<Option<Action>, Freed> {
-    let tables = solved.tables();
+    let board = solved.configs().board();
+    // The eager tables' reach is a lookup; without them each wall is checked by a flood fill.
+    let actions = |pos: &Position| match solved.tables() {
+        Some(tables) => pos.legal_actions_with(board, tables),
+        None => pos.legal_actions(board),
+    };
     if solved.precision() == Precision::Compact {
         // Outcomes only: a draw's line needs no remoteness, a win's does.
         if solved.outcome(pos).ok_or(Freed)? != Wdl::Draw {
             return Err(Freed);
         }
-        for action in pos.legal_actions_with(tables.board(), tables) {
+        for action in actions(pos) {
             if solved.outcome(&pos.play(action)).ok_or(Freed)? == Wdl::Draw {
                 return Ok(Some(action));
             }
@@ -67,7 +72,7 @@ fn best_action(solved: &Solved, pos: &Position) -> Result<Option<Action>, Freed>
         Value::Loss(r) => Value::Win(r - 1),
         Value::Draw => Value::Draw,
     };
-    for action in pos.legal_actions_with(tables.board(), tables) {
+    for action in actions(pos) {
         if solved.value(&pos.play(action)).ok_or(Freed)? == want {
             return Ok(Some(action));
         }

@@ -80,11 +80,13 @@ mod layout;
 mod line;
 mod pawn_graph;
 pub mod saved;
+pub mod source;
 pub mod spill;
 mod store;
 mod symmetry;
 
 pub use code::MAX_REMOTENESS;
+pub use source::ConfigSource;
 
 use crate::configs::ConfigId;
 use crate::error::{Error, Result, count};
@@ -293,7 +295,7 @@ pub struct RetroResult {
 
 /// The values of every position of a cell (or of the layers it kept, if it streamed).
 pub struct Solved<'t> {
-    tables: &'t Tables,
+    configs: &'t dyn ConfigSource,
     layout: Layout,
     precision: Precision,
     /// One store per split of each layer, packed by `precision` (see `layout.rs`,
@@ -370,19 +372,23 @@ pub fn check_board(board: crate::geometry::Board) -> Result<()> {
 /// (already built) and the value store together, as for proof search. When every layer
 /// does not fit it the analysis streams, and a win's `line` comes back empty (winner, plies
 /// and counts stay exact): the solver then falls back to proof search's line.
-pub fn solve(tables: &Tables, memory_budget: u64, progress: &dyn Progress) -> Result<RetroResult> {
-    Ok(analyse(tables, memory_budget, progress)?.result())
+pub fn solve(
+    configs: &dyn ConfigSource,
+    memory_budget: u64,
+    progress: &dyn Progress,
+) -> Result<RetroResult> {
+    Ok(analyse(configs, memory_budget, progress)?.result())
 }
 
 /// Solves every position of the cell of `tables` exactly (value and remoteness): checks
 /// the memory and chooses to keep every layer or two (see the module doc), then solves the
 /// layers from the most walls down.
 pub fn analyse<'t>(
-    tables: &'t Tables,
+    configs: &'t dyn ConfigSource,
     memory_budget: u64,
     progress: &dyn Progress,
 ) -> Result<Solved<'t>> {
-    analyse_at(tables, memory_budget, Precision::Exact, progress)
+    analyse_at(configs, memory_budget, Precision::Exact, progress)
 }
 
 /// Solves the outcome (win, loss or draw) of every position of the cell of `tables`, at 2
@@ -390,11 +396,11 @@ pub fn analyse<'t>(
 /// allows besides the tables (at least two, see the module doc). Counts are exact; no
 /// remoteness, so `value` answers nothing and `outcome` answers in the layers kept.
 pub fn analyse_outcomes<'t>(
-    tables: &'t Tables,
+    configs: &'t dyn ConfigSource,
     memory_budget: u64,
     progress: &dyn Progress,
 ) -> Result<Solved<'t>> {
-    analyse_at(tables, memory_budget, Precision::Compact, progress)
+    analyse_at(configs, memory_budget, Precision::Compact, progress)
 }
 
 /// Solves the positions of the layers of `keep` (walls on the board) exactly: the layers
@@ -403,25 +409,25 @@ pub fn analyse_outcomes<'t>(
 /// `keep.start` walls and of its moves; the counts are those of the layers solved, and
 /// `result` (the start's) needs `keep.start == 0`.
 pub fn analyse_keeping<'t>(
-    tables: &'t Tables,
+    configs: &'t dyn ConfigSource,
     memory_budget: u64,
     keep: Range<usize>,
     progress: &dyn Progress,
 ) -> Result<Solved<'t>> {
-    check_board(tables.board())?;
-    let e = cell_estimate(tables);
+    check_board(configs.board())?;
+    let e = cell_estimate(configs);
     memory::check(
         &format!(
             "retrograde analysis of {} with {} from {} up",
-            tables.board(),
-            count(tables.walls_per_player(), "wall"),
+            configs.board(),
+            count(configs.walls_per_player(), "wall"),
             count(keep.start, "wall")
         ),
         e.peak_keeping(Precision::Exact, keep.clone())
-            .saturating_add(tables.bytes()),
+            .saturating_add(configs.bytes()),
         memory_budget,
     )?;
-    run_keeping::<Exact>(tables, Precision::Exact, keep, None, progress)
+    run_keeping::<Exact>(configs, Precision::Exact, keep, None, progress)
 }
 
 /// Solves every position of the cell of `tables` exactly, as `analyse` does, and writes each
@@ -429,54 +435,54 @@ pub fn analyse_keeping<'t>(
 /// there (`spill.rs`). Once it has returned, `spill.finish` makes the directory a saved
 /// table. Memory: as `analyse` (every layer kept when they fit, else two).
 pub fn analyse_through<'t>(
-    tables: &'t Tables,
+    configs: &'t dyn ConfigSource,
     memory_budget: u64,
     spill: &mut spill::Spill,
     progress: &dyn Progress,
 ) -> Result<Solved<'t>> {
-    check_board(tables.board())?;
-    let e = cell_estimate(tables);
-    let room = memory_budget.saturating_sub(tables.bytes());
+    check_board(configs.board())?;
+    let e = cell_estimate(configs);
+    let room = memory_budget.saturating_sub(configs.bytes());
     let kept = match e.all_layers_bytes <= room {
         true => e.layers,
         false => e.layers.min(2),
     };
-    check(tables, &e, Precision::Exact, kept, memory_budget)?;
-    run_keeping::<Exact>(tables, Precision::Exact, 0..kept, Some(spill), progress)
+    check(configs, &e, Precision::Exact, kept, memory_budget)?;
+    run_keeping::<Exact>(configs, Precision::Exact, 0..kept, Some(spill), progress)
 }
 
 /// The layers kept: the exact analysis keeps every layer or two (a line needs them all),
 /// the compact one as many as fit (each one more makes a better oracle).
 fn analyse_at<'t>(
-    tables: &'t Tables,
+    configs: &'t dyn ConfigSource,
     memory_budget: u64,
     precision: Precision,
     progress: &dyn Progress,
 ) -> Result<Solved<'t>> {
-    check_board(tables.board())?;
-    let e = cell_estimate(tables);
-    let room = memory_budget.saturating_sub(tables.bytes());
+    check_board(configs.board())?;
+    let e = cell_estimate(configs);
+    let room = memory_budget.saturating_sub(configs.bytes());
     let two = e.layers.min(2);
     let kept = match precision {
         Precision::Exact if e.all_layers_bytes <= room => e.layers,
         Precision::Exact => two,
         Precision::Compact => e.kept_layers(precision, room).unwrap_or(two),
     };
-    check(tables, &e, precision, kept, memory_budget)?;
+    check(configs, &e, precision, kept, memory_budget)?;
     match precision {
-        Precision::Exact => run::<Exact>(tables, precision, kept, progress),
-        Precision::Compact => run::<Compact>(tables, precision, kept, progress),
+        Precision::Exact => run::<Exact>(configs, precision, kept, progress),
+        Precision::Compact => run::<Compact>(configs, precision, kept, progress),
     }
 }
 
 /// The estimate of the cell of built `tables` (their exact configuration counts).
-pub fn cell_estimate(tables: &Tables) -> RetroEstimate {
-    let by_walls: Vec<u128> = tables.by_walls().iter().map(|&c| c as u128).collect();
-    estimate(tables.board(), tables.walls_per_player(), &by_walls)
+pub fn cell_estimate(configs: &dyn ConfigSource) -> RetroEstimate {
+    let by_walls: Vec<u128> = configs.by_walls().iter().map(|&c| c as u128).collect();
+    estimate(configs.board(), configs.walls_per_player(), &by_walls)
 }
 
 fn check(
-    tables: &Tables,
+    configs: &dyn ConfigSource,
     e: &RetroEstimate,
     precision: Precision,
     kept: usize,
@@ -489,25 +495,25 @@ fn check(
     memory::check(
         &format!(
             "retrograde analysis of {} with {} ({} positions, {kept} of {} layers kept at \
-             {per_position} per position folded by symmetry, plus the configuration tables)",
-            tables.board(),
-            count(tables.walls_per_player(), "wall"),
+             {per_position} per position folded by symmetry, plus the configurations' tables or numbering)",
+            configs.board(),
+            count(configs.walls_per_player(), "wall"),
             e.positions,
             e.layers,
         ),
-        e.peak(precision, kept).saturating_add(tables.bytes()),
+        e.peak(precision, kept).saturating_add(configs.bytes()),
         budget,
     )
 }
 
 /// Solves the layers from the most walls down, packed by `P`, keeping layers `0..kept`.
 fn run<'t, P: Packing>(
-    tables: &'t Tables,
+    configs: &'t dyn ConfigSource,
     precision: Precision,
     kept: usize,
     progress: &dyn Progress,
 ) -> Result<Solved<'t>> {
-    run_keeping::<P>(tables, precision, 0..kept, None, progress)
+    run_keeping::<P>(configs, precision, 0..kept, None, progress)
 }
 
 /// Solves the layers from the most walls down to `keep.start`, packed by `P`, keeping the
@@ -516,15 +522,15 @@ fn run<'t, P: Packing>(
 /// are read back instead of solved (only those kept, and the one the first layer solved
 /// reads).
 fn run_keeping<'t, P: Packing>(
-    tables: &'t Tables,
+    configs: &'t dyn ConfigSource,
     precision: Precision,
     keep: Range<usize>,
     mut spill: Option<&mut spill::Spill>,
     progress: &dyn Progress,
 ) -> Result<Solved<'t>> {
-    let board = tables.board();
-    let n = tables.walls_per_player();
-    let layout = Layout::new(tables);
+    let board = configs.board();
+    let n = configs.walls_per_player();
+    let layout = Layout::new(configs);
     let layers = layout.layers();
     let mut values: Vec<Splits> = vec![Vec::new(); layers];
     let mut stats = RetroStats::default();
@@ -587,7 +593,7 @@ fn run_keeping<'t, P: Packing>(
             let below = values.get(k + 1).map(Vec::as_slice);
             layer_stats = layer_stats
                 + layer::solve_pair::<P>(
-                    tables,
+                    configs,
                     &layout,
                     k,
                     pair,
@@ -615,7 +621,7 @@ fn run_keeping<'t, P: Packing>(
     }
     progress.finish();
     Ok(Solved {
-        tables,
+        configs,
         peak_bytes: peak as u64 + layout.bytes(),
         layout,
         precision,
@@ -634,8 +640,13 @@ fn too_deep(board: Board, n: u8) -> Error {
 }
 
 impl<'t> Solved<'t> {
-    pub fn tables(&self) -> &'t Tables {
-        self.tables
+    pub fn configs(&self) -> &'t dyn ConfigSource {
+        self.configs
+    }
+
+    /// The eager tables the values were solved with, if they were (`ConfigSource::tables`).
+    pub fn tables(&self) -> Option<&'t Tables> {
+        self.configs.tables()
     }
 
     pub fn stats(&self) -> RetroStats {
@@ -717,7 +728,7 @@ impl<'t> Solved<'t> {
         pawns: [Cell; 2],
         to_move: Player,
     ) -> Option<Wdl> {
-        let k = 2 * self.tables.walls_per_player() as usize - left[0] as usize - left[1] as usize;
+        let k = 2 * self.configs.walls_per_player() as usize - left[0] as usize - left[1] as usize;
         self.values.get(k)?;
         let view = self.layout.view(k, config, left[0], to_move);
         self.read_outcome(k, view.split, self.layout.slot(view, pawns[0], pawns[1]))
@@ -742,13 +753,13 @@ impl<'t> Solved<'t> {
     /// Where the value of `pos` is: over (no store), or layer and slot; `None` if `pos` is
     /// not a position of the cell.
     fn locate(&self, pos: &Position) -> Option<Located> {
-        let tables = self.tables;
-        let board = tables.board();
-        let n = tables.walls_per_player();
+        let configs = self.configs;
+        let board = configs.board();
+        let n = configs.walls_per_player();
         if (pos.walls.horizontal | pos.walls.vertical) & !board.anchors() != 0 {
             return None;
         }
-        let config = tables.id_of(pos.walls)?;
+        let config = configs.id_of(pos.walls)?;
         let k = pos.walls.len() as usize;
         let [l1, l2] = pos.left;
         if l1 > n || l2 > n || l1 as usize + l2 as usize + k != 2 * n as usize {
@@ -758,9 +769,8 @@ impl<'t> Solved<'t> {
         if p1 == p2 || p1 as usize >= board.cells() || p2 as usize >= board.cells() {
             return None;
         }
-        if tables.reach(config, Player::One) >> p1 & 1 == 0
-            || tables.reach(config, Player::Two) >> p2 & 1 == 0
-        {
+        let reach = configs.reach(config, pos.walls);
+        if reach[0] >> p1 & 1 == 0 || reach[1] >> p2 & 1 == 0 {
             return None;
         }
         if let Some(p) = pos.winner(board) {
@@ -783,8 +793,8 @@ impl<'t> Solved<'t> {
     /// outcomes only: the winner, but no length (`plies` is `None`) and no line, except a
     /// draw's line when it stays in the layers kept.
     pub fn result(&self) -> RetroResult {
-        let board = self.tables.board();
-        let start = Position::start(board, self.tables.walls_per_player())
+        let board = self.configs.board();
+        let start = Position::start(board, self.configs.walls_per_player())
             .expect("the tables were built for a valid wall count");
         let value = match self.precision {
             Precision::Exact => self.value(&start),
@@ -971,10 +981,36 @@ mod tests {
         }
     }
 
+    /// The analysis over the ranked numbering (no records) stores the same bytes, counts
+    /// the same positions and gives the same result as over the eager tables, at both
+    /// precisions, on boards of every shape.
+    #[test]
+    fn ranked_numbering_solves_as_the_eager_tables() {
+        for (w, h, n) in [
+            (3, 3, 2),
+            (4, 3, 2),
+            (3, 4, 3),
+            (2, 5, 2),
+            (5, 3, 1),
+            (4, 4, 1),
+        ] {
+            let board = Board::new(w, h).unwrap();
+            let tables = Tables::build(board, n, u64::MAX, &Silent).unwrap();
+            let ranked = crate::tables::Ranked::build(board, n);
+            for precision in [Precision::Exact, Precision::Compact] {
+                let eager = analyse_at(&tables, u64::MAX, precision, &Silent).unwrap();
+                let lean = analyse_at(&ranked, u64::MAX, precision, &Silent).unwrap();
+                assert!(eager.keeps_all_layers() && lean.keeps_all_layers());
+                assert!(eager.values == lean.values, "{board} {n} {precision:?}");
+                assert_eq!(eager.stats, lean.stats);
+                assert_eq!(eager.result(), lean.result(), "{board} {n} {precision:?}");
+            }
+        }
+    }
+
     /// The value `pos` must have given the values of its children.
     fn negamax(solved: &Solved, pos: &Position) -> Value {
-        let tables = solved.tables();
-        let board = tables.board();
+        let board = solved.configs().board();
         if let Some(p) = pos.winner(board) {
             return if p == pos.to_move {
                 Value::Win(0)
@@ -983,7 +1019,7 @@ mod tests {
             };
         }
         let children: Vec<Value> = pos
-            .legal_actions_with(board, tables)
+            .legal_actions(board)
             .into_iter()
             .map(|a| solved.value(&pos.play(a)).expect("a child is a position"))
             .collect();

@@ -3,11 +3,9 @@
 //! walls, so every split of walls left of the configuration shares this graph, and both
 //! players use it (a move depends only on the mover's cell and the other pawn's cell).
 
-use super::narrow;
 use crate::bitboard::bits;
-use crate::configs::ConfigId;
-use crate::geometry::{Board, Cell, Player};
-use crate::tables::Tables;
+use crate::geometry::{Board, Cell};
+use crate::walls::WallSet;
 
 pub struct PawnGraph {
     cells: usize,
@@ -30,11 +28,10 @@ impl PawnGraph {
     /// Fills the graph for `config`. Only cells from which some pawn still reaches its goal
     /// are filled: a pawn move keeps a pawn in its component, and the other cells hold no
     /// position.
-    pub fn build(&mut self, tables: &Tables, config: ConfigId) {
-        let board = tables.board();
+    pub fn build(&mut self, board: Board, walls: WallSet, reach: [u64; 2]) {
         // Open edges in one word: the analysis's boards have at most 64 cells.
-        let edges = tables.walls(config).edges_in::<u64>(board);
-        let live = narrow(tables.reach(config, Player::One) | tables.reach(config, Player::Two));
+        let edges = walls.edges_in::<u64>(board);
+        let live = reach[0] | reach[1];
         self.dests.fill(0);
         self.preds.fill(0);
         for me in bits(live) {
@@ -70,7 +67,11 @@ impl PawnGraph {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::configs::ConfigId;
+    use crate::geometry::Player;
     use crate::progress::Silent;
+    use crate::retro::narrow;
+    use crate::tables::Tables;
 
     #[test]
     fn predecessors_invert_destinations() {
@@ -78,7 +79,8 @@ mod tests {
         let tables = Tables::build(board, 2, u64::MAX, &Silent).unwrap();
         let mut graph = PawnGraph::new(board);
         for config in 0..tables.len() as ConfigId {
-            graph.build(&tables, config);
+            let reach = [Player::One, Player::Two].map(|p| narrow(tables.reach(config, p)));
+            graph.build(board, tables.walls(config), reach);
             let edges = tables.walls(config).edges(board);
             let live = tables.reach(config, Player::One) | tables.reach(config, Player::Two);
             for me in bits(live) {

@@ -19,11 +19,11 @@
 //! and renamed onto it when whole. A `table --save` directory holds one saved table per
 //! cell, in subdirectories named `WxH-wN`.
 
+use super::ConfigSource;
 use super::layout::Layout;
 use super::{Precision, RetroStats, Solved, Splits};
 use crate::error::{Error, Result, count};
 use crate::geometry::Board;
-use crate::tables::Tables;
 use flate2::Compression;
 use flate2::read::GzDecoder;
 use flate2::write::GzEncoder;
@@ -407,15 +407,15 @@ fn through_temporary<T>(to: &Target, write: impl FnOnce(&Path) -> Result<T>) -> 
 /// goes on from them; else into a temporary directory renamed onto `to.dir` when whole.
 /// Returns the analysis and the bytes of the table's files.
 pub fn save_through<'t>(
-    tables: &'t Tables,
+    configs: &'t dyn ConfigSource,
     memory_budget: u64,
     to: &Target,
     progress: &dyn crate::progress::Progress,
 ) -> Result<(Solved<'t>, u64)> {
     let run = |dir: &Path| -> Result<(Solved<'t>, u64)> {
-        let mut spill = super::spill::Spill::open(dir, tables, progress)?;
-        let solved = super::analyse_through(tables, memory_budget, &mut spill, progress)?;
-        let bytes = spill.finish(tables, solved.stats)?;
+        let mut spill = super::spill::Spill::open(dir, configs, progress)?;
+        let solved = super::analyse_through(configs, memory_budget, &mut spill, progress)?;
+        let bytes = spill.finish(configs, solved.stats)?;
         Ok((solved, bytes))
     };
     match to.resume {
@@ -458,7 +458,7 @@ fn write_files(solved: &Solved, dir: &Path) -> Result<u64> {
         shas.extend(files.iter().map(|f| f.file.clone()).zip(sha));
         layers.push(files);
     }
-    write_header_and_manifest(dir, solved.tables, solved.stats, layers, &shas)
+    write_header_and_manifest(dir, solved.configs, solved.stats, layers, &shas)
 }
 
 /// Writes split `j` of layer `k` into `dir`, gzip-compressed at the fastest level and
@@ -487,12 +487,12 @@ pub(super) fn write_split(
 /// Returns the bytes of the table's files.
 pub(super) fn write_header_and_manifest(
     dir: &Path,
-    tables: &Tables,
+    configs: &dyn ConfigSource,
     stats: RetroStats,
     layers: Vec<Vec<SplitFile>>,
     shas: &[(String, String)],
 ) -> Result<u64> {
-    let board = tables.board();
+    let board = configs.board();
     let written: u64 = layers.iter().flatten().map(|f| f.file_bytes).sum();
     let header = Header {
         format: FORMAT.into(),
@@ -500,7 +500,7 @@ pub(super) fn write_header_and_manifest(
         layout_version: LAYOUT_VERSION,
         width: board.width(),
         height: board.height(),
-        walls: tables.walls_per_player(),
+        walls: configs.walls_per_player(),
         precision: "exact".into(),
         positions: stats.positions,
         p1_wins: stats.p1_wins,
@@ -674,11 +674,15 @@ pub fn header(dir: &Path) -> Result<Header> {
 /// checking every file read against the manifest and its length against the layout. Only
 /// the layers in `layers` are read (a position and its moves need its layer and the next):
 /// the others stay unread, and the values there unknown to the result.
-pub fn load<'t>(tables: &'t Tables, dir: &Path, layers: Range<usize>) -> Result<Solved<'t>> {
+pub fn load<'t>(
+    configs: &'t dyn ConfigSource,
+    dir: &Path,
+    layers: Range<usize>,
+) -> Result<Solved<'t>> {
     let manifest = manifest(dir)?;
     let header = header(dir)?;
-    let board = tables.board();
-    let n = tables.walls_per_player();
+    let board = configs.board();
+    let n = configs.walls_per_player();
     if (header.width, header.height, header.walls) != (board.width(), board.height(), n) {
         return Err(Error::Argument(format!(
             "{} holds {}x{} with {}, not {board} with {}",
@@ -689,7 +693,7 @@ pub fn load<'t>(tables: &'t Tables, dir: &Path, layers: Range<usize>) -> Result<
             count(n, "wall")
         )));
     }
-    let layout = Layout::new(tables);
+    let layout = Layout::new(configs);
     let shape_error =
         |what: String| Error::Damaged(format!("{}: {what}", dir.join(HEADER).display()));
     if header.layers.len() != layout.layers() {
@@ -739,7 +743,7 @@ pub fn load<'t>(tables: &'t Tables, dir: &Path, layers: Range<usize>) -> Result<
         }
     }
     Ok(Solved {
-        tables,
+        configs,
         peak_bytes: bytes + layout.bytes(),
         layout,
         precision: Precision::Exact,

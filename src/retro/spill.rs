@@ -16,12 +16,12 @@
 //! against its SHA-256: a damaged or missing file is named, and its layer and every layer
 //! below it are solved again (a layer is solved from the one above), never read as values.
 
+use super::ConfigSource;
 use super::layout::Layout;
 use super::saved::{self, SplitFile};
 use super::{RetroStats, Splits};
 use crate::error::{Error, Result, count};
 use crate::progress::Progress;
-use crate::tables::Tables;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
@@ -64,16 +64,16 @@ impl Spill {
     /// once each of its layers has been checked; `progress` hears what was found. A
     /// directory that holds anything else (another cell's table or run, other files) is
     /// refused.
-    pub fn open(dir: &Path, tables: &Tables, progress: &dyn Progress) -> Result<Spill> {
+    pub fn open(dir: &Path, configs: &dyn ConfigSource, progress: &dyn Progress) -> Result<Spill> {
         // Layers 0 to the most walls the board holds (at most 2N).
-        let layout_layers = tables.by_walls().len();
-        let board = tables.board();
+        let layout_layers = configs.by_walls().len();
+        let board = configs.board();
         let fresh = ProgressFile {
             format: FORMAT.into(),
             layout_version: saved::LAYOUT_VERSION,
             width: board.width(),
             height: board.height(),
-            walls: tables.walls_per_player(),
+            walls: configs.walls_per_player(),
             layers: vec![None; layout_layers],
         };
         let mut spill = Spill {
@@ -272,7 +272,7 @@ impl Spill {
 
     /// Every layer is written: the header and the manifest make the directory a saved
     /// table, and `progress.json` goes. Returns the bytes of the table's files.
-    pub fn finish(self, tables: &Tables, stats: RetroStats) -> Result<u64> {
+    pub fn finish(self, configs: &dyn ConfigSource, stats: RetroStats) -> Result<u64> {
         if self.finished.is_some() {
             return saved::table_bytes(&self.dir);
         }
@@ -285,7 +285,7 @@ impl Spill {
             shas.extend(layer.files.iter().map(|f| f.file.clone()).zip(layer.sha256));
             layers.push(layer.files);
         }
-        let bytes = saved::write_header_and_manifest(&self.dir, tables, stats, layers, &shas)?;
+        let bytes = saved::write_header_and_manifest(&self.dir, configs, stats, layers, &shas)?;
         let path = self.dir.join(PROGRESS);
         std::fs::remove_file(&path).map_err(|e| saved::io(&path, "remove", e))?;
         Ok(bytes)

@@ -25,6 +25,7 @@ pub use node::Node;
 
 use crate::geometry::Player;
 use crate::tables::ConfigTables;
+use crate::walls::WallSet;
 use node::{Key, Move, WALL_BASE};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -65,8 +66,9 @@ fn probes_table(depth: u8, attacking: bool) -> bool {
 /// analysis's outcomes): the search then prunes every node the attacker cannot win at all.
 pub trait Oracle: Sync {
     /// Whether `player` can force a win from `node` (neither pawn home, both pawns reaching
-    /// their goals); `None` when not known.
-    fn wins(&self, node: &Node, player: Player) -> Option<bool>;
+    /// their goals); `None` when not known. `walls` gives the node's wall set, for an
+    /// oracle that does not number configurations as the search's store does.
+    fn wins(&self, node: &Node, walls: &dyn Fn() -> WallSet, player: Player) -> Option<bool>;
 }
 
 /// Everything a search thread shares with the others.
@@ -175,7 +177,7 @@ impl<'s, 'a, T: ConfigTables> Search<'s, 'a, T> {
         // attacker node this skips every move that throws the win away, at a defender node
         // it answers as soon as the defender has a move that saves the game.
         if let Some(oracle) = self.shared.oracle
-            && oracle.wins(node, a) == Some(false)
+            && oracle.wins(node, &|| tables.walls(node.config), a) == Some(false)
         {
             return false;
         }

@@ -13,12 +13,14 @@
 mod eager;
 mod index;
 mod on_demand;
+mod ranked;
 mod ranks;
 mod records;
 mod slots;
 
 pub use eager::{NO_CHILD, TableEstimate, Tables};
 pub use on_demand::OnDemand;
+pub use ranked::Ranked;
 pub use slots::SlotMap;
 
 use crate::configs::ConfigId;
