@@ -51,6 +51,13 @@ impl CellEstimate {
             .saturating_add(retro_least_bytes(&self.retro, precision))
     }
 
+    /// The least memory for a retrograde analysis at `precision`, over the tables or the
+    /// ranked numbering, whichever needs less (`solver::retro_over_ranked` chooses so).
+    pub fn retro_least(&self, precision: Option<Precision>) -> u64 {
+        self.retro_bytes(precision)
+            .min(self.retro_ranked_bytes(precision))
+    }
+
     /// The analysis's estimated time.
     pub fn retro_seconds(&self) -> f64 {
         self.retro.positions as f64 / RETRO_POSITIONS_PER_SECOND

@@ -63,8 +63,8 @@ pub fn plan(
 ) -> Plan {
     let estimate = CellEstimate::new(board, walls);
     let (tables, retro) = (&estimate.tables, &estimate.retro);
-    let retro_bytes = estimate.retro_bytes(None);
-    let exact_bytes = estimate.retro_bytes(Some(Precision::Exact));
+    let retro_bytes = estimate.retro_least(None);
+    let exact_bytes = estimate.retro_least(Some(Precision::Exact));
     // Exact whenever it fits: it has no search for the length to run after it. Measured on
     // 4x7 with 6 walls (2 threads): exact, streamed two layers at a time, 234 s and 13.5 GiB;
     // compact with its length search 486 s in the table run (machine busier).
