@@ -88,6 +88,21 @@ impl WallSet {
         }
     }
 
+    /// The set with `wall` taken out (no checks).
+    pub fn without(self, wall: Wall) -> WallSet {
+        let bit: Cells = 1 << wall.anchor;
+        match wall.orientation {
+            Orientation::Horizontal => WallSet {
+                horizontal: self.horizontal & !bit,
+                ..self
+            },
+            Orientation::Vertical => WallSet {
+                vertical: self.vertical & !bit,
+                ..self
+            },
+        }
+    }
+
     /// Anchors where a horizontal wall fits: not on, beside (sharing a segment) or across
     /// a placed wall. Shifts that leave the anchor area are cut by `anchors`.
     pub fn free_horizontal(self, board: Board) -> Cells {

@@ -442,10 +442,10 @@ fn solve_methods_and_stats() {
     let err = refused(&["solve", "3x5", "--walls", "3", "--stats"]);
     assert!(err.contains("--method retro"), "{err}");
     let err = refused(&[
-        "solve", "5x5", "--walls", "10", "--method", "retro", "--memory", "1G",
+        "solve", "5x5", "--walls", "10", "--method", "retro", "--memory", "256M",
     ]);
     assert!(
-        err.contains("retrograde analysis of 5x5 with 10 walls"),
+        err.contains("retrograde analysis (configurations ranked, no tables) of 5x5 with 10 walls"),
         "{err}"
     );
 }

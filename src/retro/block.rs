@@ -47,6 +47,9 @@ pub struct Block<'a> {
     /// packed as the analysis packs them (`store.rs`); the splits this block reads are
     /// there (`layout::splits_below`), others may be freed.
     pub below: Option<&'a [Option<Vec<u8>>]>,
+    /// Whether the best exit of every position is in `Scratch::exits` already, pushed by
+    /// the layer below (`layer::push_pair`): then `below` is not read.
+    pub exits_given: bool,
 }
 
 /// Per-thread working memory, reused from block to block.
@@ -78,6 +81,11 @@ impl Scratch {
         }
     }
 
+    /// The best exit of each position, by local slot (`Block::exits_given`).
+    pub fn exits_mut(&mut self) -> &mut [Code] {
+        &mut self.exits
+    }
+
     fn push(&mut self, r: usize, slot: usize) -> Result<(), TooDeep> {
         if r > code::MAX_REMOTENESS {
             return Err(TooDeep);
@@ -96,7 +104,9 @@ impl Scratch {
 pub fn solve<P: Packing>(block: &Block, scratch: &mut Scratch) -> Result<RetroStats, TooDeep> {
     let mut values = std::mem::take(&mut scratch.values);
     values.fill(UNDECIDED);
-    scan_exits::<P>(block, &mut scratch.exits, &mut scratch.decoded);
+    if !block.exits_given {
+        scan_exits::<P>(block, &mut scratch.exits, &mut scratch.decoded);
+    }
     let solved = count_children(block, scratch, &mut values)
         .and_then(|()| propagate(block, scratch, &mut values));
     let stats = mark_draws(block, &values);

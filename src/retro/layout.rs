@@ -284,6 +284,12 @@ impl Layout {
         index_bytes(self.dense.len() as u128, stored as u128) as u64
     }
 
+    /// Whether layer `k` has a split in which Player 1 holds `left1` walls.
+    pub fn has_split(&self, k: usize, left1: u8) -> bool {
+        let s = &self.shapes[k];
+        left1 >= s.min_left && ((left1 - s.min_left) as usize) < s.splits
+    }
+
     /// Walls left of both players in split `j` of layer `k`.
     pub fn split_left(&self, k: usize, j: usize) -> [u8; 2] {
         let left1 = self.shapes[k].min_left + j as u8;

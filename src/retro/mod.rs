@@ -99,6 +99,7 @@ use crate::tables::Tables;
 use layout::Layout;
 use serde::Serialize;
 use std::ops::Range;
+use std::sync::atomic::AtomicU8;
 use store::{Compact, Exact, Packing};
 
 /// The value of a position from the view of the player to move.
@@ -164,11 +165,32 @@ impl RetroEstimate {
     /// split only until the pair that reads it is solved (`run_keeping`); the tables not
     /// included.
     pub fn peak_keeping(&self, precision: Precision, keep: Range<usize>) -> u64 {
+        let push = pushes_last(self.layers, &keep, false);
+        self.peak_with(precision, keep, push)
+    }
+
+    /// `peak_keeping` for an analysis that stores every layer it solves, the last one too
+    /// (one that writes its layers to a directory, `spill.rs`).
+    pub fn peak_storing(&self, precision: Precision, keep: Range<usize>) -> u64 {
+        self.peak_with(precision, keep, false)
+    }
+
+    /// The peak with or without the last layer pushed into the one above it
+    /// (`pushes_last`).
+    fn peak_with(&self, precision: Precision, keep: Range<usize>, push: bool) -> u64 {
         let n = self.walls_per_player;
         let split = |k: usize| self.split_slots[k].div_ceil(precision.per_byte());
         let (mut live, mut peak) = (0u128, 0u128);
+        let last = self.layers - 1;
         for k in (keep.start.min(self.layers)..self.layers).rev() {
-            let frees = k + 1 < self.layers && !keep.contains(&(k + 1));
+            if push && k == last {
+                // Layer `last - 1` is allocated whole to receive the pushes.
+                live += split(k - 1) * layout::splits(n, k - 1).1 as u128;
+                peak = peak.max(live);
+                continue;
+            }
+            let pushed = push && k + 1 == last;
+            let frees = k + 1 < self.layers && !keep.contains(&(k + 1)) && !pushed;
             let pairs = layout::split_pairs(n, k);
             if frees {
                 let read: usize = pairs
@@ -178,7 +200,9 @@ impl RetroEstimate {
                 live -= split(k + 1) * (layout::splits(n, k + 1).1 - read) as u128;
             }
             for pair in pairs {
-                live += split(k) * layout::members(pair).count() as u128;
+                if !pushed {
+                    live += split(k) * layout::members(pair).count() as u128;
+                }
                 peak = peak.max(live);
                 if frees {
                     live -= split(k + 1) * layout::splits_below(n, k, pair).len() as u128;
@@ -197,6 +221,15 @@ impl RetroEstimate {
             .rev()
             .find(|&kept| self.peak(precision, kept) <= budget)
     }
+}
+
+/// Whether an analysis of `layers` layers that keeps the layers of `keep` pushes its last
+/// layer into the one above instead of storing it (`layer::push_pair`): when it solves
+/// that layer too and keeps neither, and does not write its layers to a directory
+/// (`storing`), which needs every layer stored.
+pub fn pushes_last(layers: usize, keep: &Range<usize>, storing: bool) -> bool {
+    let last = layers.saturating_sub(1);
+    !storing && layers >= 2 && keep.start < last && !keep.contains(&last)
 }
 
 /// Sizes the store for a cell with `configurations_by_walls[k]` configurations of `k`
@@ -447,7 +480,7 @@ pub fn analyse_through<'t>(
         true => e.layers,
         false => e.layers.min(2),
     };
-    check(configs, &e, Precision::Exact, kept, memory_budget)?;
+    check(configs, &e, Precision::Exact, kept, true, memory_budget)?;
     run_keeping::<Exact>(configs, Precision::Exact, 0..kept, Some(spill), progress)
 }
 
@@ -468,7 +501,7 @@ fn analyse_at<'t>(
         Precision::Exact => two,
         Precision::Compact => e.kept_layers(precision, room).unwrap_or(two),
     };
-    check(configs, &e, precision, kept, memory_budget)?;
+    check(configs, &e, precision, kept, false, memory_budget)?;
     match precision {
         Precision::Exact => run::<Exact>(configs, precision, kept, progress),
         Precision::Compact => run::<Compact>(configs, precision, kept, progress),
@@ -486,8 +519,13 @@ fn check(
     e: &RetroEstimate,
     precision: Precision,
     kept: usize,
+    storing: bool,
     budget: u64,
 ) -> Result<()> {
+    let peak = match storing {
+        true => e.peak_storing(precision, 0..kept),
+        false => e.peak(precision, kept),
+    };
     let per_position = match precision {
         Precision::Exact => "a byte",
         Precision::Compact => "2 bits",
@@ -501,7 +539,7 @@ fn check(
             e.positions,
             e.layers,
         ),
-        e.peak(precision, kept).saturating_add(configs.bytes()),
+        peak.saturating_add(configs.bytes()),
         budget,
     )
 }
@@ -552,7 +590,34 @@ fn run_keeping<'t, P: Packing>(
             }
         ));
     }
+    let last = layers - 1;
+    let push = pushes_last(layers, &keep, spill.is_some());
     for k in (lowest..layers).rev() {
+        if push && k == last {
+            // Layer `last - 1` receives the pushes whole; the last layer is never stored.
+            let len = store::bytes_for::<P>(layout.split_len(k - 1));
+            let mut parents: Splits = (0..layout.splits(k - 1))
+                .map(|_| Some(vec![P::NO_EXITS; len]))
+                .collect();
+            live += parents.len() * len;
+            peak = peak.max(live);
+            let atomics: Vec<&[AtomicU8]> = parents
+                .iter_mut()
+                .map(|p| store::atomic(p.as_mut().expect("just made")))
+                .collect();
+            let mut layer_stats = RetroStats::default();
+            for pair in layout::split_pairs(n, k) {
+                layer_stats = layer_stats
+                    + layer::push_pair::<P>(configs, &layout, k, pair, &atomics)
+                        .map_err(|block::TooDeep| too_deep(board, n))?;
+                let both = layout::members(pair).count();
+                progress.advance((both * layout.split_len(k)) as u64);
+            }
+            values[k - 1] = parents;
+            stats = stats + layer_stats;
+            continue;
+        }
+        let pushed = push && k + 1 == last;
         if let Some(spill) = spill.as_deref().filter(|_| k >= written_from) {
             if k == written_from {
                 stats = stats + spill.stats_from(k);
@@ -569,7 +634,7 @@ fn run_keeping<'t, P: Packing>(
         // Layer k + 1's splits go as soon as nothing reads them (unless kept): first those
         // no pair reads, then each pair's once it is solved. So the peak is about the
         // largest layer and a pair, not two whole layers.
-        let frees = k + 1 < layers && !keep.contains(&(k + 1));
+        let frees = k + 1 < layers && !keep.contains(&(k + 1)) && !pushed;
         let pairs = layout::split_pairs(n, k);
         if frees {
             let read: Vec<usize> = pairs
@@ -585,12 +650,25 @@ fn run_keeping<'t, P: Packing>(
         let mut layer: Splits = vec![None; layout.splits(k)];
         let len = store::bytes_for::<P>(layout.split_len(k));
         for pair in pairs {
-            let mut first = vec![P::EMPTY; len];
-            let mut second = (pair.0 != pair.1).then(|| vec![P::EMPTY; len]);
+            let (mut first, mut second) = match pushed {
+                // The stores hold the pushed exits already (counted when made).
+                true => {
+                    let mut take = |j: usize| values[k][j].take().expect("pushed whole");
+                    (take(pair.0), (pair.0 != pair.1).then(|| take(pair.1)))
+                }
+                false => {
+                    let second = (pair.0 != pair.1).then(|| vec![P::EMPTY; len]);
+                    live += len * if second.is_some() { 2 } else { 1 };
+                    (vec![P::EMPTY; len], second)
+                }
+            };
             let both = if second.is_some() { 2 } else { 1 };
-            live += both * len;
             peak = peak.max(live);
-            let below = values.get(k + 1).map(Vec::as_slice);
+            let below = match values.get(k + 1) {
+                _ if pushed => layer::Below::Pushed,
+                Some(layer) => layer::Below::Layer(layer),
+                None => layer::Below::Nothing,
+            };
             layer_stats = layer_stats
                 + layer::solve_pair::<P>(
                     configs,
@@ -1004,6 +1082,53 @@ mod tests {
                 assert!(eager.values == lean.values, "{board} {n} {precision:?}");
                 assert_eq!(eager.stats, lean.stats);
                 assert_eq!(eager.result(), lean.result(), "{board} {n} {precision:?}");
+            }
+        }
+    }
+
+    /// An analysis that pushes its last layer into the one above (`pushes_last`) stores
+    /// the same bytes in every layer it keeps, and counts the same, as one that stores
+    /// every layer, at both precisions, over either numbering, whatever the thread count.
+    #[test]
+    fn pushing_the_last_layer_changes_no_value() {
+        for (w, h, n) in [
+            (3, 3, 2),
+            (4, 3, 2),
+            (3, 4, 3),
+            (2, 5, 2),
+            (5, 3, 1),
+            (3, 3, 10),
+            (2, 3, 1),
+        ] {
+            let board = Board::new(w, h).unwrap();
+            let tables = Tables::build(board, n, u64::MAX, &Silent).unwrap();
+            let ranked = crate::tables::Ranked::build(board, n);
+            let layers = tables.layers();
+            let keep = 0..layers - 1;
+            assert_eq!(pushes_last(layers, &keep, false), layers >= 2);
+            for threads in [1, 2] {
+                let pool = rayon::ThreadPoolBuilder::new()
+                    .num_threads(threads)
+                    .build()
+                    .unwrap();
+                pool.install(|| {
+                    let all = run_keeping::<Exact>(&tables, Precision::Exact, 0..layers, None, &Silent).unwrap();
+                    let exact = run_keeping::<Exact>(&ranked, Precision::Exact, keep.clone(), None, &Silent).unwrap();
+                    for k in (0..layers - 1).rev() {
+                        for (j, (a, b)) in exact.values[k].iter().zip(&all.values[k]).enumerate() {
+                            let (a, b) = (a.as_ref().unwrap(), b.as_ref().unwrap());
+                            if let Some(i) = (0..a.len()).find(|&i| a[i] != b[i]) {
+                                let c = exact.layout.stored(k)[i / exact.layout.stored_len()];
+                                panic!("{board} {n} layer {k} split {j} slot {i} (config {c}, {:?}): pushed {} stored {}", tables.walls(c), a[i], b[i]);
+                            }
+                        }
+                    }
+                    assert_eq!(exact.stats, all.stats, "{board} {n}");
+                    let all = run_keeping::<Compact>(&tables, Precision::Compact, 0..layers, None, &Silent).unwrap();
+                    let compact = run_keeping::<Compact>(&tables, Precision::Compact, keep.clone(), None, &Silent).unwrap();
+                    assert!(compact.values[..layers - 1] == all.values[..layers - 1], "{board} {n}");
+                    assert_eq!(compact.stats, all.stats);
+                });
             }
         }
     }

@@ -17,7 +17,8 @@
 //! Blocks start on a multiple of 4 slots (`layout.rs` pads them), so the threads that
 //! write disjoint blocks never share a byte.
 
-use super::code::{self, Code, UNDECIDED};
+use super::code::{self, Code, NO_EXIT, UNDECIDED};
+use std::sync::atomic::{AtomicU8, Ordering};
 
 /// How codes sit in a layer's bytes.
 pub trait Packing: Copy + Send + Sync + 'static {
@@ -35,6 +36,43 @@ pub trait Packing: Copy + Send + Sync + 'static {
             *c = Self::read(bytes, start + i);
         }
     }
+
+    /// The byte of a layer whose slots hold the best exit of their positions, pushed by
+    /// the layer above (`layer::push_pair`), before anything is pushed: no exit (`NO_EXIT`
+    /// at a byte; `0b11`, above every outcome, in 2 bits).
+    const NO_EXITS: u8 = 0xFF;
+
+    /// Lowers the best exit kept in `slot` to `code` if `code` is better for the mover (the
+    /// smaller), from any thread.
+    #[inline(always)]
+    fn push_exit(bytes: &[AtomicU8], slot: usize, code: Code) {
+        if Self::PER_BYTE == 1 {
+            bytes[slot].fetch_min(code, Ordering::Relaxed);
+            return;
+        }
+        // 2-bit outcomes keep the mover's order (loss < draw < win < no exit): the smaller.
+        let (bits, shift) = (outcome_bits(code), (slot & 3) * 2);
+        let _ = bytes[slot >> 2].fetch_update(Ordering::Relaxed, Ordering::Relaxed, |b| {
+            (bits < (b >> shift & 3)).then_some(b & !(3 << shift) | bits << shift)
+        });
+    }
+
+    /// The best exit kept in `slot` (`NO_EXIT` if none was pushed), as a code.
+    #[inline(always)]
+    fn read_exit(bytes: &[u8], slot: usize) -> Code {
+        if Self::PER_BYTE == 1 {
+            return bytes[slot];
+        }
+        const EXITS: [Code; 4] = [code::LOSS_NOW, UNDECIDED, code::WIN_IN_ONE, NO_EXIT];
+        EXITS[(bytes[slot >> 2] >> ((slot & 3) * 2) & 3) as usize]
+    }
+}
+
+/// A store's bytes as atomics, for pushes from many threads (`Packing::push_exit`).
+pub fn atomic(bytes: &mut [u8]) -> &[AtomicU8] {
+    // SAFETY: `AtomicU8` has the size, alignment and bit validity of `u8`, and the
+    // exclusive borrow of `bytes` keeps every non-atomic access out while the result lives.
+    unsafe { &*(bytes as *mut [u8] as *const [AtomicU8]) }
 }
 
 /// One code per byte: value and remoteness.
