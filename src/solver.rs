@@ -394,7 +394,7 @@ impl Need {
         let (what, bytes) = match options.method {
             Method::Retro if ranked => (
                 "retrograde analysis (configurations ranked, no tables) of",
-                estimate.retro_ranked_bytes(options.precision),
+                ranked_need(estimate, options.precision),
             ),
             Method::Retro => (
                 "retrograde analysis of",
@@ -663,11 +663,30 @@ pub fn retro_precision(e: &RetroEstimate, tables_bytes: u64, options: &SolveOpti
 
 /// Whether `--method retro` reads the ranked numbering of the configurations
 /// (`tables::Ranked`, a bit per wall-slot list) instead of building the tables: when the
-/// analysis with the tables does not fit the budget (unless `--store full` asks for them).
-/// The tables are faster to read and serve the length's search directly; the numbering
-/// takes a few bytes per configuration where the tables take hundreds.
+/// analysis with the tables does not fit the budget and the one with the numbering needs
+/// less (unless `--store full` asks for the tables). The tables are faster to read and
+/// serve the length's search directly; the numbering takes a few bytes per configuration
+/// where the tables take hundreds.
 pub fn retro_over_ranked(estimate: &CellEstimate, options: &SolveOptions) -> bool {
-    options.store != Store::Full && estimate.retro_bytes(options.precision) > options.memory_budget
+    let (eager, ranked) = (
+        estimate.retro_bytes(options.precision),
+        ranked_need(estimate, options.precision),
+    );
+    // Where neither fits, the smaller need: the refusal names the least budget that does.
+    options.store != Store::Full
+        && eager > options.memory_budget
+        && (ranked <= options.memory_budget || ranked < eager)
+}
+
+/// The least memory of `retro_ranked`: the analysis, and where it may be compact, room for
+/// the length's search over configurations built on demand (at least the store's floor).
+fn ranked_need(estimate: &CellEstimate, precision: Option<Precision>) -> u64 {
+    let need = estimate.retro_ranked_bytes(precision);
+    if precision == Some(Precision::Exact) {
+        return need;
+    }
+    let analysis = estimate.retro_ranked_bytes(Some(Precision::Compact)) / 3 * 2;
+    need.max(analysis + MIN_ON_DEMAND_BYTES + ON_DEMAND_SLACK_BYTES)
 }
 
 /// The bytes of what the analysis reads the configurations from (the finished tables or
@@ -754,7 +773,10 @@ fn retro_ranked(
         record_retro(&solved.result(), e.positions, result);
         return Ok(());
     }
-    let solved = retro::analyse_outcomes(&ranked, ranked.bytes() + room / 3 * 2, progress)?;
+    // The layers kept take at most two thirds of the room, and leave the search its floor.
+    let search_floor = MIN_ON_DEMAND_BYTES + ON_DEMAND_SLACK_BYTES;
+    let analysis = (room / 3 * 2).min(room.saturating_sub(search_floor));
+    let solved = retro::analyse_outcomes(&ranked, ranked.bytes() + analysis, progress)?;
     let r = solved.result();
     record_retro(&r, e.positions, result);
     let Some(winner) = r.winner else {
@@ -762,11 +784,17 @@ fn retro_ranked(
     };
     let left = room.saturating_sub(solved.bytes());
     let tt_room = options.tt_bytes.min(left / 4);
-    let mut store = OnDemand::new(
-        board,
-        walls,
-        left.saturating_sub(tt_room + ON_DEMAND_SLACK_BYTES),
-    );
+    let store_bytes = left.saturating_sub(tt_room + ON_DEMAND_SLACK_BYTES);
+    if store_bytes < MIN_ON_DEMAND_BYTES {
+        progress.warn(&format!(
+            "no room left for the search for the length ({} of {} needed): the winner is \
+             known, the length is not",
+            crate::error::format_bytes(store_bytes),
+            crate::error::format_bytes(MIN_ON_DEMAND_BYTES)
+        ));
+        return Ok(());
+    }
+    let mut store = OnDemand::new(board, walls, store_bytes);
     let oracle = RetroOracle(&solved);
     let run = SearchRun {
         time_limit: options.time_limit,
@@ -781,7 +809,8 @@ fn retro_ranked(
     let mut searched = result.clone();
     searched.outcome = Outcome::Unknown;
     record_found(&found, options, &start, &mut searched);
-    result.nodes += searched.nodes;
+    // `searched` started from `result`: its nodes hold the analysis's positions already.
+    result.nodes = searched.nodes;
     result.depth_reached = searched.depth_reached;
     if searched.outcome == result.outcome {
         result.method = MethodUsed::RetroSearch;

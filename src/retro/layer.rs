@@ -18,6 +18,7 @@ use super::store::Packing;
 use super::symmetry;
 use crate::bitboard::bits;
 use crate::geometry::{Cell, Player};
+use crate::progress::Progress;
 use crate::walls::WallSet;
 use rayon::prelude::*;
 use std::sync::atomic::AtomicU8;
@@ -137,8 +138,8 @@ pub fn push_pair<P: Packing>(
     k: usize,
     pair: (usize, usize),
     parents: &[&[AtomicU8]],
+    progress: &dyn Progress,
 ) -> Result<RetroStats, TooDeep> {
-    let board = source.board();
     let stored = layout.stored(k);
     let mut groups = Vec::new();
     let mut rank = 0;
@@ -146,11 +147,45 @@ pub fn push_pair<P: Packing>(
         groups.push(rank);
         rank += layout.group_len(k, rank);
     }
+    // In parts, so that progress is told as the layer goes (it is most of the work).
+    let slots = layout::members(pair).count() * layout.stored_len();
+    let mut stats = RetroStats::default();
+    let part = groups.len().div_ceil(PARTS).max(1);
+    let mut done = 0;
+    for (i, groups) in groups.chunks(part).enumerate() {
+        stats = stats + push_groups::<P>(source, layout, k, pair, parents, groups)?;
+        let configs: usize = groups.iter().map(|&r| layout.group_len(k, r)).sum();
+        done += configs;
+        progress.advance((configs * slots) as u64);
+        if (i + 1) % (PARTS / 10) == 0 {
+            progress.message(&format!(
+                "layer {k} (the last, pushed): {} % of its configurations solved",
+                100 * done / stored.len()
+            ));
+        }
+    }
+    Ok(stats)
+}
+
+/// Parts a pushed layer is solved in (progress is told after each).
+const PARTS: usize = 100;
+
+/// `push_pair` for the groups whose first stored configurations have ranks `groups`.
+fn push_groups<P: Packing>(
+    source: &dyn ConfigSource,
+    layout: &Layout,
+    k: usize,
+    pair: (usize, usize),
+    parents: &[&[AtomicU8]],
+    groups: &[usize],
+) -> Result<RetroStats, TooDeep> {
+    let board = source.board();
+    let stored = layout.stored(k);
     groups
-        .into_par_iter()
+        .par_iter()
         .map_init(
             || (PawnGraph::new(board), Scratch::new()),
-            |(graph, scratch), rank| {
+            |(graph, scratch), &rank| {
                 let config = stored[rank];
                 let walls = source.walls(config);
                 let reach = source.reach(config, walls);

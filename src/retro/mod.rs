@@ -592,6 +592,7 @@ fn run_keeping<'t, P: Packing>(
     }
     let last = layers - 1;
     let push = pushes_last(layers, &keep, spill.is_some());
+    let mut pace = Pace::new((lowest..layers).map(|k| layout.layer_len(k) as u64).sum());
     for k in (lowest..layers).rev() {
         if push && k == last {
             // Layer `last - 1` receives the pushes whole; the last layer is never stored.
@@ -608,13 +609,12 @@ fn run_keeping<'t, P: Packing>(
             let mut layer_stats = RetroStats::default();
             for pair in layout::split_pairs(n, k) {
                 layer_stats = layer_stats
-                    + layer::push_pair::<P>(configs, &layout, k, pair, &atomics)
+                    + layer::push_pair::<P>(configs, &layout, k, pair, &atomics, progress)
                         .map_err(|block::TooDeep| too_deep(board, n))?;
-                let both = layout::members(pair).count();
-                progress.advance((both * layout.split_len(k)) as u64);
             }
             values[k - 1] = parents;
             stats = stats + layer_stats;
+            pace.layer_done(k, layout.layer_len(k), progress);
             continue;
         }
         let pushed = push && k + 1 == last;
@@ -628,6 +628,7 @@ fn run_keeping<'t, P: Packing>(
                 peak = peak.max(live);
             }
             progress.advance(layout.layer_len(k) as u64);
+            pace.total -= layout.layer_len(k) as u64; // read, not solved: not in the rate
             continue;
         }
         let mut layer_stats = RetroStats::default();
@@ -693,6 +694,7 @@ fn run_keeping<'t, P: Packing>(
         }
         values[k] = layer;
         stats = stats + layer_stats;
+        pace.layer_done(k, layout.layer_len(k), progress);
         if let Some(spill) = spill.as_deref_mut() {
             spill.write_layer(k, &values[k], layer_stats, progress)?;
         }
@@ -706,6 +708,35 @@ fn run_keeping<'t, P: Packing>(
         values,
         stats,
     })
+}
+
+/// The analysis's pace, told after each layer (`-v`): how much of it is done, and the time
+/// left at the rate so far (measured in stored slots, which the work follows).
+struct Pace {
+    started: std::time::Instant,
+    total: u64,
+    done: u64,
+}
+
+impl Pace {
+    fn new(total: u64) -> Pace {
+        Pace {
+            started: std::time::Instant::now(),
+            total,
+            done: 0,
+        }
+    }
+
+    fn layer_done(&mut self, k: usize, slots: usize, progress: &dyn Progress) {
+        self.done += slots as u64;
+        let seconds = self.started.elapsed().as_secs_f64();
+        let share = self.done as f64 / self.total.max(1) as f64;
+        progress.message(&format!(
+            "layer {k} solved: {:.1} % of the analysis in {seconds:.0} s, about {:.0} s left",
+            100.0 * share,
+            seconds * (1.0 - share) / share.max(1e-9)
+        ));
+    }
 }
 
 fn too_deep(board: Board, n: u8) -> Error {
