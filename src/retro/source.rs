@@ -35,6 +35,10 @@ pub trait ConfigSource: Sync {
     /// Every configuration.
     fn len(&self) -> usize;
 
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
     fn walls(&self, id: ConfigId) -> WallSet;
 
     /// The walls of `first`, `first + 1`, ... into `out`: what a pass over a layer reads.

@@ -415,6 +415,7 @@ fn pascal(slots: usize) -> Vec<[u64; MOST_WALLS + 1]> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::bitboard::Cells;
     use crate::progress::Silent;
     use crate::tables::{NO_CHILD, Tables};
 
@@ -445,7 +446,7 @@ mod tests {
                 assert_eq!(from[id as usize], walls);
                 let reach = ranked.reach(walls);
                 for p in [Player::One, Player::Two] {
-                    assert_eq!(reach[p.index()] as u128, tables.reach(id, p) as u128);
+                    assert_eq!(Cells::from(reach[p.index()]), tables.reach(id, p));
                 }
                 let mut children = vec![NO_CHILD; tables.slots()];
                 ranked.for_each_child(walls, |wall, child| {
