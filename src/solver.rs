@@ -394,12 +394,9 @@ impl Need {
         let (what, bytes) = match options.method {
             Method::Retro if ranked => (
                 "retrograde analysis (configurations ranked, no tables) of",
-                ranked_need(estimate, options.precision),
+                ranked_need(estimate, options),
             ),
-            Method::Retro => (
-                "retrograde analysis of",
-                estimate.retro_bytes(options.precision),
-            ),
+            Method::Retro => ("retrograde analysis of", tables_need(estimate, options)),
             // Neither store fits the budget: name the smaller need, the least budget that
             // would do (a small cell's full tables need less than the on-demand floor).
             _ if on_demand
@@ -669,8 +666,8 @@ pub fn retro_precision(e: &RetroEstimate, tables_bytes: u64, options: &SolveOpti
 /// where the tables take hundreds.
 pub fn retro_over_ranked(estimate: &CellEstimate, options: &SolveOptions) -> bool {
     let (eager, ranked) = (
-        estimate.retro_bytes(options.precision),
-        ranked_need(estimate, options.precision),
+        tables_need(estimate, options),
+        ranked_need(estimate, options),
     );
     // Where neither fits, the smaller need: the refusal names the least budget that does.
     options.store != Store::Full
@@ -680,13 +677,32 @@ pub fn retro_over_ranked(estimate: &CellEstimate, options: &SolveOptions) -> boo
 
 /// The least memory of `retro_ranked`: the analysis, and where it may be compact, room for
 /// the length's search over configurations built on demand (at least the store's floor).
-fn ranked_need(estimate: &CellEstimate, precision: Option<Precision>) -> u64 {
+fn ranked_need(estimate: &CellEstimate, options: &SolveOptions) -> u64 {
+    let precision = options.precision;
+    if options.save.is_some() {
+        return estimate.ranked_bytes.saturating_add(saving_bytes(estimate));
+    }
     let need = estimate.retro_ranked_bytes(precision);
     if precision == Some(Precision::Exact) {
         return need;
     }
     let analysis = estimate.retro_ranked_bytes(Some(Precision::Compact)) / 3 * 2;
     need.max(analysis + MIN_ON_DEMAND_BYTES + ON_DEMAND_SLACK_BYTES)
+}
+
+/// The least memory of the exact analysis that `--save` runs beside its configurations:
+/// two layers, the last one stored too (it is written, `RetroEstimate::peak_storing`).
+fn saving_bytes(estimate: &CellEstimate) -> u64 {
+    let e = &estimate.retro;
+    e.peak_storing(Precision::Exact, 0..e.layers.min(2))
+}
+
+/// The least memory of the analysis over the tables (`retro_ranked` for the numbering).
+fn tables_need(estimate: &CellEstimate, options: &SolveOptions) -> u64 {
+    match options.save {
+        Some(_) => estimate.tables.bytes.saturating_add(saving_bytes(estimate)),
+        None => estimate.retro_bytes(options.precision),
+    }
 }
 
 /// The bytes of what the analysis reads the configurations from (the finished tables or
