@@ -727,13 +727,7 @@ fn retro_cell(
     let room = options.memory_budget.saturating_sub(tables.bytes());
     let precision = retro_precision(&e, tables.bytes(), options);
     if precision == Precision::Exact {
-        let solved = match &options.save {
-            // Each layer goes to disk as it is solved: the memory is the analysis's own.
-            Some(to) => retro::saved::save_through(tables, options.memory_budget, to, progress)?.0,
-            None => retro::analyse(tables, options.memory_budget, progress)?,
-        };
-        record_retro(&solved.result(), e.positions, result);
-        return Ok(());
+        return retro_exact(tables, options, progress, result);
     }
     // The layers kept take at most two thirds of what the tables leave (more layers make a
     // better oracle); the rest is for the search's table and slack.
@@ -755,15 +749,43 @@ fn retro_cell(
         found.outcome = Outcome::Unknown;
         // The time limit bounds this search on its own: the analysis is not interrupted.
         search_cell(tables, options, Instant::now(), &run, progress, &mut found)?;
-        result.nodes = found.nodes;
-        result.depth_reached = found.depth_reached;
-        if found.outcome == result.outcome {
-            result.method = MethodUsed::RetroSearch;
-            result.plies = found.plies;
-            result.line = found.line;
-        }
+        take_length(found, result);
     }
     Ok(())
+}
+
+/// The exact analysis of the cell over `configs`, saved if the options say so, into
+/// `result` (its length is the analysis's own).
+fn retro_exact(
+    configs: &dyn retro::ConfigSource,
+    options: &SolveOptions,
+    progress: &dyn Progress,
+    result: &mut CellResult,
+) -> Result<()> {
+    let solved = match &options.save {
+        // Each layer goes to disk as it is solved: the memory is the analysis's own.
+        Some(to) => retro::saved::save_through(configs, options.memory_budget, to, progress)?.0,
+        None => retro::analyse(configs, options.memory_budget, progress)?,
+    };
+    record_retro(
+        &solved.result(),
+        retro::cell_estimate(configs).positions,
+        result,
+    );
+    Ok(())
+}
+
+/// After a compact analysis, what the search for the length found (`found`, a copy of
+/// `result` searched on: its nodes hold the analysis's positions already): the length and
+/// line when it agrees on the winner, the nodes and depth whatever it found.
+fn take_length(found: CellResult, result: &mut CellResult) {
+    result.nodes = found.nodes;
+    result.depth_reached = found.depth_reached;
+    if found.outcome == result.outcome {
+        result.method = MethodUsed::RetroSearch;
+        result.plies = found.plies;
+        result.line = found.line;
+    }
 }
 
 /// Retrograde analysis over the ranked numbering of the configurations (the tables do not
@@ -782,12 +804,7 @@ fn retro_ranked(
     let room = options.memory_budget.saturating_sub(ranked.bytes());
     let precision = retro_precision(&e, ranked.bytes(), options);
     if precision == Precision::Exact {
-        let solved = match &options.save {
-            Some(to) => retro::saved::save_through(&ranked, options.memory_budget, to, progress)?.0,
-            None => retro::analyse(&ranked, options.memory_budget, progress)?,
-        };
-        record_retro(&solved.result(), e.positions, result);
-        return Ok(());
+        return retro_exact(&ranked, options, progress, result);
     }
     // The layers kept take at most two thirds of the room, and leave the search its floor.
     let search_floor = MIN_ON_DEMAND_BYTES + ON_DEMAND_SLACK_BYTES;
@@ -825,14 +842,7 @@ fn retro_ranked(
     let mut searched = result.clone();
     searched.outcome = Outcome::Unknown;
     record_found(&found, options, &start, &mut searched);
-    // `searched` started from `result`: its nodes hold the analysis's positions already.
-    result.nodes = searched.nodes;
-    result.depth_reached = searched.depth_reached;
-    if searched.outcome == result.outcome {
-        result.method = MethodUsed::RetroSearch;
-        result.plies = searched.plies;
-        result.line = searched.line;
-    }
+    take_length(searched, result);
     Ok(())
 }
 

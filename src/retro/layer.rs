@@ -77,17 +77,7 @@ pub fn solve_pair<P: Packing>(
                     second,
                 };
                 let mut stats = RetroStats::default();
-                for j in layout::members(pair) {
-                    let left = layout.split_left(k, j);
-                    let own = layout.view(k, config, left[0], Player::One);
-                    let partner = layout.view(k, config, left[0], Player::Two);
-                    // Which stored block, whatever the map: the same one when the block is
-                    // its own half turn (perhaps mirrored).
-                    let (own_at, partner_at) =
-                        ((own.start, own.split), (partner.start, partner.split));
-                    if partner_at < own_at {
-                        continue; // solved with its partner, the other split of the pair
-                    }
+                for (left, own, partner) in blocks_of(layout, k, config, pair) {
                     let block = Block {
                         board,
                         layout,
@@ -110,7 +100,7 @@ pub fn solve_pair<P: Packing>(
                     let at = own.start - base;
                     store_block::<P>(&block, &scratch.values, at, stores.of(own.split));
                     let symmetric = source::symmetric(board, walls);
-                    let both = partner_at != own_at;
+                    let both = !same_block(own, partner);
                     stats = stats + orbit_stats(&block, counts, symmetric, both);
                     if both {
                         let group = stores.of(partner.split);
@@ -191,15 +181,7 @@ fn push_groups<P: Packing>(
                 let reach = source.reach(config, walls);
                 graph.build(board, walls, reach);
                 let mut stats = RetroStats::default();
-                for j in layout::members(pair) {
-                    let left = layout.split_left(k, j);
-                    let own = layout.view(k, config, left[0], Player::One);
-                    let partner = layout.view(k, config, left[0], Player::Two);
-                    let (own_at, partner_at) =
-                        ((own.start, own.split), (partner.start, partner.split));
-                    if partner_at < own_at {
-                        continue;
-                    }
+                for (left, own, partner) in blocks_of(layout, k, config, pair) {
                     let block = Block {
                         board,
                         layout,
@@ -213,7 +195,8 @@ fn push_groups<P: Packing>(
                     };
                     let counts = block::solve::<P>(&block, scratch)?;
                     let symmetric = source::symmetric(board, walls);
-                    stats = stats + orbit_stats(&block, counts, symmetric, partner_at != own_at);
+                    stats =
+                        stats + orbit_stats(&block, counts, symmetric, !same_block(own, partner));
                     push_block::<P>(source, &block, walls, &scratch.values, parents);
                 }
                 Ok(stats)
@@ -321,6 +304,30 @@ fn orbit_stats(block: &Block, counts: RetroStats, symmetric: bool, both: bool) -
         stats = stats + turned(block, counts).times(copies);
     }
     stats
+}
+
+/// The blocks of `config` (in layer `k`) that a task of `pair` solves: for each split of
+/// the pair, its walls left and where its positions with Player 1 and with Player 2 to
+/// move are stored; a block whose Player 2 half lies in an earlier stored block is left
+/// out, solved with its partner (the other split of the pair).
+fn blocks_of(
+    layout: &Layout,
+    k: usize,
+    config: crate::configs::ConfigId,
+    pair: (usize, usize),
+) -> impl Iterator<Item = ([u8; 2], layout::View, layout::View)> + '_ {
+    layout::members(pair).filter_map(move |j| {
+        let left = layout.split_left(k, j);
+        let own = layout.view(k, config, left[0], Player::One);
+        let partner = layout.view(k, config, left[0], Player::Two);
+        ((partner.start, partner.split) >= (own.start, own.split)).then_some((left, own, partner))
+    })
+}
+
+/// Whether two views name the same stored block, whatever their maps: so for a block that
+/// is its own half turn (perhaps mirrored).
+fn same_block(a: layout::View, b: layout::View) -> bool {
+    (a.start, a.split) == (b.start, b.split)
 }
 
 /// One group's bytes in the stores of both splits of a pair.

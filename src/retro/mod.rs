@@ -1090,22 +1090,31 @@ mod tests {
         }
     }
 
+    /// Each cell (width, height, walls) with both numberings of its configurations.
+    fn both_numberings(
+        cells: &[(usize, usize, u8)],
+    ) -> impl Iterator<Item = (Board, u8, Tables, crate::tables::Ranked)> + '_ {
+        cells.iter().map(|&(w, h, n)| {
+            let board = Board::new(w, h).unwrap();
+            let tables = Tables::build(board, n, u64::MAX, &Silent).unwrap();
+            (board, n, tables, crate::tables::Ranked::build(board, n))
+        })
+    }
+
     /// The analysis over the ranked numbering (no records) stores the same bytes, counts
     /// the same positions and gives the same result as over the eager tables, at both
     /// precisions, on boards of every shape.
     #[test]
     fn ranked_numbering_solves_as_the_eager_tables() {
-        for (w, h, n) in [
+        let cells = [
             (3, 3, 2),
             (4, 3, 2),
             (3, 4, 3),
             (2, 5, 2),
             (5, 3, 1),
             (4, 4, 1),
-        ] {
-            let board = Board::new(w, h).unwrap();
-            let tables = Tables::build(board, n, u64::MAX, &Silent).unwrap();
-            let ranked = crate::tables::Ranked::build(board, n);
+        ];
+        for (board, n, tables, ranked) in both_numberings(&cells) {
             for precision in [Precision::Exact, Precision::Compact] {
                 let eager = analyse_at(&tables, u64::MAX, precision, &Silent).unwrap();
                 let lean = analyse_at(&ranked, u64::MAX, precision, &Silent).unwrap();
@@ -1122,7 +1131,7 @@ mod tests {
     /// every layer, at both precisions, over either numbering, whatever the thread count.
     #[test]
     fn pushing_the_last_layer_changes_no_value() {
-        for (w, h, n) in [
+        let cells = [
             (3, 3, 2),
             (4, 3, 2),
             (3, 4, 3),
@@ -1130,10 +1139,8 @@ mod tests {
             (5, 3, 1),
             (3, 3, 10),
             (2, 3, 1),
-        ] {
-            let board = Board::new(w, h).unwrap();
-            let tables = Tables::build(board, n, u64::MAX, &Silent).unwrap();
-            let ranked = crate::tables::Ranked::build(board, n);
+        ];
+        for (board, n, tables, ranked) in both_numberings(&cells) {
             let layers = tables.layers();
             let keep = 0..layers - 1;
             assert_eq!(pushes_last(layers, &keep, false), layers >= 2);
