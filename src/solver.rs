@@ -691,10 +691,13 @@ fn ranked_need(estimate: &CellEstimate, options: &SolveOptions) -> u64 {
 }
 
 /// The least memory of the exact analysis that `--save` runs beside its configurations:
-/// two layers, the last one stored too (it is written, `RetroEstimate::peak_storing`).
+/// two layers, the last one stored too (it is written, `RetroEstimate::peak_storing`), or
+/// where that is more, every layer in parts of a group through the disk (`retro::parts`).
 fn saving_bytes(estimate: &CellEstimate) -> u64 {
     let e = &estimate.retro;
+    let parts = e.peak_in_parts(Precision::Exact, e.least_part(Precision::Exact));
     e.peak_storing(Precision::Exact, 0..e.layers.min(2))
+        .min(parts)
 }
 
 /// The least memory of the analysis over the tables (`retro_ranked` for the numbering).

@@ -212,8 +212,9 @@ fn a_table_saved_layer_by_layer_is_the_table_saved_from_memory() {
         saved::save(&solved, &memory).unwrap();
         let manifest = |dir: &std::path::Path| std::fs::read(dir.join("MANIFEST.sha256")).unwrap();
         let e = retro::cell_estimate(&tables);
-        // Every layer in memory, and only two (the least budget the analysis takes).
-        for budget in [u64::MAX, tables.bytes() + e.bytes] {
+        // Every layer in memory, and only two.
+        let storing = e.peak_storing(retro::Precision::Exact, 0..2);
+        for budget in [u64::MAX, tables.bytes() + storing] {
             let dir = scratch(&format!("{w}x{h}-{walls}-through-{budget}"));
             let to = saved::Target {
                 dir: dir.clone(),
@@ -221,10 +222,37 @@ fn a_table_saved_layer_by_layer_is_the_table_saved_from_memory() {
                 resume: true,
             };
             let (through, _) = saved::save_through(&tables, budget, &to, &Silent).unwrap();
-            assert_eq!(through.keeps_all_layers(), budget == u64::MAX);
+            if budget == u64::MAX {
+                assert!(through.keeps_all_layers());
+            }
             assert_eq!(through.stats(), solved.stats(), "{board} with {walls}");
             assert_eq!(through.result().plies, solved.result().plies);
             assert_eq!(manifest(&dir), manifest(&memory), "{board} with {walls}");
+            std::fs::remove_dir_all(&dir).unwrap();
+        }
+        // Every layer in parts through the disk: as small as they go (a group each, the
+        // stream read in pieces as small), a few groups each, on one thread and on two.
+        let least = e.least_part(retro::Precision::Exact);
+        for (part, threads) in [(least, 2), (5 * least, 1), (5 * least, 2)] {
+            let dir = scratch(&format!("{w}x{h}-{walls}-parts-{part}-{threads}"));
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap();
+            let parted = pool.install(|| {
+                let mut spill = retro::spill::Spill::open(&dir, &tables, &Silent).unwrap();
+                let parted =
+                    retro::analyse_in_parts(&tables, u64::MAX, &mut spill, part, &Silent).unwrap();
+                spill.finish(&tables, parted.stats()).unwrap();
+                parted
+            });
+            assert_eq!(parted.stats(), solved.stats(), "{board} with {walls}");
+            assert_eq!(parted.result().plies, solved.result().plies);
+            assert_eq!(
+                manifest(&dir),
+                manifest(&memory),
+                "{board} with {walls}, parts {part}"
+            );
             std::fs::remove_dir_all(&dir).unwrap();
         }
         std::fs::remove_dir_all(&memory).unwrap();

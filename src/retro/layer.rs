@@ -21,6 +21,7 @@ use crate::geometry::{Cell, Player};
 use crate::progress::Progress;
 use crate::walls::WallSet;
 use rayon::prelude::*;
+use std::ops::Range;
 use std::sync::atomic::AtomicU8;
 
 /// Where the blocks of a pair find the values of their wall moves.
@@ -39,11 +40,13 @@ pub enum Below<'a> {
 /// `second` (the bytes of both splits' stores under packing `P`, all undecided on entry,
 /// or holding the pushed exits with `Below::Pushed`; `second` is `None` when the pair is
 /// one split), reading its wall moves' values from `below`, and counts the outcomes of
-/// every position of the pair (not only the stored ones).
+/// every position of the pair (not only the stored ones). The stores hold the stored
+/// configurations of `ranks` only (whole groups: a layer solved in parts, `parts.rs`), or
+/// every one of the layer.
 pub fn solve_pair<P: Packing>(
     source: &dyn ConfigSource,
     layout: &Layout,
-    k: usize,
+    (k, ranks): (usize, Range<usize>),
     pair: (usize, usize),
     first: &mut [u8],
     second: Option<&mut [u8]>,
@@ -51,9 +54,9 @@ pub fn solve_pair<P: Packing>(
 ) -> Result<RetroStats, TooDeep> {
     let board = source.board();
     let per_config = layout.stored_len();
-    let firsts = cut_groups::<P>(layout, k, first, per_config);
+    let firsts = cut_groups::<P>(layout, k, ranks.clone(), first, per_config);
     let seconds: Vec<Option<&mut [u8]>> = match second {
-        Some(second) => cut_groups::<P>(layout, k, second, per_config)
+        Some(second) => cut_groups::<P>(layout, k, ranks, second, per_config)
             .into_iter()
             .map(|(_, group)| Some(group))
             .collect(),
@@ -218,23 +221,15 @@ fn push_block<P: Packing>(
 ) {
     let layout = block.layout;
     let board = block.board;
-    let [live1, live2] = block.live();
-    // Positions that are over have no slot, in the child or the parent.
-    let open1 = live1 & !narrow(board.goal(Player::One));
-    let open2 = live2 & !narrow(board.goal(Player::Two));
+    let open = open_pairs(board, block.live());
     let mirror = &symmetry::cell_maps(board)[symmetry::MIRROR];
-    let flip = |set: u64| bits(set).fold(0u64, |m, c| m | 1 << mirror[c as usize]);
     let symmetric = source::symmetric(board, walls);
     for wall in walls.iter() {
         let parent_walls = walls.without(wall);
         let parent = source
             .id_of(parent_walls)
             .expect("a configuration less a wall is a configuration");
-        let images = if !symmetric && source::symmetric(board, parent_walls) {
-            2
-        } else {
-            1
-        };
+        let images = !symmetric && source::symmetric(board, parent_walls);
         for placer in [Player::One, Player::Two] {
             let mut left = block.left;
             left[placer.index()] += 1;
@@ -242,23 +237,69 @@ fn push_block<P: Packing>(
                 continue; // the placer cannot have held that many walls
             }
             let view = layout.view(block.layer - 1, parent, left[0], placer);
-            let store = parents[view.split];
             let side = placer.other();
-            for p1 in bits(open1) {
-                for p2 in bits(open2 & !(1 << p1)) {
-                    let code = values[layout.index(side, p1, p2)];
-                    P::push_exit(store, layout.slot(view, p1, p2), code);
-                }
-            }
-            if images == 2 {
-                // The mirror image's positions (q1, q2) hold the block's (m(q1), m(q2)).
-                for q1 in bits(flip(open1)) {
-                    for q2 in bits(flip(open2) & !(1 << q1)) {
-                        let (p1, p2) = (mirror[q1 as usize], mirror[q2 as usize]);
-                        let code = values[layout.index(side, p1, p2)];
-                        P::push_exit(store, layout.slot(view, q1, q2), code);
-                    }
-                }
+            let to = Pushes {
+                store: parents[view.split],
+                view,
+                from: 0,
+                mirror: images.then_some(mirror),
+            };
+            push_positions::<P>(layout, open, to, |p1, p2| {
+                values[layout.index(side, p1, p2)]
+            });
+        }
+    }
+}
+
+/// The pawn cells of a block's positions that are not over: Player 1's off its goal row,
+/// Player 2's off its own, each where it still reaches its goal (`live`).
+pub fn open_pairs(board: crate::geometry::Board, [live1, live2]: [u64; 2]) -> [u64; 2] {
+    [
+        live1 & !narrow(board.goal(Player::One)),
+        live2 & !narrow(board.goal(Player::Two)),
+    ]
+}
+
+/// Where the pushes of one block into one parent go: the parent's stored block (`view`)
+/// in `store`, which begins at slot `from` of its split; with `mirror`, the mirror image's
+/// positions too (a parent that is its own mirror image keeps both halves, and the child
+/// is not its own, so its image is another child of the parent).
+pub struct Pushes<'a> {
+    pub store: &'a [AtomicU8],
+    pub view: layout::View,
+    pub from: usize,
+    pub mirror: Option<&'a [Cell; crate::geometry::MAX_CELLS]>,
+}
+
+/// Pushes `code(p1, p2)`, the child's code of each position with its pawns on `open`
+/// (`open_pairs`), into the best exit of the same pawns in the parent (`to`).
+#[inline(always)]
+pub fn push_positions<P: Packing>(
+    layout: &Layout,
+    [open1, open2]: [u64; 2],
+    to: Pushes,
+    code: impl Fn(Cell, Cell) -> Code,
+) {
+    for p1 in bits(open1) {
+        for p2 in bits(open2 & !(1 << p1)) {
+            P::push_exit(
+                to.store,
+                layout.slot(to.view, p1, p2) - to.from,
+                code(p1, p2),
+            );
+        }
+    }
+    if let Some(mirror) = to.mirror {
+        // The mirror image's positions (q1, q2) hold the block's (m(q1), m(q2)).
+        let flip = |set: u64| bits(set).fold(0u64, |m, c| m | 1 << mirror[c as usize]);
+        for q1 in bits(flip(open1)) {
+            for q2 in bits(flip(open2) & !(1 << q1)) {
+                let (p1, p2) = (mirror[q1 as usize], mirror[q2 as usize]);
+                P::push_exit(
+                    to.store,
+                    layout.slot(to.view, q1, q2) - to.from,
+                    code(p1, p2),
+                );
             }
         }
     }
@@ -275,10 +316,7 @@ fn load_exits<P: Packing>(
     exits: &mut [Code],
 ) {
     let layout = block.layout;
-    let board = block.board;
-    let [live1, live2] = block.live();
-    let open1 = live1 & !narrow(board.goal(Player::One));
-    let open2 = live2 & !narrow(board.goal(Player::Two));
+    let [open1, open2] = open_pairs(block.board, block.live());
     for (side, view) in [Player::One, Player::Two].into_iter().zip(views) {
         let store = stores.of(view.split);
         for p1 in bits(open1) {
@@ -351,19 +389,22 @@ impl GroupStores<'_> {
     }
 }
 
-/// A split's store cut into groups: (rank of the group's first stored configuration, its
-/// bytes). `per_config` slots are a whole number of bytes (blocks are padded).
+/// A split's store of the stored configurations `ranks` (whole groups) cut into groups:
+/// (rank of the group's first stored configuration, its bytes). `per_config` slots are a
+/// whole number of bytes (blocks are padded).
 fn cut_groups<'s, P: Packing>(
     layout: &Layout,
     k: usize,
+    ranks: Range<usize>,
     store: &'s mut [u8],
     per_config: usize,
 ) -> Vec<(usize, &'s mut [u8])> {
     debug_assert!(per_config.is_multiple_of(P::PER_BYTE));
+    debug_assert_eq!(store.len(), ranks.len() * per_config / P::PER_BYTE);
     let mut groups = Vec::new();
     let mut rest = store;
-    let mut rank = 0;
-    while rank < layout.stored(k).len() {
+    let mut rank = ranks.start;
+    while rank < ranks.end {
         let len = layout.group_len(k, rank);
         let (group, tail) = rest.split_at_mut(len * per_config / P::PER_BYTE);
         groups.push((rank, group));
@@ -402,10 +443,9 @@ fn store_turned<P: Packing>(
     group: &mut [u8],
 ) {
     let layout = block.layout;
-    let board = block.board;
-    let [live1, live2] = block.live();
-    for p1 in bits(live1 & !narrow(board.goal(Player::One))) {
-        for p2 in bits(live2 & !narrow(board.goal(Player::Two)) & !(1 << p1)) {
+    let [open1, open2] = open_pairs(block.board, block.live());
+    for p1 in bits(open1) {
+        for p2 in bits(open2 & !(1 << p1)) {
             let code = values[layout.index(Player::Two, p1, p2)];
             P::write(group, layout.slot(partner, p1, p2) - base, code);
         }

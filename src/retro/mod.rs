@@ -78,6 +78,7 @@ mod code;
 mod layer;
 mod layout;
 mod line;
+mod parts;
 mod pawn_graph;
 pub mod saved;
 pub mod source;
@@ -132,6 +133,8 @@ pub struct RetroEstimate {
     split_slots: Vec<u128>,
     /// Bytes of the layout's indices.
     index: u128,
+    /// Slots of a stored block.
+    block: u128,
 }
 
 /// What the store keeps of each position (`store.rs`).
@@ -212,6 +215,40 @@ impl RetroEstimate {
         u64::try_from(peak.saturating_add(self.index)).unwrap_or(u64::MAX)
     }
 
+    /// The peak bytes of an analysis at `precision` in parts (`parts.rs`) of at most
+    /// `part_bytes`, besides the configurations: the part, the pieces of the stream, the
+    /// files' writers, the layout's indices, and layers 0 and 1, read back at the end for
+    /// the start's value.
+    pub fn peak_in_parts(&self, precision: Precision, part_bytes: u64) -> u64 {
+        let n = self.walls_per_player;
+        let low: u128 = (0..self.layers.min(2))
+            .map(|k| {
+                self.split_slots[k].div_ceil(precision.per_byte()) * layout::splits(n, k).1 as u128
+            })
+            .sum();
+        let splits = (0..self.layers)
+            .map(|k| layout::splits(n, k).1)
+            .max()
+            .unwrap_or(0);
+        let stream = parts::STREAM_CHUNKS * parts::chunk_bytes(part_bytes);
+        let writers = splits as u64 * parts::WRITER_BYTES;
+        let fixed = self.index + low + (stream + writers) as u128;
+        u64::try_from(fixed + part_bytes as u128).unwrap_or(u64::MAX)
+    }
+
+    /// The bytes of the largest of the smallest parts of the layers (one group each):
+    /// the least `part_bytes` of an analysis in parts.
+    pub fn least_part(&self, precision: Precision) -> u64 {
+        let per_byte = precision.per_byte() as usize;
+        (0..self.layers)
+            .map(|k| {
+                let splits = layout::splits(self.walls_per_player, k).1;
+                parts::least_part_bytes(splits, self.block as usize, per_byte)
+            })
+            .max()
+            .unwrap_or(0)
+    }
+
     /// The most layers an analysis at `precision` can keep within `budget` bytes (the
     /// tables not included): every layer, or `0..kept` for the largest `kept` that fits, at
     /// least layers 0 and 1; `None` if even two layers do not fit.
@@ -266,6 +303,7 @@ pub fn estimate(
         walls_per_player,
         split_slots,
         index: layout::index_bytes(configurations, stored_configs),
+        block,
     };
     estimate.bytes = estimate.peak(Precision::Exact, layers.min(2));
     estimate.all_layers_bytes = estimate.peak(Precision::Exact, layers);
@@ -466,7 +504,9 @@ pub fn analyse_keeping<'t>(
 /// Solves every position of the cell of `tables` exactly, as `analyse` does, and writes each
 /// layer to `spill` as soon as it is solved, going on from the layers an earlier run wrote
 /// there (`spill.rs`). Once it has returned, `spill.finish` makes the directory a saved
-/// table. Memory: as `analyse` (every layer kept when they fit, else two).
+/// table. Memory: as `analyse` (every layer kept when they fit, else two); when even two
+/// layers do not fit, every layer is solved in parts that do, reading the layer above from
+/// the directory (`parts.rs`), and layers 0 and 1 are kept.
 pub fn analyse_through<'t>(
     configs: &'t dyn ConfigSource,
     memory_budget: u64,
@@ -480,8 +520,130 @@ pub fn analyse_through<'t>(
         true => e.layers,
         false => e.layers.min(2),
     };
+    if e.peak_storing(Precision::Exact, 0..kept) > room {
+        let part_bytes = part_bytes(&e, Precision::Exact, room);
+        return analyse_in_parts(configs, memory_budget, spill, part_bytes, progress);
+    }
     check(configs, &e, Precision::Exact, kept, true, memory_budget)?;
     run_keeping::<Exact>(configs, Precision::Exact, 0..kept, Some(spill), progress)
+}
+
+/// The bytes a part may take in `room` (the budget less the configurations): what the
+/// rest of the analysis in parts leaves (`RetroEstimate::peak_in_parts`).
+fn part_bytes(e: &RetroEstimate, precision: Precision, room: u64) -> u64 {
+    // The stream's pieces are at most a part each (`parts::chunk_bytes`).
+    let left = room.saturating_sub(e.peak_in_parts(precision, 0));
+    let stream = parts::STREAM_CHUNKS * parts::CHUNK_BYTES;
+    match left >= stream + parts::CHUNK_BYTES {
+        true => left - stream,
+        false => left / (parts::STREAM_CHUNKS + 1),
+    }
+}
+
+/// Refuses an analysis in parts whose parts (at least the smallest) do not fit the budget.
+fn check_parts(
+    configs: &dyn ConfigSource,
+    e: &RetroEstimate,
+    precision: Precision,
+    part_bytes: u64,
+    budget: u64,
+) -> Result<()> {
+    let least = e.least_part(precision).max(part_bytes);
+    memory::check(
+        &format!(
+            "retrograde analysis of {} with {} in parts through the disk ({} positions, {} layers)",
+            configs.board(),
+            count(configs.walls_per_player(), "wall"),
+            e.positions,
+            e.layers,
+        ),
+        e.peak_in_parts(precision, least)
+            .saturating_add(configs.bytes()),
+        budget,
+    )
+}
+
+/// Solves every position of the cell exactly, every layer in parts of at most `part_bytes`
+/// through `spill` (`parts.rs`), going on from the layers an earlier run wrote there; then
+/// reads layers 0 and 1 back: the start's value, its remoteness and the counts are exact,
+/// the line as when streaming. Refused when the least part does not fit `memory_budget`.
+pub fn analyse_in_parts<'t>(
+    configs: &'t dyn ConfigSource,
+    memory_budget: u64,
+    spill: &mut spill::Spill,
+    part_bytes: u64,
+    progress: &dyn Progress,
+) -> Result<Solved<'t>> {
+    check_board(configs.board())?;
+    let e = cell_estimate(configs);
+    check_parts(configs, &e, Precision::Exact, part_bytes, memory_budget)?;
+    run_in_parts::<Exact>(configs, Precision::Exact, spill, part_bytes, progress)
+}
+
+fn run_in_parts<'t, P: Packing>(
+    configs: &'t dyn ConfigSource,
+    precision: Precision,
+    spill: &mut spill::Spill,
+    part_bytes: u64,
+    progress: &dyn Progress,
+) -> Result<Solved<'t>> {
+    let layout = Layout::new(configs);
+    let layers = layout.layers();
+    let written_from = spill.written_from();
+    let slots = |ks: Range<usize>| ks.map(|k| layout.layer_len(k) as u64).sum::<u64>();
+    progress.begin("retrograde analysis in parts", slots(0..layers));
+    let mut stats = RetroStats::default();
+    if written_from < layers {
+        stats = spill.stats_from(written_from);
+        progress.advance(slots(written_from..layers));
+        progress.message(&format!(
+            "layers {written_from} to {} written by an earlier run",
+            layers - 1
+        ));
+    }
+    let part_bytes = usize::try_from(part_bytes).unwrap_or(usize::MAX);
+    let mut pace = Pace::new(slots(0..written_from));
+    let mut largest = 0;
+    for k in (0..written_from).rev() {
+        let parts = parts::plan(&layout, k, P::PER_BYTE, part_bytes);
+        let per_config = layout.splits(k) * layout.stored_len() / P::PER_BYTE;
+        largest = largest.max(
+            parts
+                .iter()
+                .map(|r| r.len() * per_config)
+                .max()
+                .unwrap_or(0),
+        );
+        if parts.len() > 1 {
+            progress.message(&format!("layer {k}: {} parts", parts.len()));
+        }
+        let layer_stats = parts::solve_layer::<P>(
+            configs,
+            &layout,
+            k,
+            spill,
+            part_bytes,
+            (progress, &mut pace),
+        )?;
+        stats = stats + layer_stats;
+        pace.layer_done(k, 0, progress);
+    }
+    progress.finish();
+    let mut values: Vec<Splits> = vec![Vec::new(); layers];
+    let mut low = 0;
+    for (k, layer) in values.iter_mut().enumerate().take(layers.min(2)) {
+        *layer = spill.read_layer(k, &layout)?;
+        low += layer.iter().flatten().map(Vec::len).sum::<usize>();
+    }
+    let streaming = (parts::STREAM_CHUNKS * parts::chunk_bytes(part_bytes as u64)) as usize;
+    Ok(Solved {
+        configs,
+        peak_bytes: (largest + streaming + low) as u64 + layout.bytes(),
+        layout,
+        precision,
+        values,
+        stats,
+    })
 }
 
 /// The layers kept: the exact analysis keeps every layer or two (a line needs them all),
@@ -674,7 +836,7 @@ fn run_keeping<'t, P: Packing>(
                 + layer::solve_pair::<P>(
                     configs,
                     &layout,
-                    k,
+                    (k, 0..layout.stored(k).len()),
                     pair,
                     &mut first,
                     second.as_deref_mut(),
@@ -725,6 +887,29 @@ impl Pace {
             total,
             done: 0,
         }
+    }
+
+    /// Part `i` of `parts` of layer `k` done (`slots` stored positions).
+    fn part_done(
+        &mut self,
+        k: usize,
+        (i, parts): (usize, usize),
+        slots: usize,
+        progress: &dyn Progress,
+    ) {
+        self.done += slots as u64;
+        if parts == 1 {
+            return; // `layer_done` tells it
+        }
+        let seconds = self.started.elapsed().as_secs_f64();
+        let share = self.done as f64 / self.total.max(1) as f64;
+        progress.message(&format!(
+            "layer {k}, part {i} of {parts}: {:.1} % of the analysis in {seconds:.0} s, \
+             {:.1} M stored positions/s, about {:.0} s left",
+            100.0 * share,
+            self.done as f64 / seconds.max(1e-9) / 1e6,
+            seconds * (1.0 - share) / share.max(1e-9)
+        ));
     }
 
     fn layer_done(&mut self, k: usize, slots: usize, progress: &dyn Progress) {

@@ -472,7 +472,7 @@ pub(super) fn write_split(
     let mut gz = GzEncoder::new(Vec::new(), Compression::fast());
     gz.write_all(store).expect("writing to memory");
     let gz = gz.finish().expect("writing to memory");
-    let file = format!("layer-{k:02}-split-{j:02}.bin.gz");
+    let file = split_file_name(k, j);
     write_synced(&dir.join(&file), &gz)?;
     let entry = SplitFile {
         file,
@@ -480,6 +480,11 @@ pub(super) fn write_split(
         file_bytes: gz.len() as u64,
     };
     Ok((entry, sha256_hex(&gz)))
+}
+
+/// The name of the file of split `j` of layer `k`.
+pub(super) fn split_file_name(k: usize, j: usize) -> String {
+    format!("layer-{k:02}-split-{j:02}.bin.gz")
 }
 
 /// The header (of the splits in `layers`, with the cell's counts `stats`) and the manifest

@@ -22,8 +22,13 @@ use super::saved::{self, SplitFile};
 use super::{RetroStats, Splits};
 use crate::error::{Error, Result, count};
 use crate::progress::Progress;
+use flate2::Compression;
+use flate2::read::GzDecoder;
+use flate2::write::GzEncoder;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
 /// The file that says which layers are written, while a run is on.
@@ -251,6 +256,19 @@ impl Spill {
                 saved::write_split(&self.dir, k, j, store)
             })
             .collect::<Result<_>>()?;
+        self.record_layer(k, written, stats, started, progress)
+    }
+
+    /// Records layer `k`, whose files (`written`: each split's entry and SHA-256) are
+    /// whole on disk, in `progress.json`, replaced whole.
+    fn record_layer(
+        &mut self,
+        k: usize,
+        written: Vec<(SplitFile, String)>,
+        stats: RetroStats,
+        started: std::time::Instant,
+        progress: &dyn Progress,
+    ) -> Result<()> {
         let (files, sha256): (Vec<SplitFile>, Vec<String>) = written.into_iter().unzip();
         let bytes: u64 = files.iter().map(|f| f.file_bytes).sum();
         self.progress.layers[k] = Some(Written {
@@ -268,6 +286,106 @@ impl Spill {
             started.elapsed().as_secs_f64()
         ));
         Ok(())
+    }
+
+    /// A writer of layer `k`'s `splits` split files, part after part (`parts.rs`).
+    pub fn layer_writer(&self, k: usize, splits: usize) -> Result<LayerWriter> {
+        let files = (0..splits)
+            .map(|j| {
+                let name = saved::split_file_name(k, j);
+                let path = self.dir.join(&name);
+                let file =
+                    std::fs::File::create(&path).map_err(|e| saved::io(&path, "write", e))?;
+                let hashed = Hashed::new(std::io::BufWriter::with_capacity(256 << 10, file));
+                Ok((name, GzEncoder::new(hashed, Compression::fast()), 0))
+            })
+            .collect::<Result<_>>()?;
+        Ok(LayerWriter {
+            k,
+            dir: self.dir.clone(),
+            files,
+            started: std::time::Instant::now(),
+        })
+    }
+
+    /// Records layer `k` written by `writer` (every part appended) with its counts.
+    pub fn finish_layer(
+        &mut self,
+        writer: LayerWriter,
+        stats: RetroStats,
+        progress: &dyn Progress,
+    ) -> Result<()> {
+        let (k, started, dir) = (writer.k, writer.started, writer.dir);
+        let written = writer
+            .files
+            .into_par_iter()
+            .map(|(name, gz, bytes)| {
+                let path = dir.join(&name);
+                let fail = |e: std::io::Error| saved::io(&path, "write", e);
+                let hashed = gz.finish().map_err(fail)?;
+                let (file, sha, file_bytes) = hashed.finish();
+                let file = file.into_inner().map_err(|e| fail(e.into_error()))?;
+                file.sync_all().map_err(fail)?;
+                let entry = SplitFile {
+                    file: name,
+                    bytes,
+                    file_bytes,
+                };
+                Ok((entry, sha))
+            })
+            .collect::<Result<Vec<_>>>()?;
+        self.record_layer(k, written, stats, started, progress)
+    }
+
+    /// Reads split `j` of written layer `k` as a stream, in the pieces `chunks` (whole
+    /// groups of stored configurations, in order, covering the split): `each(ranks, bytes)`
+    /// gets each piece's ranks and its bytes under packing `P`. The next piece is read and
+    /// inflated while `each` works on one. The file is checked against its SHA-256 at the
+    /// end: a damaged file is an error, and the caller must drop what `each` made of it.
+    pub fn stream_split<P: super::store::Packing>(
+        &self,
+        (k, j): (usize, usize),
+        layout: &Layout,
+        chunks: &[std::ops::Range<usize>],
+        mut each: impl FnMut(std::ops::Range<usize>, &[u8]),
+    ) -> Result<()> {
+        let layer = self.progress.layers[k]
+            .as_ref()
+            .expect("only layers written are read back");
+        let path = self.dir.join(&layer.files[j].file);
+        let sha = &layer.sha256[j];
+        let per_config = layout.stored_len() / P::PER_BYTE;
+        let damaged = |e: std::io::Error| Error::Damaged(format!("{}: {e}", path.display()));
+        std::thread::scope(|scope| {
+            let (send, receive) = std::sync::mpsc::sync_channel::<(usize, Vec<u8>)>(1);
+            let reader = scope.spawn(|| -> Result<()> {
+                let file = std::fs::File::open(&path).map_err(|e| saved::io(&path, "read", e))?;
+                let mut gz = GzDecoder::new(Hashed::new(file));
+                for (i, ranks) in chunks.iter().enumerate() {
+                    let mut bytes = vec![0u8; ranks.len() * per_config];
+                    gz.read_exact(&mut bytes).map_err(damaged)?;
+                    if send.send((i, bytes)).is_err() {
+                        return Ok(()); // the consumer stopped
+                    }
+                }
+                drop(send);
+                let mut rest = Vec::new();
+                gz.read_to_end(&mut rest).map_err(damaged)?;
+                let mut hashed = gz.into_inner();
+                std::io::copy(&mut hashed, &mut std::io::sink()).map_err(damaged)?;
+                if !rest.is_empty() || hashed.finish().1 != *sha {
+                    return Err(Error::Damaged(format!(
+                        "{} is damaged: its SHA-256 or its length differs from what was written",
+                        path.display()
+                    )));
+                }
+                Ok(())
+            });
+            for (i, bytes) in receive {
+                each(chunks[i].clone(), &bytes);
+            }
+            reader.join().expect("the reader does not panic")
+        })
     }
 
     /// Every layer is written: the header and the manifest make the directory a saved
@@ -289,5 +407,82 @@ impl Spill {
         let path = self.dir.join(PROGRESS);
         std::fs::remove_file(&path).map_err(|e| saved::io(&path, "remove", e))?;
         Ok(bytes)
+    }
+}
+
+/// The split files of one layer being written part after part: each a gzip stream whose
+/// SHA-256 is taken as it goes, so that nothing is read back to record it.
+pub struct LayerWriter {
+    k: usize,
+    dir: PathBuf,
+    /// Per split: the file's name, its stream, the bytes appended (uncompressed).
+    files: Vec<(String, SplitWriter, u64)>,
+    started: std::time::Instant,
+}
+
+impl LayerWriter {
+    /// Appends a part: `stores[j]` to split `j`'s file (the splits compress in parallel).
+    pub fn append(&mut self, stores: &[Vec<u8>]) -> Result<()> {
+        let dir = &self.dir;
+        self.files
+            .par_iter_mut()
+            .zip(stores)
+            .try_for_each(|((name, gz, bytes), store)| {
+                *bytes += store.len() as u64;
+                gz.write_all(store)
+                    .map_err(|e| saved::io(&dir.join(name.as_str()), "write", e))
+            })
+    }
+}
+
+/// One split file being written: gzip over a hashed, buffered file.
+type SplitWriter = GzEncoder<Hashed<std::io::BufWriter<std::fs::File>>>;
+
+/// A reader or writer that takes the SHA-256 and the count of the bytes through it.
+pub struct Hashed<T> {
+    inner: T,
+    sha: Sha256,
+    bytes: u64,
+}
+
+impl<T> Hashed<T> {
+    fn new(inner: T) -> Hashed<T> {
+        Hashed {
+            inner,
+            sha: Sha256::new(),
+            bytes: 0,
+        }
+    }
+
+    /// The inner reader or writer, the SHA-256 (hex) and the bytes through.
+    fn finish(self) -> (T, String, u64) {
+        let hex = self
+            .sha
+            .finalize()
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect();
+        (self.inner, hex, self.bytes)
+    }
+}
+
+impl<W: Write> Write for Hashed<W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let n = self.inner.write(buf)?;
+        self.sha.update(&buf[..n]);
+        self.bytes += n as u64;
+        Ok(n)
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.inner.flush()
+    }
+}
+
+impl<R: Read> Read for Hashed<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.sha.update(&buf[..n]);
+        self.bytes += n as u64;
+        Ok(n)
     }
 }

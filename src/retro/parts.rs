@@ -1,0 +1,224 @@
+//! A layer solved in parts through a directory, for cells whose layers do not fit the
+//! memory: every layer is written to disk (`spill.rs`), and layer `k` is solved in parts,
+//! each a run of whole groups of its stored configurations (`layout.rs`) sized to the
+//! memory left. For each part:
+//!
+//! 1. its stores (every split, the part's configurations only) start as "no exit";
+//! 2. the stored blocks of layer `k + 1` are read from disk as a stream, in order, and
+//!    each pushes its codes into the best exits of its parents that lie in the part (the
+//!    configuration less one of its walls, Player 2 having placed it: `push_stored`);
+//! 3. each block of the part is solved from those exits by its pawn moves
+//!    (`layer::solve_pair`, `Below::Pushed`) and the part is appended to the layer's files.
+//!
+//! The last layer has no wall moves: its parts are solved from nothing. Each stored block
+//! pushes only its Player 1 half, as the child of a wall Player 2 placed: that is every
+//! exit. A stored parent's position with Player 1 to move exits, by Player 1's wall, to a
+//! position with Player 2 to move, which is stored as the Player 1 half of its half turn,
+//! and that stored block's push through the turned wall lands in the parent's slot (the
+//! layout maps it). So the values are those of the analysis in memory, byte for byte,
+//! whatever the number of parts or threads (tested).
+//!
+//! Memory: the part's stores, three pieces of the stream (`CHUNK_BYTES` each, or a part's
+//! bytes if less), a writer per split file, the layout's indices and the configurations. Disk: every layer, as the saved table has it. Time: one
+//! pass over layer `k + 1` per part of layer `k`.
+
+use super::layer::{self, Below, Pushes};
+use super::layout::{self, Layout};
+use super::source::{self, ConfigSource};
+use super::spill::Spill;
+use super::store::{self, Packing};
+use super::symmetry;
+use super::{Pace, RetroStats, block};
+use crate::error::Result;
+use crate::geometry::Player;
+use crate::progress::Progress;
+use rayon::prelude::*;
+use std::ops::Range;
+use std::sync::atomic::AtomicU8;
+
+/// The most bytes of one piece of the stream of the layer above.
+pub const CHUNK_BYTES: u64 = 16 << 20;
+
+/// Pieces of the stream in memory at once: one pushed, one waiting, one being read.
+pub const STREAM_CHUNKS: u64 = 3;
+
+/// The memory of one split file's writer: its buffer and the compressor's state.
+pub const WRITER_BYTES: u64 = 1 << 20;
+
+/// The most bytes of one piece of the stream beside parts of `part_bytes`: no more than a
+/// part (so that small parts, as the tests make them, read the stream in many pieces).
+pub fn chunk_bytes(part_bytes: u64) -> u64 {
+    CHUNK_BYTES.min(part_bytes).max(1)
+}
+
+/// The parts of layer `k`: runs of whole groups of stored configurations, each taking at
+/// most `part_bytes` in every split together (at least one group, whatever it takes).
+pub fn plan(layout: &Layout, k: usize, per_byte: usize, part_bytes: usize) -> Vec<Range<usize>> {
+    let per_config = layout.splits(k) * layout.stored_len() / per_byte;
+    let most = (part_bytes / per_config.max(1)).max(1);
+    // As many parts as the most a part holds asks, of even sizes (a group more at most).
+    let stored = layout.stored(k).len();
+    let even = stored.div_ceil(stored.div_ceil(most).max(1)) + 1;
+    runs(layout, k, most.min(even))
+}
+
+/// Layer `k`'s stored configurations cut into runs of whole groups of at most `most`
+/// configurations each (or one group when a group is more).
+fn runs(layout: &Layout, k: usize, most: usize) -> Vec<Range<usize>> {
+    let stored = layout.stored(k).len();
+    let mut runs = Vec::new();
+    let (mut start, mut rank) = (0, 0);
+    while rank < stored {
+        let next = rank + layout.group_len(k, rank);
+        if next - start > most && rank > start {
+            runs.push(start..rank);
+            start = rank;
+        }
+        rank = next;
+    }
+    if start < stored {
+        runs.push(start..stored);
+    }
+    runs
+}
+
+/// The bytes of the smallest part of layer `k`: one group of two configurations.
+pub fn least_part_bytes(splits: usize, stored_len: usize, per_byte: usize) -> u64 {
+    (2 * splits * stored_len / per_byte) as u64
+}
+
+/// Solves layer `k` in parts of at most `part_bytes`, reading layer `k + 1` from `spill`
+/// (written), and writes it there; returns its counts.
+pub fn solve_layer<P: Packing>(
+    source: &dyn ConfigSource,
+    layout: &Layout,
+    k: usize,
+    spill: &mut Spill,
+    part_bytes: usize,
+    (progress, pace): (&dyn Progress, &mut Pace),
+) -> Result<RetroStats> {
+    let n = source.walls_per_player();
+    let last = layout.layers() - 1;
+    let parts = plan(layout, k, P::PER_BYTE, part_bytes);
+    let per_config = layout.stored_len();
+    let mut writer = spill.layer_writer(k, layout.splits(k))?;
+    let mut stats = RetroStats::default();
+    for (i, ranks) in parts.iter().enumerate() {
+        let len = ranks.len() * per_config / P::PER_BYTE;
+        let start = if k < last { P::NO_EXITS } else { P::EMPTY };
+        let mut stores: Vec<Vec<u8>> = (0..layout.splits(k)).map(|_| vec![start; len]).collect();
+        if k < last {
+            let window = ranks.start * per_config..ranks.end * per_config;
+            let parents: Vec<&[AtomicU8]> = stores.iter_mut().map(|s| store::atomic(s)).collect();
+            let chunk = chunk_bytes(part_bytes as u64) as usize;
+            push_layer_above::<P>(source, layout, (k + 1, chunk), spill, &parents, window)?;
+        }
+        let below = if k < last {
+            Below::Pushed
+        } else {
+            Below::Nothing
+        };
+        for pair in layout::split_pairs(n, k) {
+            let (first, second) = pair_stores(&mut stores, pair);
+            stats = stats
+                + layer::solve_pair::<P>(
+                    source,
+                    layout,
+                    (k, ranks.clone()),
+                    pair,
+                    first,
+                    second,
+                    below,
+                )
+                .map_err(|block::TooDeep| super::too_deep(source.board(), n))?;
+        }
+        writer.append(&stores)?;
+        let slots = ranks.len() * per_config * layout.splits(k);
+        progress.advance(slots as u64);
+        pace.part_done(k, (i + 1, parts.len()), slots, progress);
+    }
+    spill.finish_layer(writer, stats, progress)?;
+    Ok(stats)
+}
+
+/// The stores of both splits of `pair` (`second` is `None` when the pair is one split).
+fn pair_stores(stores: &mut [Vec<u8>], pair: (usize, usize)) -> (&mut [u8], Option<&mut [u8]>) {
+    if pair.0 == pair.1 {
+        return (&mut stores[pair.0], None);
+    }
+    let (low, high) = stores.split_at_mut(pair.1);
+    (&mut low[pair.0], Some(&mut high[0]))
+}
+
+/// Streams every split of layer `c` that holds children of a wall Player 2 placed in layer
+/// `c - 1`, in pieces of about `chunk_bytes`, pushing each stored block into its parents
+/// in `window` (slots of layer `c - 1`'s splits, whose stores are `parents`).
+fn push_layer_above<P: Packing>(
+    source: &dyn ConfigSource,
+    layout: &Layout,
+    (c, chunk_bytes): (usize, usize),
+    spill: &Spill,
+    parents: &[&[AtomicU8]],
+    window: Range<usize>,
+) -> Result<()> {
+    let per_config = layout.stored_len();
+    let chunks = runs(layout, c, (chunk_bytes * P::PER_BYTE / per_config).max(1));
+    let mirror = &symmetry::cell_maps(source.board())[symmetry::MIRROR];
+    for j in 0..layout.splits(c) {
+        // Player 2 placed the wall: Player 1 holds as many walls in the parent.
+        if !layout.has_split(c - 1, layout.split_left(c, j)[0]) {
+            continue;
+        }
+        spill.stream_split::<P>((c, j), layout, &chunks, |ranks, bytes| {
+            let first = ranks.start;
+            ranks.into_par_iter().for_each(|r| {
+                let block =
+                    &bytes[(r - first) * per_config / P::PER_BYTE..][..per_config / P::PER_BYTE];
+                push_stored::<P>(source, layout, (c, j, r), block, parents, &window, mirror);
+            });
+        })?;
+    }
+    Ok(())
+}
+
+/// Pushes the Player 1 half of stored block `(c, j, r)` (layer, split, rank), whose bytes
+/// are `block`, into the best exits of its parents in `window`: each configuration of
+/// layer `c - 1` it is made from by a wall Player 2 placed, Player 2 to move there.
+fn push_stored<P: Packing>(
+    source: &dyn ConfigSource,
+    layout: &Layout,
+    (c, j, r): (usize, usize, usize),
+    block: &[u8],
+    parents: &[&[AtomicU8]],
+    window: &Range<usize>,
+    mirror: &[crate::geometry::Cell; crate::geometry::MAX_CELLS],
+) {
+    let board = source.board();
+    let config = layout.stored(c)[r];
+    let walls = source.walls(config);
+    let open = layer::open_pairs(board, source.reach(config, walls));
+    let left1 = layout.split_left(c, j)[0];
+    // A stored configuration's own view: Player 1 to move, neither mirrored nor turned.
+    let own = layout.view(c, config, left1, Player::One);
+    let symmetric = source::symmetric(board, walls);
+    for wall in walls.iter() {
+        let parent_walls = walls.without(wall);
+        let parent = source
+            .id_of(parent_walls)
+            .expect("a configuration less a wall is a configuration");
+        let view = layout.view(c - 1, parent, left1, Player::Two);
+        if !window.contains(&view.start) {
+            continue;
+        }
+        let images = !symmetric && source::symmetric(board, parent_walls);
+        let to = Pushes {
+            store: parents[view.split],
+            view,
+            from: window.start,
+            mirror: images.then_some(mirror),
+        };
+        layer::push_positions::<P>(layout, open, to, |p1, p2| {
+            P::read(block, layout.slot(own, p1, p2) - own.start)
+        });
+    }
+}
