@@ -18,6 +18,13 @@ pub enum Error {
         needed: u64,
         budget: u64,
     },
+    /// A layer to be written would not fit the free space of the disk that holds `dir`.
+    Disk {
+        dir: String,
+        what: String,
+        needed: u64,
+        free: u64,
+    },
     /// Any other invalid argument (a bad option value, a bad combination of options).
     Argument(String),
     /// Reading or writing a file failed.
@@ -44,6 +51,18 @@ impl fmt::Display for Error {
             | Error::Damaged(m) => f.write_str(m),
             Error::IllegalAction(m) => f.write_str(m),
             Error::BrokenPipe => f.write_str("the output was closed"),
+            Error::Disk {
+                dir,
+                what,
+                needed,
+                free,
+            } => write!(
+                f,
+                "{what} needs about {} on disk but the disk of {dir} has {} free (free some, or \
+                 point --scratch at a larger disk; the same command goes on from the layers written)",
+                format_bytes(*needed),
+                format_bytes(*free)
+            ),
             Error::Memory {
                 what,
                 needed,

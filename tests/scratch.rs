@@ -159,3 +159,46 @@ fn a_scratch_directory_of_another_cell_or_of_other_files_is_refused() {
     ]);
     std::fs::remove_dir_all(&root).unwrap();
 }
+
+/// Where two layers do not fit the memory, every layer is solved in parts through the
+/// directory (`retro::parts`); killed with SIGKILL in the middle of a layer, while its
+/// files are being written, the same command goes on from the layers written and ends with
+/// the table saved from memory, byte for byte.
+#[test]
+fn a_run_in_parts_killed_in_the_middle_of_a_layer_ends_as_the_table_saved_from_memory() {
+    let root = scratch("parts");
+    let whole = root.join("whole");
+    retro("5x5", "3", &["--save", s(&whole)]);
+    let dir: PathBuf = root.join("run");
+    let args = [
+        "solve", "5x5", "--walls", "3", "--method", "retro", "--memory", "30M", "-v",
+    ];
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_quoridor-solver"))
+        .args(args)
+        .args(["--scratch", s(&dir)])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("the binary runs");
+    // Killed once the top layer is recorded and the next one's file is being written.
+    let (progress, next) = (dir.join("progress.json"), dir.join("layer-05-split-00.bin.gz"));
+    let started = Instant::now();
+    while !(progress.exists() && next.exists()) && started.elapsed() < Duration::from_secs(60) {
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    std::thread::sleep(Duration::from_millis(100));
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert!(
+        progress.exists() && !dir.join("MANIFEST.sha256").exists(),
+        "killed before the end"
+    );
+    let out = run(&[&args[..], &["--scratch", s(&dir)]].concat());
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    assert!(err.contains("layer 4: "), "solved in parts: {err}");
+    assert!(err.contains("written by an earlier run"), "{err}");
+    assert_eq!(manifest(&dir), manifest(&whole));
+    ok(&["verify", s(&dir), "-q"]);
+    std::fs::remove_dir_all(&root).unwrap();
+}

@@ -71,7 +71,11 @@ pub fn solve_pair<P: Packing>(
                 let config = layout.stored(k)[rank];
                 let walls = source.walls(config);
                 let reach = source.reach(config, walls);
-                source.children(config, walls, children);
+                // Only a layer in memory is read through the children (`Block::below`).
+                children.clear();
+                if let Below::Layer(_) = below {
+                    source.children(config, walls, children);
+                }
                 graph.build(board, walls, reach);
                 let base = rank * per_config;
                 let mut stores = GroupStores {

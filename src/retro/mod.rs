@@ -232,7 +232,7 @@ impl RetroEstimate {
             .unwrap_or(0);
         let stream = parts::STREAM_CHUNKS * parts::chunk_bytes(part_bytes);
         let writers = splits as u64 * parts::WRITER_BYTES;
-        let fixed = self.index + low + (stream + writers) as u128;
+        let fixed = self.index + low + (stream + writers + parts::SLACK_BYTES) as u128;
         u64::try_from(fixed + part_bytes as u128).unwrap_or(u64::MAX)
     }
 
@@ -601,6 +601,18 @@ fn run_in_parts<'t, P: Packing>(
             layers - 1
         ));
     }
+    let raw = |ks: Range<usize>| slots(ks) / P::PER_BYTE as u64;
+    progress.message(&format!(
+        "in parts of at most {} through {}: at most {} of values on disk uncompressed ({} \
+         left to write), {} free there",
+        crate::error::format_bytes(part_bytes),
+        spill.dir().display(),
+        crate::error::format_bytes(raw(0..layers)),
+        crate::error::format_bytes(raw(0..written_from)),
+        spill
+            .free_bytes()
+            .map_or("unknown".into(), crate::error::format_bytes)
+    ));
     let part_bytes = usize::try_from(part_bytes).unwrap_or(usize::MAX);
     let mut pace = Pace::new(slots(0..written_from));
     let mut largest = 0;
@@ -614,6 +626,7 @@ fn run_in_parts<'t, P: Packing>(
                 .max()
                 .unwrap_or(0),
         );
+        spill.check_room(k, raw(k..k + 1))?;
         if parts.len() > 1 {
             progress.message(&format!("layer {k}: {} parts", parts.len()));
         }

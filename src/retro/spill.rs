@@ -288,6 +288,47 @@ impl Spill {
         Ok(())
     }
 
+    /// The directory the layers go to.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// The bytes free for this user on the disk that holds the directory, if the system
+    /// tells.
+    pub fn free_bytes(&self) -> Option<u64> {
+        use std::os::unix::ffi::OsStrExt;
+        let path = std::ffi::CString::new(self.dir.as_os_str().as_bytes()).ok()?;
+        let mut s: libc::statvfs = unsafe { std::mem::zeroed() };
+        // SAFETY: `path` is a NUL-terminated string and `s` a whole `statvfs` to fill.
+        let status = unsafe { libc::statvfs(path.as_ptr(), &mut s) };
+        (status == 0).then(|| s.f_bavail as u64 * s.f_frsize as u64)
+    }
+
+    /// The bytes on disk per byte of values of written layer `k`, if it is written.
+    pub fn ratio(&self, k: usize) -> Option<f64> {
+        let layer = self.progress.layers.get(k)?.as_ref()?;
+        let raw: u64 = layer.files.iter().map(|f| f.bytes).sum();
+        let file: u64 = layer.files.iter().map(|f| f.file_bytes).sum();
+        (raw > 0).then(|| file as f64 / raw as f64)
+    }
+
+    /// Refuses to start layer `k` when the disk may not hold it: `raw` bytes of values,
+    /// compressed at about the ratio of the layer above (which compresses better: more
+    /// walls, longer runs), with half again to spare, or uncompressed for the first one.
+    pub fn check_room(&self, k: usize, raw: u64) -> Result<()> {
+        let ratio = self.ratio(k + 1).map_or(1.0, |r| (r * 1.5).min(1.0));
+        let needed = (raw as f64 * ratio) as u64 + (64 << 20);
+        match self.free_bytes() {
+            Some(free) if free < needed => Err(Error::Disk {
+                dir: self.dir.display().to_string(),
+                what: format!("layer {k} of the analysis"),
+                needed,
+                free,
+            }),
+            _ => Ok(()),
+        }
+    }
+
     /// A writer of layer `k`'s `splits` split files, part after part (`parts.rs`).
     pub fn layer_writer(&self, k: usize, splits: usize) -> Result<LayerWriter> {
         let files = (0..splits)
