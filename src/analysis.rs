@@ -308,15 +308,28 @@ pub fn reachable(tables: &Tables, limit: usize) -> Option<Vec<Position>> {
 /// seed: the same positions every time), each to its end or to 200 plies.
 pub fn random_games(tables: &Tables, games: usize) -> Vec<Position> {
     let board = tables.board();
+    random_games_by(board, tables.walls_per_player(), games, |p| {
+        p.legal_actions_with(board, tables)
+    })
+}
+
+/// `random_games` on `board` with `walls` each, the legal actions given by `legal` (with
+/// the tables or without: the same actions in the same order, so the same games).
+pub fn random_games_by(
+    board: crate::geometry::Board,
+    walls: u8,
+    games: usize,
+    legal: impl Fn(&Position) -> Vec<Action>,
+) -> Vec<Position> {
     let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
     let mut positions = Vec::new();
     for _ in 0..games {
-        let Ok(mut pos) = Position::start(board, tables.walls_per_player()) else {
+        let Ok(mut pos) = Position::start(board, walls) else {
             break;
         };
         for _ in 0..200 {
             positions.push(pos);
-            let actions = pos.legal_actions_with(board, tables);
+            let actions = legal(&pos);
             if actions.is_empty() {
                 break;
             }

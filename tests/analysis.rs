@@ -300,3 +300,58 @@ fn the_placements_left_out_are_those_with_a_pawn_cut_off() {
         assert_eq!(r.left_out, Some(cut_off), "{board} with {n} walls");
     }
 }
+
+/// The check of a table too large to load (`retro::sampled`: random games' positions and
+/// their moves, read from the files in one pass) passes a whole table, over the ranked
+/// numbering, and fails one with a wrong value (the manifest rewritten to match) or a
+/// damaged file, naming it.
+#[test]
+fn the_check_of_a_table_read_in_one_pass_finds_a_wrong_value_and_a_damaged_file() {
+    use quoridor_solver::analysis::random_games_by;
+    use quoridor_solver::retro::{self, sampled, saved};
+    use quoridor_solver::tables::Ranked;
+    let (board, walls) = (Board::new(4, 4).unwrap(), 3);
+    let ranked = Ranked::build(board, walls);
+    let dir = scratch("sampled");
+    let solved = retro::analyse(&ranked, u64::MAX, &Silent).unwrap();
+    saved::save(&solved, &dir).unwrap();
+    let positions = random_games_by(board, walls, 300, |p| p.legal_actions(board));
+    assert_eq!(sampled::check(&ranked, &dir, &positions, &Silent), Ok(16));
+    // Every position of layer 0 (the start's) a draw: the start is not its best move's.
+    let file = dir.join("layer-00-split-00.bin.gz");
+    let raw = std::fs::read(&file).unwrap();
+    let mut values = Vec::new();
+    std::io::Read::read_to_end(&mut flate2::read::GzDecoder::new(&raw[..]), &mut values).unwrap();
+    values.fill(127);
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    std::io::Write::write_all(&mut gz, &values).unwrap();
+    let gz = gz.finish().unwrap();
+    std::fs::write(&file, &gz).unwrap();
+    let sha = |bytes: &[u8]| -> String {
+        use sha2::Digest;
+        sha2::Sha256::digest(bytes)
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect()
+    };
+    let manifest = std::fs::read_to_string(dir.join("MANIFEST.sha256"))
+        .unwrap()
+        .replace(&sha(&raw), &sha(&gz));
+    std::fs::write(dir.join("MANIFEST.sha256"), manifest).unwrap();
+    let wrong = sampled::check(&ranked, &dir, &positions, &Silent).unwrap_err();
+    assert!(
+        wrong.to_string().starts_with("inconsistent value at "),
+        "{wrong}"
+    );
+    // A flipped bit in another file: named, whatever the values.
+    let other = dir.join("layer-03-split-00.bin.gz");
+    let mut bytes = std::fs::read(&other).unwrap();
+    bytes[20] ^= 1;
+    std::fs::write(&other, bytes).unwrap();
+    let damaged = sampled::check(&ranked, &dir, &positions, &Silent).unwrap_err();
+    assert!(
+        damaged.to_string().contains("layer-03-split-00.bin.gz"),
+        "{damaged}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -181,7 +181,10 @@ fn a_run_in_parts_killed_in_the_middle_of_a_layer_ends_as_the_table_saved_from_m
         .spawn()
         .expect("the binary runs");
     // Killed once the top layer is recorded and the next one's file is being written.
-    let (progress, next) = (dir.join("progress.json"), dir.join("layer-05-split-00.bin.gz"));
+    let (progress, next) = (
+        dir.join("progress.json"),
+        dir.join("layer-05-split-00.bin.gz"),
+    );
     let started = Instant::now();
     while !(progress.exists() && next.exists()) && started.elapsed() < Duration::from_secs(60) {
         std::thread::sleep(Duration::from_millis(2));
@@ -200,5 +203,8 @@ fn a_run_in_parts_killed_in_the_middle_of_a_layer_ends_as_the_table_saved_from_m
     assert!(err.contains("written by an earlier run"), "{err}");
     assert_eq!(manifest(&dir), manifest(&whole));
     ok(&["verify", s(&dir), "-q"]);
+    // Where the tables and the values do not fit, verify reads the files in one pass.
+    let out = ok(&["verify", s(&dir), "-q", "--memory", "50M"]);
+    assert!(out.contains("read from the files in one pass"), "{out}");
     std::fs::remove_dir_all(&root).unwrap();
 }

@@ -12,13 +12,17 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::Args;
-use quoridor_solver::analysis::{Analyst, random_games, reachable};
+use quoridor_solver::analysis::{Analyst, random_games, random_games_by, reachable};
 use quoridor_solver::error::count;
+use quoridor_solver::estimate::CellEstimate;
 use quoridor_solver::geometry::Board;
+use quoridor_solver::memory;
 use quoridor_solver::notation::format_record;
 use quoridor_solver::position::MAX_WALLS_PER_PLAYER;
 use quoridor_solver::progress::Progress;
+use quoridor_solver::retro::sampled;
 use quoridor_solver::retro::saved;
+use quoridor_solver::tables::Ranked;
 use quoridor_solver::tables::Tables;
 use quoridor_solver::{Error, Result};
 
@@ -185,6 +189,12 @@ fn check_table(
             count(n, "wall")
         )));
     }
+    let files = header.layers.iter().map(Vec::len).sum();
+    let values: u64 = header.layers.iter().flatten().map(|f| f.bytes).sum();
+    let estimate = CellEstimate::new(board, header.walls);
+    if estimate.tables.bytes.saturating_add(values) > resources.memory_budget {
+        return check_sampled(dir, (board, header.walls), files, resources, bars);
+    }
     let tables = Tables::build(board, header.walls, resources.memory_budget, bars)?;
     let solved = match saved::load(&tables, dir, 0..usize::MAX) {
         Ok(solved) => solved,
@@ -213,8 +223,44 @@ fn check_table(
     Ok(Ok(Whole {
         board,
         walls: header.walls,
-        files: header.layers.iter().map(Vec::len).sum(),
+        files,
         positions: positions.len(),
         which,
     }))
+}
+
+/// `check_table` for a table whose tables and values do not fit the memory together: the
+/// positions of random games and their moves, read from the files in one pass
+/// (`retro::sampled`), over the ranked numbering of the configurations.
+fn check_sampled(
+    dir: &Path,
+    (board, walls): (Board, u8),
+    files: usize,
+    resources: &Resources,
+    bars: &Bars,
+) -> Result<std::result::Result<Whole, String>> {
+    let layers = 2 * walls as usize + 1;
+    let ranked_bytes = Ranked::estimate_bytes(board, layers);
+    memory::check(
+        &format!(
+            "checking the saved table of {board} with {} (numbering the configurations)",
+            count(walls, "wall")
+        ),
+        ranked_bytes,
+        resources.memory_budget,
+    )?;
+    let ranked = Ranked::build(board, walls);
+    let positions = random_games_by(board, walls, GAMES, |p| p.legal_actions(board));
+    match sampled::check(&ranked, dir, &positions, bars) {
+        Ok(_) => Ok(Ok(Whole {
+            board,
+            walls,
+            files,
+            positions: positions.len(),
+            which: "those of 2000 random games, read from the files in one pass: the \
+                    cell's tables or values do not fit the memory",
+        })),
+        Err(Error::Damaged(m)) => Ok(Err(m)),
+        Err(e) => Err(e),
+    }
 }

@@ -80,6 +80,7 @@ mod layout;
 mod line;
 mod parts;
 mod pawn_graph;
+pub mod sampled;
 pub mod saved;
 pub mod source;
 pub mod spill;
@@ -885,6 +886,41 @@ fn run_keeping<'t, P: Packing>(
     })
 }
 
+/// Where the value of `pos` is in the store of the cell of `configs` laid out by `layout`:
+/// over (no store), or layer, split and slot; `None` if `pos` is not a position of the
+/// cell.
+fn locate(configs: &dyn ConfigSource, layout: &Layout, pos: &Position) -> Option<Located> {
+    let board = configs.board();
+    let n = configs.walls_per_player();
+    if (pos.walls.horizontal | pos.walls.vertical) & !board.anchors() != 0 {
+        return None;
+    }
+    let config = configs.id_of(pos.walls)?;
+    let k = pos.walls.len() as usize;
+    let [l1, l2] = pos.left;
+    if l1 > n || l2 > n || l1 as usize + l2 as usize + k != 2 * n as usize {
+        return None;
+    }
+    let [p1, p2] = pos.pawns;
+    if p1 == p2 || p1 as usize >= board.cells() || p2 as usize >= board.cells() {
+        return None;
+    }
+    let reach = configs.reach(config, pos.walls);
+    if reach[0] >> p1 & 1 == 0 || reach[1] >> p2 & 1 == 0 {
+        return None;
+    }
+    if let Some(p) = pos.winner(board) {
+        // Not read from the store: with both pawns home the half turn is not a symmetry.
+        return Some(Located::Over(if p == pos.to_move {
+            Value::Win(0)
+        } else {
+            Value::Loss(0)
+        }));
+    }
+    let view = layout.view(k, config, l1, pos.to_move);
+    Some(Located::Stored(k, view.split, layout.slot(view, p1, p2)))
+}
+
 /// The analysis's pace, told after each layer (`-v`): how much of it is done, and the time
 /// left at the rate so far (measured in stored slots, which the work follows).
 struct Pace {
@@ -1060,40 +1096,7 @@ impl<'t> Solved<'t> {
     /// Where the value of `pos` is: over (no store), or layer and slot; `None` if `pos` is
     /// not a position of the cell.
     fn locate(&self, pos: &Position) -> Option<Located> {
-        let configs = self.configs;
-        let board = configs.board();
-        let n = configs.walls_per_player();
-        if (pos.walls.horizontal | pos.walls.vertical) & !board.anchors() != 0 {
-            return None;
-        }
-        let config = configs.id_of(pos.walls)?;
-        let k = pos.walls.len() as usize;
-        let [l1, l2] = pos.left;
-        if l1 > n || l2 > n || l1 as usize + l2 as usize + k != 2 * n as usize {
-            return None;
-        }
-        let [p1, p2] = pos.pawns;
-        if p1 == p2 || p1 as usize >= board.cells() || p2 as usize >= board.cells() {
-            return None;
-        }
-        let reach = configs.reach(config, pos.walls);
-        if reach[0] >> p1 & 1 == 0 || reach[1] >> p2 & 1 == 0 {
-            return None;
-        }
-        if let Some(p) = pos.winner(board) {
-            // Not read from the store: with both pawns home the half turn is not a symmetry.
-            return Some(Located::Over(if p == pos.to_move {
-                Value::Win(0)
-            } else {
-                Value::Loss(0)
-            }));
-        }
-        let view = self.layout.view(k, config, l1, pos.to_move);
-        Some(Located::Stored(
-            k,
-            view.split,
-            self.layout.slot(view, p1, p2),
-        ))
+        locate(self.configs, &self.layout, pos)
     }
 
     /// The value of the cell, its length and a principal line. After an analysis of

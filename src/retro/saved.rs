@@ -675,15 +675,13 @@ pub fn header(dir: &Path) -> Result<Header> {
     Ok(header)
 }
 
-/// Reads the saved table in `dir` for the cell of `tables` (which must be the header's),
-/// checking every file read against the manifest and its length against the layout. Only
-/// the layers in `layers` are read (a position and its moves need its layer and the next):
-/// the others stay unread, and the values there unknown to the result.
-pub fn load<'t>(
-    configs: &'t dyn ConfigSource,
+/// The header and the manifest of the saved table in `dir`, checked against the cell of
+/// `configs` laid out by `layout`: the same cell, and as many layers and splits.
+pub(super) fn checked_header(
+    configs: &dyn ConfigSource,
     dir: &Path,
-    layers: Range<usize>,
-) -> Result<Solved<'t>> {
+    layout: &Layout,
+) -> Result<(Header, Vec<(String, String)>)> {
     let manifest = manifest(dir)?;
     let header = header(dir)?;
     let board = configs.board();
@@ -698,7 +696,6 @@ pub fn load<'t>(
             count(n, "wall")
         )));
     }
-    let layout = Layout::new(configs);
     let shape_error =
         |what: String| Error::Damaged(format!("{}: {what}", dir.join(HEADER).display()));
     if header.layers.len() != layout.layers() {
@@ -708,8 +705,6 @@ pub fn load<'t>(
             layout.layers()
         )));
     }
-    // Every file asked for, with the bytes its store must have.
-    let mut wanted = Vec::new();
     for (k, files) in header.layers.iter().enumerate() {
         if files.len() != layout.splits(k) {
             return Err(shape_error(format!(
@@ -718,8 +713,26 @@ pub fn load<'t>(
                 layout.splits(k)
             )));
         }
-        let len = super::store::bytes_for::<super::store::Exact>(layout.split_len(k));
+    }
+    Ok((header, manifest))
+}
+
+/// Reads the saved table in `dir` for the cell of `tables` (which must be the header's),
+/// checking every file read against the manifest and its length against the layout. Only
+/// the layers in `layers` are read (a position and its moves need its layer and the next):
+/// the others stay unread, and the values there unknown to the result.
+pub fn load<'t>(
+    configs: &'t dyn ConfigSource,
+    dir: &Path,
+    layers: Range<usize>,
+) -> Result<Solved<'t>> {
+    let layout = Layout::new(configs);
+    let (header, manifest) = checked_header(configs, dir, &layout)?;
+    // Every file asked for, with the bytes its store must have.
+    let mut wanted = Vec::new();
+    for (k, files) in header.layers.iter().enumerate() {
         if layers.contains(&k) {
+            let len = super::store::bytes_for::<super::store::Exact>(layout.split_len(k));
             wanted.extend(files.iter().map(|f| (f, len)));
         }
     }

@@ -487,7 +487,7 @@ pub struct Hashed<T> {
 }
 
 impl<T> Hashed<T> {
-    fn new(inner: T) -> Hashed<T> {
+    pub fn new(inner: T) -> Hashed<T> {
         Hashed {
             inner,
             sha: Sha256::new(),
@@ -496,7 +496,7 @@ impl<T> Hashed<T> {
     }
 
     /// The inner reader or writer, the SHA-256 (hex) and the bytes through.
-    fn finish(self) -> (T, String, u64) {
+    pub fn finish(self) -> (T, String, u64) {
         let hex = self
             .sha
             .finalize()

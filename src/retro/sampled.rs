@@ -1,0 +1,179 @@
+//! Checking a saved table too large to load (`verify` of a cell whose tables or layers do
+//! not fit the memory, such as one solved in parts, `parts.rs`). The positions to check
+//! (say, those of random games from the start) and the positions after each of their
+//! legal actions are located in the store (`locate`); then every file of the table is read
+//! once as a stream, its SHA-256 checked against the manifest as it goes, and only the
+//! codes of those slots are kept. Each position checked must then have the value of its
+//! best move, as `verify` checks a table it loads whole; and every file must be whole.
+//!
+//! Memory: the layout's indices, the configurations, and a few bytes per slot wanted.
+
+use super::layout::Layout;
+use super::saved::{self, Header};
+use super::spill::Hashed;
+use super::{ConfigSource, Located, Value, code, locate};
+use crate::error::{Error, Result};
+use crate::position::Position;
+use crate::progress::Progress;
+use flate2::read::GzDecoder;
+use rayon::prelude::*;
+use std::io::Read;
+use std::path::Path;
+
+/// Checks the saved table in `dir` of the cell of `configs` on `positions` (positions of
+/// the cell); returns how many files were read. A damaged file, or a position whose value
+/// is not its best move's, is `Error::Damaged`, named.
+pub fn check(
+    configs: &dyn ConfigSource,
+    dir: &Path,
+    positions: &[Position],
+    progress: &dyn Progress,
+) -> Result<usize> {
+    let board = configs.board();
+    let layout = Layout::new(configs);
+    let (header, manifest) = saved::checked_header(configs, dir, &layout)?;
+    // Each position and the positions after its legal actions, where they are stored.
+    let asked: Vec<Vec<Position>> = positions
+        .par_iter()
+        .map(|pos| {
+            let mut family = vec![*pos];
+            if pos.winner(board).is_none() {
+                family.extend(pos.legal_actions(board).into_iter().map(|a| pos.play(a)));
+            }
+            family
+        })
+        .collect();
+    let mut wanted: Vec<Vec<Vec<usize>>> = header
+        .layers
+        .iter()
+        .map(|files| vec![Vec::new(); files.len()])
+        .collect();
+    for pos in asked.iter().flatten() {
+        if let Some(Located::Stored(k, j, slot)) = locate(configs, &layout, pos) {
+            wanted[k][j].push(slot);
+        }
+    }
+    let files: Vec<(usize, usize)> = (0..header.layers.len())
+        .flat_map(|k| (0..header.layers[k].len()).map(move |j| (k, j)))
+        .collect();
+    progress.begin("reading the table's files", files.len() as u64);
+    let codes: Vec<Vec<(usize, u8)>> = files
+        .par_iter()
+        .map(|&(k, j)| {
+            let slots = &mut wanted[k][j].clone();
+            slots.sort_unstable();
+            slots.dedup();
+            let len = layout.split_len(k); // a byte a slot: exact
+            let read = read_slots(dir, &header, &manifest, (k, j), len, slots);
+            progress.advance(1);
+            read
+        })
+        .collect::<Result<_>>()?;
+    progress.finish();
+    let at = |k: usize, j: usize| &codes[files.iter().position(|&f| f == (k, j)).expect("a file")];
+    let value = |pos: &Position| -> Option<Value> {
+        match locate(configs, &layout, pos)? {
+            Located::Over(v) => Some(v),
+            Located::Stored(k, j, slot) => {
+                let codes = at(k, j);
+                let i = codes.binary_search_by_key(&slot, |&(s, _)| s).ok()?;
+                Some(code::value(codes[i].1))
+            }
+        }
+    };
+    for family in &asked {
+        let (pos, after) = (&family[0], &family[1..]);
+        let own = value(pos).ok_or_else(|| not_a_position(board, pos))?;
+        let best = match pos.winner(board) {
+            Some(_) => own, // over: its value is where it stands, no move to check
+            None => after
+                .iter()
+                .map(|q| {
+                    value(q)
+                        .map(before_move)
+                        .ok_or_else(|| not_a_position(board, q))
+                })
+                .collect::<Result<Vec<Value>>>()?
+                .into_iter()
+                .min_by_key(|&v| rank(v))
+                .unwrap_or(Value::Draw), // no legal action: a draw
+        };
+        if own != best
+            || pos.winner(board).is_some() && !matches!(own, Value::Win(0) | Value::Loss(0))
+        {
+            return Err(Error::Damaged(format!(
+                "inconsistent value at {}: it is not its best move's",
+                crate::notation::format_record(board, pos)
+            )));
+        }
+    }
+    Ok(files.len())
+}
+
+/// The codes of the sorted `slots` of split `j` of layer `k` (`len` bytes), read as a stream
+/// from its file, which must match the manifest and inflate to `len` bytes.
+fn read_slots(
+    dir: &Path,
+    header: &Header,
+    manifest: &[(String, String)],
+    (k, j): (usize, usize),
+    len: usize,
+    slots: &[usize],
+) -> Result<Vec<(usize, u8)>> {
+    let name = &header.layers[k][j].file;
+    let path = dir.join(name);
+    let expected = saved::expected_sha(dir, manifest, name)?;
+    let damaged = |what: String| Error::Damaged(format!("{}: {what}", path.display()));
+    let file = std::fs::File::open(&path).map_err(|e| damaged(e.to_string()))?;
+    let mut gz = GzDecoder::new(Hashed::new(file));
+    let mut buffer = vec![0u8; 1 << 20];
+    let (mut start, mut next) = (0usize, 0usize);
+    let mut codes = Vec::with_capacity(slots.len());
+    loop {
+        let n = gz.read(&mut buffer).map_err(|e| damaged(e.to_string()))?;
+        if n == 0 {
+            break;
+        }
+        while next < slots.len() && slots[next] < start + n {
+            codes.push((slots[next], buffer[slots[next] - start]));
+            next += 1;
+        }
+        start += n;
+    }
+    let mut hashed = gz.into_inner();
+    std::io::copy(&mut hashed, &mut std::io::sink()).map_err(|e| damaged(e.to_string()))?;
+    if hashed.finish().1 != expected {
+        return Err(damaged("its SHA-256 differs from the manifest's".into()));
+    }
+    if start != len {
+        return Err(damaged(format!("{start} bytes, its layer needs {len}")));
+    }
+    Ok(codes)
+}
+
+/// The value for the player who moved into a position of value `v`.
+fn before_move(v: Value) -> Value {
+    match v {
+        Value::Win(r) => Value::Loss(r + 1),
+        Value::Loss(r) => Value::Win(r + 1),
+        Value::Draw => Value::Draw,
+    }
+}
+
+/// A key that sorts the best value first for the player it belongs to: the shortest win,
+/// a draw, the longest loss.
+fn rank(v: Value) -> (u8, i64) {
+    match v {
+        Value::Win(r) => (0, r as i64),
+        Value::Draw => (1, 0),
+        Value::Loss(r) => (2, -(r as i64)),
+    }
+}
+
+/// A position the table has no value for: checked positions are the cell's.
+fn not_a_position(board: crate::geometry::Board, pos: &Position) -> Error {
+    Error::Argument(format!(
+        "{} is not a position of the cell",
+        crate::notation::format_record(board, pos)
+    ))
+}
