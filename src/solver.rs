@@ -680,7 +680,14 @@ pub fn retro_over_ranked(estimate: &CellEstimate, options: &SolveOptions) -> boo
 fn ranked_need(estimate: &CellEstimate, options: &SolveOptions) -> u64 {
     let precision = options.precision;
     if options.save.is_some() {
-        return estimate.ranked_bytes.saturating_add(saving_bytes(estimate));
+        let saving = estimate
+            .ranked_bytes
+            .saturating_add(saving_bytes(estimate, precision));
+        // The compact analysis leaves the length's search its floor (`retro_ranked`).
+        return match precision {
+            Some(Precision::Compact) => saving + MIN_ON_DEMAND_BYTES + ON_DEMAND_SLACK_BYTES,
+            _ => saving,
+        };
     }
     let need = estimate.retro_ranked_bytes(precision);
     if precision == Some(Precision::Exact) {
@@ -690,20 +697,33 @@ fn ranked_need(estimate: &CellEstimate, options: &SolveOptions) -> u64 {
     need.max(analysis + MIN_ON_DEMAND_BYTES + ON_DEMAND_SLACK_BYTES)
 }
 
-/// The least memory of the exact analysis that `--save` runs beside its configurations:
-/// two layers, the last one stored too (it is written, `RetroEstimate::peak_storing`), or
-/// where that is more, every layer in parts of a group through the disk (`retro::parts`).
-fn saving_bytes(estimate: &CellEstimate) -> u64 {
+/// The least memory of the analysis that `--save` runs beside its configurations (exact
+/// unless `precision` says compact): every layer in parts of a group through the disk
+/// (`retro::parts`), or for the exact one, two layers, the last one stored too (it is
+/// written, `RetroEstimate::peak_storing`), where that is less.
+fn saving_bytes(estimate: &CellEstimate, precision: Option<Precision>) -> u64 {
     let e = &estimate.retro;
-    let parts = e.peak_in_parts(Precision::Exact, e.least_part(Precision::Exact));
-    e.peak_storing(Precision::Exact, 0..e.layers.min(2))
-        .min(parts)
+    let precision = precision.unwrap_or(Precision::Exact);
+    let parts = e.peak_in_parts(precision, e.least_part(precision));
+    match precision {
+        Precision::Exact => e
+            .peak_storing(Precision::Exact, 0..e.layers.min(2))
+            .min(parts),
+        Precision::Compact => parts,
+    }
 }
 
 /// The least memory of the analysis over the tables (`retro_ranked` for the numbering).
 fn tables_need(estimate: &CellEstimate, options: &SolveOptions) -> u64 {
     match options.save {
-        Some(_) => estimate.tables.bytes.saturating_add(saving_bytes(estimate)),
+        // The compact analysis takes two thirds of what the tables leave (`retro_cell`).
+        Some(_) => estimate
+            .tables
+            .bytes
+            .saturating_add(match options.precision {
+                Some(Precision::Compact) => saving_bytes(estimate, options.precision) / 2 * 3,
+                _ => saving_bytes(estimate, options.precision),
+            }),
         None => estimate.retro_bytes(options.precision),
     }
 }
@@ -734,7 +754,7 @@ fn retro_cell(
     }
     // The layers kept take at most two thirds of what the tables leave (more layers make a
     // better oracle); the rest is for the search's table and slack.
-    let solved = retro::analyse_outcomes(tables, tables.bytes() + room / 3 * 2, progress)?;
+    let solved = outcomes(tables, tables.bytes() + room / 3 * 2, options, progress)?;
     let r = solved.result();
     record_retro(&r, e.positions, result);
     if let Some(winner) = r.winner {
@@ -745,7 +765,7 @@ fn retro_cell(
             time_limit: options.time_limit,
             oracle: Some(&oracle),
             winner: Some(winner),
-            tt_room: room.saturating_sub(solved.bytes()),
+            tt_room: room.saturating_sub(solved.held_bytes()),
             checkpoint: None,
         };
         let mut found = result.clone();
@@ -767,7 +787,10 @@ fn retro_exact(
 ) -> Result<()> {
     let solved = match &options.save {
         // Each layer goes to disk as it is solved: the memory is the analysis's own.
-        Some(to) => retro::saved::save_through(configs, options.memory_budget, to, progress)?.0,
+        Some(to) => {
+            let budget = options.memory_budget;
+            retro::saved::save_through(configs, budget, Precision::Exact, to, progress)?.0
+        }
         None => retro::analyse(configs, options.memory_budget, progress)?,
     };
     record_retro(
@@ -776,6 +799,24 @@ fn retro_exact(
         result,
     );
     Ok(())
+}
+
+/// The compact analysis of the cell over `configs` within `budget`, saved if the options
+/// say so (then every layer goes through the disk in parts, `retro::parts`).
+fn outcomes<'t>(
+    configs: &'t dyn retro::ConfigSource,
+    budget: u64,
+    options: &SolveOptions,
+    progress: &dyn Progress,
+) -> Result<retro::Solved<'t>> {
+    match &options.save {
+        Some(to) => {
+            let saved =
+                retro::saved::save_through(configs, budget, Precision::Compact, to, progress)?;
+            Ok(saved.0)
+        }
+        None => retro::analyse_outcomes(configs, budget, progress),
+    }
 }
 
 /// After a compact analysis, what the search for the length found (`found`, a copy of
@@ -812,13 +853,13 @@ fn retro_ranked(
     // The layers kept take at most two thirds of the room, and leave the search its floor.
     let search_floor = MIN_ON_DEMAND_BYTES + ON_DEMAND_SLACK_BYTES;
     let analysis = (room / 3 * 2).min(room.saturating_sub(search_floor));
-    let solved = retro::analyse_outcomes(&ranked, ranked.bytes() + analysis, progress)?;
+    let solved = outcomes(&ranked, ranked.bytes() + analysis, options, progress)?;
     let r = solved.result();
     record_retro(&r, e.positions, result);
     let Some(winner) = r.winner else {
         return Ok(());
     };
-    let left = room.saturating_sub(solved.bytes());
+    let left = room.saturating_sub(solved.held_bytes());
     let tt_room = options.tt_bytes.min(left / 4);
     let store_bytes = left.saturating_sub(tt_room + ON_DEMAND_SLACK_BYTES);
     if store_bytes < MIN_ON_DEMAND_BYTES {

@@ -221,7 +221,9 @@ fn a_table_saved_layer_by_layer_is_the_table_saved_from_memory() {
                 replace: false,
                 resume: true,
             };
-            let (through, _) = saved::save_through(&tables, budget, &to, &Silent).unwrap();
+            let (through, _) =
+                saved::save_through(&tables, budget, retro::Precision::Exact, &to, &Silent)
+                    .unwrap();
             if budget == u64::MAX {
                 assert!(through.keeps_all_layers());
             }
@@ -240,7 +242,9 @@ fn a_table_saved_layer_by_layer_is_the_table_saved_from_memory() {
                 .build()
                 .unwrap();
             let parted = pool.install(|| {
-                let mut spill = retro::spill::Spill::open(&dir, &tables, &Silent).unwrap();
+                let mut spill =
+                    retro::spill::Spill::open(&dir, &tables, retro::Precision::Exact, &Silent)
+                        .unwrap();
                 let parted =
                     retro::analyse_in_parts(&tables, u64::MAX, &mut spill, part, &Silent).unwrap();
                 spill.finish(&tables, parted.stats()).unwrap();
@@ -354,4 +358,59 @@ fn the_check_of_a_table_read_in_one_pass_finds_a_wrong_value_and_a_damaged_file(
         "{damaged}"
     );
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The compact analysis through the disk in parts (`--precision compact --scratch`) keeps
+/// the outcome of every slot of the exact table (a code below 127 is a loss, 127 a draw,
+/// above a win; 2 bits: 00 loss, 01 draw, 10 win), whatever the parts, with the same
+/// counts; its table is checked by `retro::sampled`.
+#[test]
+fn outcomes_in_parts_through_the_disk_are_the_exact_tables_outcomes() {
+    use quoridor_solver::analysis::random_games_by;
+    use quoridor_solver::retro::{self, Precision, sampled, saved, spill::Spill};
+    let inflate = |path: std::path::PathBuf| {
+        let mut out = Vec::new();
+        let gz = std::fs::read(&path).unwrap();
+        std::io::Read::read_to_end(&mut flate2::read::GzDecoder::new(&gz[..]), &mut out).unwrap();
+        out
+    };
+    for (w, h, walls) in [(3, 3, 2), (4, 3, 3), (2, 5, 4), (4, 4, 2)] {
+        let board = Board::new(w, h).unwrap();
+        let tables = Tables::build(board, walls, u64::MAX, &Silent).unwrap();
+        let exact = scratch(&format!("{w}x{h}-{walls}-exact"));
+        saved::save(&retro::analyse(&tables, u64::MAX, &Silent).unwrap(), &exact).unwrap();
+        let header = saved::header(&exact).unwrap();
+        let e = retro::cell_estimate(&tables);
+        for parts in [1, 4] {
+            let least = e.least_part(Precision::Compact);
+            let budget = tables.bytes() + e.peak_in_parts(Precision::Compact, parts * least);
+            let dir = scratch(&format!("{w}x{h}-{walls}-compact-{parts}"));
+            let mut spill = Spill::open(&dir, &tables, Precision::Compact, &Silent).unwrap();
+            let solved =
+                retro::analyse_outcomes_through(&tables, budget, &mut spill, &Silent).unwrap();
+            spill.finish(&tables, solved.stats()).unwrap();
+            let compact = saved::header(&dir).unwrap();
+            assert_eq!(compact.precision, "compact");
+            let counts = |h: &saved::Header| (h.positions, h.p1_wins, h.p2_wins, h.draws);
+            assert_eq!(counts(&compact), counts(&header), "{board} with {walls}");
+            for (k, files) in header.layers.iter().enumerate() {
+                for (j, f) in files.iter().enumerate() {
+                    let bytes = inflate(exact.join(&f.file));
+                    let packed = inflate(dir.join(&compact.layers[k][j].file));
+                    for (slot, &code) in bytes.iter().enumerate() {
+                        let outcome = (code > 127) as u8 * 2 + (code == 127) as u8;
+                        let two = packed[slot / 4] >> (slot % 4 * 2) & 3;
+                        assert_eq!(
+                            two, outcome,
+                            "{board} {walls}: layer {k} split {j} slot {slot}"
+                        );
+                    }
+                }
+            }
+            let positions = random_games_by(board, walls, 50, |p| p.legal_actions(board));
+            sampled::check(&tables, &dir, &positions, &Silent).unwrap();
+            std::fs::remove_dir_all(&dir).unwrap();
+        }
+        std::fs::remove_dir_all(&exact).unwrap();
+    }
 }

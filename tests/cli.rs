@@ -1030,10 +1030,13 @@ fn a_saved_table_answers_analyze_and_verify_catches_a_damaged_file() {
     };
     assert_eq!(body(&from_disk), body(&solving));
     assert!(!body(&from_disk).is_empty());
-    // Another cell, or --save without the exact analysis, is refused.
+    // Another cell, or --save without the analysis, is refused.
     refused(&["analyze", "4x3", "--walls", "3", "--table", d]);
     refused(&["solve", "4x3", "--walls", "2", "--save", d]);
-    refused(&[
+    // A table of outcomes only (--precision compact): verify checks it, analyze refuses it.
+    let compact = scratch("saved-compact");
+    let c = compact.to_str().unwrap();
+    let out = ok(&[
         "solve",
         "4x3",
         "--walls",
@@ -1043,8 +1046,17 @@ fn a_saved_table_answers_analyze_and_verify_catches_a_damaged_file() {
         "--precision",
         "compact",
         "--save",
-        d,
+        c,
     ]);
+    assert!(
+        out.starts_with("4x3 with 2 walls per player: Player 2 wins in 10 plies"),
+        "{out}"
+    );
+    let out = ok(&["verify", c, "-q"]);
+    assert!(out.contains("read from the files in one pass"), "{out}");
+    let err = refused(&["analyze", "4x3", "--walls", "2", "--table", c]);
+    assert!(err.contains("holds outcomes only"), "{err}");
+    let _ = std::fs::remove_dir_all(&compact);
     // A flipped bit: verify fails (exit 1) naming the file; analyze refuses it.
     let file = dir.join("layer-01-split-00.bin.gz");
     let mut bytes = std::fs::read(&file).unwrap();

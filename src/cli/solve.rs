@@ -206,13 +206,10 @@ impl SolveArgs {
                     .into(),
             ));
         }
-        if (self.save.is_some() || self.scratch.is_some())
-            && (method != Method::Retro
-                || self.precision.map(Precision::from) == Some(Precision::Compact))
-        {
+        if (self.save.is_some() || self.scratch.is_some()) && method != Method::Retro {
             return Err(Error::Argument(
-                "--save and --scratch write the exact retrograde analysis's values: use them \
-                 with --method retro (and not --precision compact)"
+                "--save and --scratch write the retrograde analysis's values: use them with \
+                 --method retro"
                     .into(),
             ));
         }
@@ -230,9 +227,9 @@ impl SolveArgs {
                 Some(size) => quoridor_solver::memory::parse_size(size)?,
                 None => DEFAULT_TT_BYTES,
             },
-            // Saving needs the exact analysis.
+            // A table is exact unless the outcomes only are asked for.
             precision: match self.save.is_some() || self.scratch.is_some() {
-                true => Some(Precision::Exact),
+                true => Some(self.precision.map_or(Precision::Exact, Precision::from)),
                 false => self.precision.map(Precision::from),
             },
             save: match (&self.save, &self.scratch) {
@@ -400,6 +397,11 @@ fn write_text(
             "{cell}: Player {} wins in {}",
             r.outcome.code(),
             count(plies, "ply")
+        )?,
+        (Outcome::Player1 | Outcome::Player2, None) => writeln!(
+            out,
+            "{cell}: Player {} wins (the length was not found: see the warning above)",
+            r.outcome.code()
         )?,
         (Outcome::Draw, _) => writeln!(out, "{cell}: draw")?,
         // Only the guessed winner's iterations ran: say how far, and that the other's did not.

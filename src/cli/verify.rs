@@ -20,8 +20,8 @@ use quoridor_solver::memory;
 use quoridor_solver::notation::format_record;
 use quoridor_solver::position::MAX_WALLS_PER_PLAYER;
 use quoridor_solver::progress::Progress;
-use quoridor_solver::retro::sampled;
 use quoridor_solver::retro::saved;
+use quoridor_solver::retro::{Precision, sampled};
 use quoridor_solver::tables::Ranked;
 use quoridor_solver::tables::Tables;
 use quoridor_solver::{Error, Result};
@@ -192,7 +192,8 @@ fn check_table(
     let files = header.layers.iter().map(Vec::len).sum();
     let values: u64 = header.layers.iter().flatten().map(|f| f.bytes).sum();
     let estimate = CellEstimate::new(board, header.walls);
-    if estimate.tables.bytes.saturating_add(values) > resources.memory_budget {
+    let outcomes_only = saved::precision_of(&header) == Some(Precision::Compact);
+    if outcomes_only || estimate.tables.bytes.saturating_add(values) > resources.memory_budget {
         return check_sampled(dir, (board, header.walls), files, resources, bars);
     }
     let tables = Tables::build(board, header.walls, resources.memory_budget, bars)?;
@@ -257,8 +258,7 @@ fn check_sampled(
             walls,
             files,
             positions: positions.len(),
-            which: "those of 2000 random games, read from the files in one pass: the \
-                    cell's tables or values do not fit the memory",
+            which: "those of 2000 random games, read from the files in one pass",
         })),
         Err(Error::Damaged(m)) => Ok(Err(m)),
         Err(e) => Err(e),

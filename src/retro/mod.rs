@@ -578,14 +578,52 @@ pub fn analyse_in_parts<'t>(
     check_board(configs.board())?;
     let e = cell_estimate(configs);
     check_parts(configs, &e, Precision::Exact, part_bytes, memory_budget)?;
-    run_in_parts::<Exact>(configs, Precision::Exact, spill, part_bytes, progress)
+    run_in_parts::<Exact>(configs, Precision::Exact, spill, (part_bytes, 2), progress)
 }
 
+/// Solves the outcome of every position of the cell, as `analyse_outcomes` does, every
+/// layer in parts through `spill` (`parts.rs`) sized to `memory_budget`, going on from the
+/// layers an earlier run wrote there; then reads back as many layers from layer 0 up as
+/// the budget holds (at least two), for the search's oracle.
+pub fn analyse_outcomes_through<'t>(
+    configs: &'t dyn ConfigSource,
+    memory_budget: u64,
+    spill: &mut spill::Spill,
+    progress: &dyn Progress,
+) -> Result<Solved<'t>> {
+    check_board(configs.board())?;
+    let e = cell_estimate(configs);
+    let room = memory_budget.saturating_sub(configs.bytes());
+    let part_bytes = part_bytes(&e, Precision::Compact, room);
+    check_parts(configs, &e, Precision::Compact, part_bytes, memory_budget)?;
+    // Read back once the parts are gone: the layers from 0 up that fit beside the indices.
+    let layer_bytes = |k: usize| {
+        e.split_slots[k].div_ceil(Precision::Compact.per_byte())
+            * layout::splits(configs.walls_per_player(), k).1 as u128
+    };
+    let mut kept = e.layers.min(2);
+    let mut bytes: u128 = e.index + (0..kept).map(layer_bytes).sum::<u128>();
+    let room_for_layers = room.saturating_sub(parts::SLACK_BYTES) as u128;
+    while kept < e.layers && bytes + layer_bytes(kept) <= room_for_layers {
+        bytes += layer_bytes(kept);
+        kept += 1;
+    }
+    run_in_parts::<Compact>(
+        configs,
+        Precision::Compact,
+        spill,
+        (part_bytes, kept),
+        progress,
+    )
+}
+
+/// Solves the layers not written to `spill` yet in parts of at most `part_bytes`, packed
+/// by `P`, from the most walls down, then reads layers `0..kept` back.
 fn run_in_parts<'t, P: Packing>(
     configs: &'t dyn ConfigSource,
     precision: Precision,
     spill: &mut spill::Spill,
-    part_bytes: u64,
+    (part_bytes, kept): (u64, usize),
     progress: &dyn Progress,
 ) -> Result<Solved<'t>> {
     let layout = Layout::new(configs);
@@ -645,14 +683,19 @@ fn run_in_parts<'t, P: Packing>(
     progress.finish();
     let mut values: Vec<Splits> = vec![Vec::new(); layers];
     let mut low = 0;
-    for (k, layer) in values.iter_mut().enumerate().take(layers.min(2)) {
-        *layer = spill.read_layer(k, &layout)?;
+    for (k, layer) in values.iter_mut().enumerate().take(kept) {
+        *layer = spill.read_layer::<P>(k, &layout)?;
         low += layer.iter().flatten().map(Vec::len).sum::<usize>();
     }
+    // The parts, the pieces and the files read back are freed; the allocator's threads
+    // keep some of it (below its mmap threshold): give it back, so that what comes next
+    // (the length's search) has the budget's room.
+    // SAFETY: `malloc_trim` only returns free memory to the system.
+    unsafe { libc::malloc_trim(0) };
     let streaming = (parts::STREAM_CHUNKS * parts::chunk_bytes(part_bytes as u64)) as usize;
     Ok(Solved {
         configs,
-        peak_bytes: (largest + streaming + low) as u64 + layout.bytes(),
+        peak_bytes: (largest + streaming).max(low) as u64 + layout.bytes(),
         layout,
         precision,
         values,
@@ -799,7 +842,7 @@ fn run_keeping<'t, P: Packing>(
                 stats = stats + spill.stats_from(k);
             }
             if keep.contains(&k) || k == written_from && k > lowest {
-                values[k] = spill.read_layer(k, &layout)?;
+                values[k] = spill.read_layer::<P>(k, &layout)?;
                 live += values[k].iter().flatten().map(Vec::len).sum::<usize>();
                 peak = peak.max(live);
             }
@@ -1000,6 +1043,13 @@ impl<'t> Solved<'t> {
     /// `all_layers_bytes` if every layer was kept, else its `bytes`.
     pub fn bytes(&self) -> u64 {
         self.peak_bytes
+    }
+
+    /// The bytes held now: the stores of the layers kept and the layout's indices (the
+    /// splits and parts freed while solving not counted, unlike `bytes`).
+    pub fn held_bytes(&self) -> u64 {
+        let stores: usize = self.values.iter().flatten().flatten().map(Vec::len).sum();
+        stores as u64 + self.layout.bytes()
     }
 
     /// Whether every layer was kept (else only layers 0 and 1, see the module doc, or those

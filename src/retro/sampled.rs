@@ -4,14 +4,16 @@
 //! legal actions are located in the store (`locate`); then every file of the table is read
 //! once as a stream, its SHA-256 checked against the manifest as it goes, and only the
 //! codes of those slots are kept. Each position checked must then have the value of its
-//! best move, as `verify` checks a table it loads whole; and every file must be whole.
+//! best move, as `verify` checks a table it loads whole (for a table of outcomes only, the
+//! outcome of its best move); and every file must be whole.
 //!
 //! Memory: the layout's indices, the configurations, and a few bytes per slot wanted.
 
 use super::layout::Layout;
 use super::saved::{self, Header};
 use super::spill::Hashed;
-use super::{ConfigSource, Located, Value, code, locate};
+use super::store::{Compact, Packing};
+use super::{ConfigSource, Located, Precision, Value, Wdl, code, locate};
 use crate::error::{Error, Result};
 use crate::position::Position;
 use crate::progress::Progress;
@@ -32,6 +34,7 @@ pub fn check(
     let board = configs.board();
     let layout = Layout::new(configs);
     let (header, manifest) = saved::checked_header(configs, dir, &layout)?;
+    let precision = saved::precision_of(&header).expect("a header read is of a precision");
     // Each position and the positions after its legal actions, where they are stored.
     let asked: Vec<Vec<Position>> = positions
         .par_iter()
@@ -63,8 +66,9 @@ pub fn check(
             let slots = &mut wanted[k][j].clone();
             slots.sort_unstable();
             slots.dedup();
-            let len = layout.split_len(k); // a byte a slot: exact
-            let read = read_slots(dir, &header, &manifest, (k, j), len, slots);
+            let per_byte = precision.per_byte() as usize;
+            let len = layout.split_len(k).div_ceil(per_byte);
+            let read = read_slots(dir, &header, &manifest, (k, j), (len, per_byte), slots);
             progress.advance(1);
             read
         })
@@ -77,7 +81,11 @@ pub fn check(
             Located::Stored(k, j, slot) => {
                 let codes = at(k, j);
                 let i = codes.binary_search_by_key(&slot, |&(s, _)| s).ok()?;
-                Some(code::value(codes[i].1))
+                let byte = codes[i].1;
+                Some(code::value(match precision {
+                    Precision::Exact => byte,
+                    Precision::Compact => Compact::read(&[byte], slot % Compact::PER_BYTE),
+                }))
             }
         }
     };
@@ -98,9 +106,12 @@ pub fn check(
                 .min_by_key(|&v| rank(v))
                 .unwrap_or(Value::Draw), // no legal action: a draw
         };
-        if own != best
-            || pos.winner(board).is_some() && !matches!(own, Value::Win(0) | Value::Loss(0))
-        {
+        let same = match precision {
+            Precision::Exact => own == best,
+            // Outcomes only: their remoteness means nothing.
+            Precision::Compact => Wdl::from(own) == Wdl::from(best),
+        };
+        if !same {
             return Err(Error::Damaged(format!(
                 "inconsistent value at {}: it is not its best move's",
                 crate::notation::format_record(board, pos)
@@ -110,14 +121,15 @@ pub fn check(
     Ok(files.len())
 }
 
-/// The codes of the sorted `slots` of split `j` of layer `k` (`len` bytes), read as a stream
-/// from its file, which must match the manifest and inflate to `len` bytes.
+/// The bytes that hold the sorted `slots` of split `j` of layer `k` (`len` bytes,
+/// `per_byte` slots a byte), each with its slot, read as a stream from its file, which must
+/// match the manifest and inflate to `len` bytes.
 fn read_slots(
     dir: &Path,
     header: &Header,
     manifest: &[(String, String)],
     (k, j): (usize, usize),
-    len: usize,
+    (len, per_byte): (usize, usize),
     slots: &[usize],
 ) -> Result<Vec<(usize, u8)>> {
     let name = &header.layers[k][j].file;
@@ -134,8 +146,8 @@ fn read_slots(
         if n == 0 {
             break;
         }
-        while next < slots.len() && slots[next] < start + n {
-            codes.push((slots[next], buffer[slots[next] - start]));
+        while next < slots.len() && slots[next] / per_byte < start + n {
+            codes.push((slots[next], buffer[slots[next] / per_byte - start]));
             next += 1;
         }
         start += n;

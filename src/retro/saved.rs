@@ -36,6 +36,25 @@ use std::path::{Path, PathBuf};
 
 /// The name and version of the format, first in the header.
 const FORMAT: &str = "quoridor-solver exact values 1 (gzip)";
+/// The same for a table of outcomes only (the compact analysis, 2 bits a slot).
+const FORMAT_OUTCOMES: &str = "quoridor-solver outcomes 1 (gzip)";
+
+/// The word for `precision` in a header and in `progress.json`.
+pub fn precision_name(precision: Precision) -> &'static str {
+    match precision {
+        Precision::Exact => "exact",
+        Precision::Compact => "compact",
+    }
+}
+
+/// The precision a header names: `None` for a word no precision has.
+pub fn precision_of(header: &Header) -> Option<Precision> {
+    match (header.format.as_str(), header.precision.as_str()) {
+        (FORMAT, "exact") => Some(Precision::Exact),
+        (FORMAT_OUTCOMES, "compact") => Some(Precision::Compact),
+        _ => None,
+    }
+}
 /// The version of the slot order (`layout.rs`); a change there must change it.
 pub(super) const LAYOUT_VERSION: u32 = 1;
 const HEADER: &str = "header.json";
@@ -400,21 +419,30 @@ fn through_temporary<T>(to: &Target, write: impl FnOnce(&Path) -> Result<T>) -> 
     Ok(done)
 }
 
-/// Solves every position of the cell of `tables` exactly and saves the values at `to`,
-/// writing each layer as soon as it is solved (`spill.rs`): the memory is the analysis's
-/// own (two layers when every layer does not fit `memory_budget`), and the disk holds every
-/// layer. With `to.resume` the layers go straight into `to.dir` and a run that was stopped
-/// goes on from them; else into a temporary directory renamed onto `to.dir` when whole.
-/// Returns the analysis and the bytes of the table's files.
+/// Solves every position of the cell of `configs` at `precision` and saves the values at
+/// `to`, writing each layer as soon as it is solved (`spill.rs`, `parts.rs`): the memory is
+/// the analysis's own, and the disk holds every layer. With `to.resume` the layers go
+/// straight into `to.dir` and a run that was stopped goes on from them; else into a
+/// temporary directory renamed onto `to.dir` when whole. Returns the analysis (the layers
+/// it kept: `analyse_through`, `analyse_outcomes_through`) and the bytes of the table's
+/// files.
 pub fn save_through<'t>(
     configs: &'t dyn ConfigSource,
     memory_budget: u64,
+    precision: Precision,
     to: &Target,
     progress: &dyn crate::progress::Progress,
 ) -> Result<(Solved<'t>, u64)> {
     let run = |dir: &Path| -> Result<(Solved<'t>, u64)> {
-        let mut spill = super::spill::Spill::open(dir, configs, progress)?;
-        let solved = super::analyse_through(configs, memory_budget, &mut spill, progress)?;
+        let mut spill = super::spill::Spill::open(dir, configs, precision, progress)?;
+        let solved = match precision {
+            Precision::Exact => {
+                super::analyse_through(configs, memory_budget, &mut spill, progress)?
+            }
+            Precision::Compact => {
+                super::analyse_outcomes_through(configs, memory_budget, &mut spill, progress)?
+            }
+        };
         let bytes = spill.finish(configs, solved.stats)?;
         Ok((solved, bytes))
     };
@@ -458,7 +486,13 @@ fn write_files(solved: &Solved, dir: &Path) -> Result<u64> {
         shas.extend(files.iter().map(|f| f.file.clone()).zip(sha));
         layers.push(files);
     }
-    write_header_and_manifest(dir, solved.configs, solved.stats, layers, &shas)
+    write_header_and_manifest(
+        dir,
+        solved.configs,
+        (Precision::Exact, solved.stats),
+        layers,
+        &shas,
+    )
 }
 
 /// Writes split `j` of layer `k` into `dir`, gzip-compressed at the fastest level and
@@ -493,20 +527,24 @@ pub(super) fn split_file_name(k: usize, j: usize) -> String {
 pub(super) fn write_header_and_manifest(
     dir: &Path,
     configs: &dyn ConfigSource,
-    stats: RetroStats,
+    (precision, stats): (Precision, RetroStats),
     layers: Vec<Vec<SplitFile>>,
     shas: &[(String, String)],
 ) -> Result<u64> {
     let board = configs.board();
     let written: u64 = layers.iter().flatten().map(|f| f.file_bytes).sum();
     let header = Header {
-        format: FORMAT.into(),
+        format: match precision {
+            Precision::Exact => FORMAT,
+            Precision::Compact => FORMAT_OUTCOMES,
+        }
+        .into(),
         version: env!("CARGO_PKG_VERSION").into(),
         layout_version: LAYOUT_VERSION,
         width: board.width(),
         height: board.height(),
         walls: configs.walls_per_player(),
-        precision: "exact".into(),
+        precision: precision_name(precision).into(),
         positions: stats.positions,
         p1_wins: stats.p1_wins,
         p2_wins: stats.p2_wins,
@@ -663,10 +701,10 @@ pub fn header(dir: &Path) -> Result<Header> {
     let bytes = read_checked(dir, &manifest(dir)?, HEADER)?;
     let header: Header = serde_json::from_slice(&bytes)
         .map_err(|e| Error::Damaged(format!("{}: {e}", dir.join(HEADER).display())))?;
-    if header.format != FORMAT || header.layout_version != LAYOUT_VERSION {
+    if precision_of(&header).is_none() || header.layout_version != LAYOUT_VERSION {
         return Err(Error::Damaged(format!(
-            "{}: format \"{}\" (layout {}), this program reads \"{FORMAT}\" (layout \
-             {LAYOUT_VERSION})",
+            "{}: format \"{}\" (layout {}), this program reads \"{FORMAT}\" and \
+             \"{FORMAT_OUTCOMES}\" (layout {LAYOUT_VERSION})",
             dir.join(HEADER).display(),
             header.format,
             header.layout_version
@@ -728,6 +766,13 @@ pub fn load<'t>(
 ) -> Result<Solved<'t>> {
     let layout = Layout::new(configs);
     let (header, manifest) = checked_header(configs, dir, &layout)?;
+    if precision_of(&header) != Some(Precision::Exact) {
+        return Err(Error::Argument(format!(
+            "{} holds outcomes only (a compact analysis: no remoteness), which `verify` \
+             checks; `analyze` and `play` read an exact table",
+            dir.display()
+        )));
+    }
     // Every file asked for, with the bytes its store must have.
     let mut wanted = Vec::new();
     for (k, files) in header.layers.iter().enumerate() {

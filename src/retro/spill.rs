@@ -19,7 +19,8 @@
 use super::ConfigSource;
 use super::layout::Layout;
 use super::saved::{self, SplitFile};
-use super::{RetroStats, Splits};
+use super::store::Packing;
+use super::{Precision, RetroStats, Splits};
 use crate::error::{Error, Result, count};
 use crate::progress::Progress;
 use flate2::Compression;
@@ -51,8 +52,16 @@ struct ProgressFile {
     width: usize,
     height: usize,
     walls: u8,
+    /// "exact" or "compact" (`saved::precision_name`); runs before it was written were
+    /// exact.
+    #[serde(default = "exact")]
+    precision: String,
     /// By layer (walls on the board); `None` for a layer not written yet.
     layers: Vec<Option<Written>>,
+}
+
+fn exact() -> String {
+    saved::precision_name(Precision::Exact).into()
 }
 
 /// A directory the analysis of one cell writes its layers into.
@@ -69,7 +78,12 @@ impl Spill {
     /// once each of its layers has been checked; `progress` hears what was found. A
     /// directory that holds anything else (another cell's table or run, other files) is
     /// refused.
-    pub fn open(dir: &Path, configs: &dyn ConfigSource, progress: &dyn Progress) -> Result<Spill> {
+    pub fn open(
+        dir: &Path,
+        configs: &dyn ConfigSource,
+        precision: Precision,
+        progress: &dyn Progress,
+    ) -> Result<Spill> {
         // Layers 0 to the most walls the board holds (at most 2N).
         let layout_layers = configs.by_walls().len();
         let board = configs.board();
@@ -79,6 +93,7 @@ impl Spill {
             width: board.width(),
             height: board.height(),
             walls: configs.walls_per_player(),
+            precision: saved::precision_name(precision).into(),
             layers: vec![None; layout_layers],
         };
         let mut spill = Spill {
@@ -127,6 +142,7 @@ impl Spill {
         }
         let cell = (found.width, found.height, found.walls);
         self.refuse_other_cell("the analysis", cell, found.layers.len())?;
+        self.refuse_other_precision("the analysis", &found.precision)?;
         // From the top down, while the layers are written and whole.
         for k in (0..found.layers.len()).rev() {
             let Some(layer) = &found.layers[k] else { break };
@@ -147,6 +163,7 @@ impl Spill {
         let header = saved::header(&self.dir)?;
         let cell = (header.width, header.height, header.walls);
         self.refuse_other_cell("the saved table", cell, header.layers.len())?;
+        self.refuse_other_precision("the saved table", &header.precision)?;
         let manifest = saved::manifest(&self.dir)?;
         for (k, files) in header.layers.into_iter().enumerate() {
             let sha256 = files
@@ -188,6 +205,19 @@ impl Spill {
         )))
     }
 
+    /// Refuses what the directory holds (`what`) when it is of another precision.
+    fn refuse_other_precision(&self, what: &str, precision: &str) -> Result<()> {
+        let mine = &self.progress.precision;
+        if precision == mine {
+            return Ok(());
+        }
+        Err(Error::Argument(format!(
+            "{} holds {what} at the {precision} precision, not the {mine} one asked for \
+             (--precision)",
+            self.dir.display()
+        )))
+    }
+
     /// Whether every file of `layer` is there with its SHA-256.
     fn check(&self, layer: &Written) -> Result<()> {
         for (f, sha) in layer.files.iter().zip(&layer.sha256) {
@@ -221,11 +251,11 @@ impl Spill {
 
     /// The stores of written layer `k`, read back and checked against their SHA-256 and
     /// the layout's lengths.
-    pub fn read_layer(&self, k: usize, layout: &Layout) -> Result<Splits> {
+    pub fn read_layer<P: Packing>(&self, k: usize, layout: &Layout) -> Result<Splits> {
         let layer = self.progress.layers[k]
             .as_ref()
             .expect("only layers written are read back");
-        let len = super::store::bytes_for::<super::store::Exact>(layout.split_len(k));
+        let len = super::store::bytes_for::<P>(layout.split_len(k));
         layer
             .files
             .par_iter()
@@ -383,7 +413,7 @@ impl Spill {
     /// gets each piece's ranks and its bytes under packing `P`. The next piece is read and
     /// inflated while `each` works on one. The file is checked against its SHA-256 at the
     /// end: a damaged file is an error, and the caller must drop what `each` made of it.
-    pub fn stream_split<P: super::store::Packing>(
+    pub fn stream_split<P: Packing>(
         &self,
         (k, j): (usize, usize),
         layout: &Layout,
@@ -444,7 +474,17 @@ impl Spill {
             shas.extend(layer.files.iter().map(|f| f.file.clone()).zip(layer.sha256));
             layers.push(layer.files);
         }
-        let bytes = saved::write_header_and_manifest(&self.dir, configs, stats, layers, &shas)?;
+        let precision = match self.progress.precision == exact() {
+            true => Precision::Exact,
+            false => Precision::Compact,
+        };
+        let bytes = saved::write_header_and_manifest(
+            &self.dir,
+            configs,
+            (precision, stats),
+            layers,
+            &shas,
+        )?;
         let path = self.dir.join(PROGRESS);
         std::fs::remove_file(&path).map_err(|e| saved::io(&path, "remove", e))?;
         Ok(bytes)
