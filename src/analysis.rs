@@ -111,11 +111,17 @@ enum Source<'t> {
         prover: Prover<'t, Tables>,
         max_depth: u8,
     },
+    /// The values of the positions asked, read from a saved table too large to load
+    /// (`retro::sampled`): exact, or outcomes only.
+    Read(Box<retro::sampled::Read>),
 }
 
 /// Answers the value of positions of one cell (see the module doc).
 pub struct Analyst<'t> {
-    tables: &'t Tables,
+    board: crate::geometry::Board,
+    /// The eager tables, where the analyst has them (for the legal actions, which are the
+    /// same without them).
+    tables: Option<&'t Tables>,
     source: Source<'t>,
 }
 
@@ -133,7 +139,8 @@ impl<'t> Analyst<'t> {
         // analyse_keeping checks the memory (the same sum as `retro_bytes`) first.
         let solved = retro::analyse_keeping(tables, memory_budget, kept(tables, layers), progress)?;
         Ok(Analyst {
-            tables,
+            board: tables.board(),
+            tables: Some(tables),
             source: Source::Retro(Box::new(solved)),
         })
     }
@@ -143,9 +150,8 @@ impl<'t> Analyst<'t> {
     pub fn from_solved(solved: Solved<'t>) -> Self {
         assert_eq!(solved.precision(), Precision::Exact);
         Analyst {
-            tables: solved
-                .tables()
-                .expect("an explorer's analysis is solved with the eager tables"),
+            board: solved.configs().board(),
+            tables: solved.tables(),
             source: Source::Retro(Box::new(solved)),
         }
     }
@@ -155,9 +161,8 @@ impl<'t> Analyst<'t> {
     pub fn shared(solved: &'t Solved<'t>) -> Self {
         assert_eq!(solved.precision(), Precision::Exact);
         Analyst {
-            tables: solved
-                .tables()
-                .expect("an explorer's analysis is solved with the eager tables"),
+            board: solved.configs().board(),
+            tables: solved.tables(),
             source: Source::Shared(solved),
         }
     }
@@ -165,7 +170,8 @@ impl<'t> Analyst<'t> {
     /// By proof search within `limits` (its depth limit and deadline bound each question).
     pub fn search(tables: &'t Tables, limits: &Limits<'t>) -> Self {
         Analyst {
-            tables,
+            board: tables.board(),
+            tables: Some(tables),
             source: Source::Search {
                 prover: Prover::new(tables, limits),
                 max_depth: limits.max_depth,
@@ -173,19 +179,37 @@ impl<'t> Analyst<'t> {
         }
     }
 
-    pub fn tables(&self) -> &'t Tables {
-        self.tables
+    /// From the values of the positions a caller will ask about, read from a saved table
+    /// of `board` too large to load (`retro::sampled::read`): it answers for those only.
+    pub fn from_read(board: crate::geometry::Board, read: retro::sampled::Read) -> Self {
+        Analyst {
+            board,
+            tables: None,
+            source: Source::Read(Box::new(read)),
+        }
+    }
+
+    /// The legal actions of `pos`, with the tables where the analyst has them.
+    fn legal_actions(&self, pos: &Position) -> Vec<Action> {
+        match self.tables {
+            Some(tables) => pos.legal_actions_with(self.board, tables),
+            None => pos.legal_actions(self.board),
+        }
     }
 
     /// Whether the answers come from the retrograde analysis (exact, draws included).
     pub fn is_retro(&self) -> bool {
-        matches!(self.source, Source::Retro(_) | Source::Shared(_))
+        match &self.source {
+            Source::Retro(_) | Source::Shared(_) => true,
+            Source::Read(read) => read.is_exact(),
+            Source::Search { .. } => false,
+        }
     }
 
     /// Search nodes spent so far (0 for the retrograde analysis).
     pub fn nodes(&self) -> u64 {
         match &self.source {
-            Source::Retro(_) | Source::Shared(_) => 0,
+            Source::Retro(_) | Source::Shared(_) | Source::Read(_) => 0,
             Source::Search { prover, .. } => prover.nodes(),
         }
     }
@@ -193,7 +217,7 @@ impl<'t> Analyst<'t> {
     /// The verdict of `pos`, which must be a position of the cell (`Position::validate`
     /// with the cell's walls per player).
     pub fn verdict(&mut self, pos: &Position, progress: &dyn Progress) -> Verdict {
-        let board = self.tables.board();
+        let board = self.board;
         if let Some(p) = pos.winner(board) {
             return if p == pos.to_move {
                 Verdict::Win { plies: 0 }
@@ -201,10 +225,16 @@ impl<'t> Analyst<'t> {
                 Verdict::Loss { plies: 0 }
             };
         }
+        let stuck =
+            matches!(self.source, Source::Search { .. }) && self.legal_actions(pos).is_empty();
         match &mut self.source {
             Source::Retro(solved) => exact(solved, pos),
             Source::Shared(solved) => exact(solved, pos),
-            Source::Search { .. } if pos.legal_actions_with(board, self.tables).is_empty() => {
+            Source::Read(read) => read
+                .value(pos)
+                .expect("the position is one of those read")
+                .into(),
+            Source::Search { .. } if stuck => {
                 // Stuck (only on boards 2 high): a draw by the rules.
                 Verdict::Draw
             }
@@ -228,8 +258,8 @@ impl<'t> Analyst<'t> {
     /// Every legal action of `pos` with its verdict for the player to move, best first
     /// (`Verdict::rank`; equal verdicts in the order of `legal_actions`).
     pub fn moves(&mut self, pos: &Position, progress: &dyn Progress) -> Vec<MoveVerdict> {
-        let mut moves: Vec<MoveVerdict> = pos
-            .legal_actions_with(self.tables.board(), self.tables)
+        let mut moves: Vec<MoveVerdict> = self
+            .legal_actions(pos)
             .into_iter()
             .map(|action| MoveVerdict {
                 action,
@@ -268,7 +298,7 @@ impl Analyst<'_> {
     /// analysis satisfies, checked position by position by `verify`.
     pub fn consistent(&mut self, pos: &Position, progress: &dyn Progress) -> bool {
         let value = self.verdict(pos, progress);
-        if pos.winner(self.tables.board()).is_some() {
+        if pos.winner(self.board).is_some() {
             return matches!(
                 value,
                 Verdict::Win { plies: 0 } | Verdict::Loss { plies: 0 }

@@ -320,7 +320,7 @@ fn the_check_of_a_table_read_in_one_pass_finds_a_wrong_value_and_a_damaged_file(
     let solved = retro::analyse(&ranked, u64::MAX, &Silent).unwrap();
     saved::save(&solved, &dir).unwrap();
     let positions = random_games_by(board, walls, 300, |p| p.legal_actions(board));
-    assert_eq!(sampled::check(&ranked, &dir, &positions, &Silent), Ok(16));
+    assert_eq!(sampled::check(&ranked, &dir, &positions, &Silent), Ok(()));
     // Every position of layer 0 (the start's) a draw: the start is not its best move's.
     let file = dir.join("layer-00-split-00.bin.gz");
     let raw = std::fs::read(&file).unwrap();

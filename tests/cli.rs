@@ -1030,6 +1030,21 @@ fn a_saved_table_answers_analyze_and_verify_catches_a_damaged_file() {
     };
     assert_eq!(body(&from_disk), body(&solving));
     assert!(!body(&from_disk).is_empty());
+    // A table that does not fit the memory with the cell's tables is read in one pass,
+    // the positions asked only: the same answer.
+    let out = run(&[
+        "analyze", "4x3", "--walls", "2", "--table", d, "--memory", "40K", "-v",
+    ]);
+    assert!(
+        stderr(&out).contains("reading the 16 positions asked in one pass"),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(body(&stdout(&out)), body(&solving));
+    let err = refused(&[
+        "play", "4x3", "--walls", "2", "--table", d, "--memory", "40K",
+    ]);
+    assert!(err.contains("`play` reads a table it can load"), "{err}");
     // Another cell, or --save without the analysis, is refused.
     refused(&["analyze", "4x3", "--walls", "3", "--table", d]);
     refused(&["solve", "4x3", "--walls", "2", "--save", d]);

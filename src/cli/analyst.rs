@@ -2,16 +2,21 @@
 //! with what resources; and building the cell's tables and its `Analyst` from them.
 
 use std::ops::Range;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use clap::Args;
 use quoridor_solver::analysis::{Analyst, retro_bytes};
+use quoridor_solver::error::count;
+use quoridor_solver::estimate::CellEstimate;
 use quoridor_solver::geometry::Board;
-use quoridor_solver::memory::parse_size;
-use quoridor_solver::retro::saved;
+use quoridor_solver::memory::{self, parse_size};
+use quoridor_solver::position::Position;
+use quoridor_solver::progress::Progress;
+use quoridor_solver::retro::{Precision, sampled, saved};
 use quoridor_solver::search::Limits;
 use quoridor_solver::solver::DEFAULT_TT_BYTES;
+use quoridor_solver::tables::Ranked;
 use quoridor_solver::tables::Tables;
 use quoridor_solver::{Error, Result};
 
@@ -108,6 +113,68 @@ impl AnalystConfig {
     /// The configuration tables of the cell.
     pub fn tables(&self, board: Board, walls: u8, bars: &Bars) -> Result<Tables> {
         Tables::build(board, walls, self.resources.memory_budget, bars)
+    }
+
+    /// The saved table given (`--table`) when it is too large to load with the cell's
+    /// tables: its layers of `layers` and the tables do not fit the memory (a table of
+    /// outcomes only is refused). `analyze` then reads the positions it asks about in one pass over its
+    /// files (`read_table`); `None` when no table is given or it loads.
+    pub fn table_too_large(
+        &self,
+        board: Board,
+        walls: u8,
+        layers: Range<usize>,
+    ) -> Result<Option<&PathBuf>> {
+        let Some(dir) = &self.table else {
+            return Ok(None);
+        };
+        let header = saved::header(dir)?;
+        let values: u64 = header
+            .layers
+            .iter()
+            .enumerate()
+            .filter(|(k, _)| layers.contains(k))
+            .flat_map(|(_, files)| files.iter().map(|f| f.bytes))
+            .sum();
+        if saved::precision_of(&header) != Some(Precision::Exact) {
+            return Err(Error::Argument(format!(
+                "{} holds outcomes only (a compact analysis: no lengths), which `verify` \
+                 checks; `analyze` and `play` read an exact table",
+                dir.display()
+            )));
+        }
+        let tables = CellEstimate::new(board, walls).tables.bytes;
+        Ok((tables.saturating_add(values) > self.resources.memory_budget).then_some(dir))
+    }
+
+    /// The analyst of the positions `asked` from the saved table `dir` of the cell, read in
+    /// one pass over its files over the ranked numbering of the configurations (see
+    /// `table_too_large`): it answers for those positions only.
+    pub fn read_table(
+        &self,
+        (board, walls): (Board, u8),
+        dir: &Path,
+        asked: &[Position],
+        bars: &Bars,
+    ) -> Result<Analyst<'static>> {
+        let layers = 2 * walls as usize + 1;
+        memory::check(
+            &format!(
+                "reading the saved table of {board} with {} (numbering the configurations)",
+                count(walls, "wall")
+            ),
+            Ranked::estimate_bytes(board, layers),
+            self.resources.memory_budget,
+        )?;
+        bars.message(&format!(
+            "{} does not fit the memory with the cell's tables: reading the {} asked in one \
+             pass over its files",
+            dir.display(),
+            count(asked.len(), "position")
+        ));
+        let ranked = Ranked::build(board, walls);
+        let read = sampled::read(&ranked, dir, asked, bars)?;
+        Ok(Analyst::from_read(board, read))
     }
 
     /// The analyst of the cell of `tables`, by the configured method (see `AnalystArgs`).

@@ -98,10 +98,19 @@ impl AnalyzeArgs {
 pub fn run(a: Analyze, bars: &Bars, out: &mut dyn Write) -> Result<ExitCode> {
     let started = Instant::now();
     a.config.use_threads()?;
-    let tables = a.config.tables(a.board, a.walls, bars)?;
     let game = a.game.as_deref();
     let layers = report::analyze::layers(&a.position, game);
-    let mut analyst = a.config.analyst(&tables, layers, started, bars)?;
+    let tables;
+    let mut analyst = match a.config.table_too_large(a.board, a.walls, layers.clone())? {
+        Some(dir) => {
+            let asked = report::analyze::asked(a.board, &a.position, game);
+            a.config.read_table((a.board, a.walls), dir, &asked, bars)?
+        }
+        None => {
+            tables = a.config.tables(a.board, a.walls, bars)?;
+            a.config.analyst(&tables, layers, started, bars)?
+        }
+    };
     let answer = report::analyze::answer(&mut analyst, &a.position, game, bars);
     let seconds = started.elapsed().as_secs_f64();
     if a.json {

@@ -83,9 +83,16 @@ const HELP: &str = "type a move in notation (a pawn's cell such as c2, or a wall
 
 pub fn run(p: Play, bars: &Bars, out: &mut dyn Write) -> Result<ExitCode> {
     p.config.use_threads()?;
-    let tables = p.config.tables(p.board, p.walls, bars)?;
     // A game may reach any layer from the position's on.
     let layers = p.position.walls.len() as usize..usize::MAX;
+    if let Some(dir) = p.config.table_too_large(p.board, p.walls, layers.clone())? {
+        return Err(Error::Argument(format!(
+            "the saved table {} does not fit the memory with the cell's tables: `play` \
+             reads a table it can load; `analyze --table` reads this one a position at a time",
+            dir.display()
+        )));
+    }
+    let tables = p.config.tables(p.board, p.walls, bars)?;
     let mut analyst = p.config.analyst(&tables, layers, Instant::now(), bars)?;
     let stdin = std::io::stdin();
     let mut game = Game {

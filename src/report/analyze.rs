@@ -45,6 +45,29 @@ pub fn layers(position: &Position, game: Option<&[Action]>) -> std::ops::Range<u
     first..first + walls_played + 2
 }
 
+/// The positions `answer` asks about: `position` and the position after each of its legal
+/// moves, or (with `game`) the positions of the game played from it.
+pub fn asked(board: Board, position: &Position, game: Option<&[Action]>) -> Vec<Position> {
+    let mut asked = vec![*position];
+    match game {
+        None if position.winner(board).is_none() => asked.extend(
+            position
+                .legal_actions(board)
+                .into_iter()
+                .map(|a| position.play(a)),
+        ),
+        None => {}
+        Some(actions) => {
+            let mut pos = *position;
+            for &a in actions {
+                pos = pos.play(a);
+                asked.push(pos);
+            }
+        }
+    }
+    asked
+}
+
 /// The value of `position` and of every legal move from it, or (with `game`) the value
 /// before and after each of the game's actions played from `position`.
 pub fn answer(

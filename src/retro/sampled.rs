@@ -19,23 +19,120 @@ use crate::position::Position;
 use crate::progress::Progress;
 use flate2::read::GzDecoder;
 use rayon::prelude::*;
-use std::io::Read;
+use std::collections::HashMap;
+use std::io::Read as _;
 use std::path::Path;
 
+/// The values of some positions of a saved table, read from its files in one pass
+/// (`read`): what `check` checks, and what `analyze --table` answers from when the table
+/// does not fit the memory.
+pub struct Read {
+    precision: Precision,
+    values: HashMap<Position, Value>,
+}
+
+impl Read {
+    /// The value of `pos`, if it was read (a table of outcomes gives a loss as `Loss(0)`
+    /// and a win as `Win(1)`: their remoteness means nothing).
+    pub fn value(&self, pos: &Position) -> Option<Value> {
+        self.values.get(pos).copied()
+    }
+
+    /// Whether the values are exact (else outcomes only).
+    pub fn is_exact(&self) -> bool {
+        self.precision == Precision::Exact
+    }
+}
+
+/// Reads from the saved table in `dir` of the cell of `configs` the values of `positions`
+/// (positions of the cell; any other is left out): each file is streamed once and checked
+/// against the manifest, and only the slots asked for are kept. A damaged file is
+/// `Error::Damaged`, named, even if nothing asked lies in it.
+pub fn read(
+    configs: &dyn ConfigSource,
+    dir: &Path,
+    positions: &[Position],
+    progress: &dyn Progress,
+) -> Result<Read> {
+    let layout = Layout::new(configs);
+    let (header, manifest) = saved::checked_header(configs, dir, &layout)?;
+    let precision = saved::precision_of(&header).expect("a header read is of a precision");
+    let located: Vec<(Position, Located)> = positions
+        .par_iter()
+        .filter_map(|pos| Some((*pos, locate(configs, &layout, pos)?)))
+        .collect();
+    let mut wanted: Vec<Vec<Vec<usize>>> = header
+        .layers
+        .iter()
+        .map(|files| vec![Vec::new(); files.len()])
+        .collect();
+    for (_, at) in &located {
+        if let Located::Stored(k, j, slot) = *at {
+            wanted[k][j].push(slot);
+        }
+    }
+    let files: Vec<(usize, usize)> = (0..header.layers.len())
+        .flat_map(|k| (0..header.layers[k].len()).map(move |j| (k, j)))
+        .collect();
+    progress.begin("reading the table's files", files.len() as u64);
+    let per_byte = precision.per_byte() as usize;
+    let codes: Vec<Vec<(usize, u8)>> = files
+        .par_iter()
+        .map(|&(k, j)| {
+            let mut slots = wanted[k][j].clone();
+            slots.sort_unstable();
+            slots.dedup();
+            let len = layout.split_len(k).div_ceil(per_byte);
+            let read = read_slots(dir, &header, &manifest, (k, j), (len, per_byte), &slots);
+            progress.advance(1);
+            read
+        })
+        .collect::<Result<_>>()?;
+    progress.finish();
+    let first_file: Vec<usize> = header
+        .layers
+        .iter()
+        .scan(0, |at, files| {
+            let first = *at;
+            *at += files.len();
+            Some(first)
+        })
+        .collect();
+    let values = located
+        .into_iter()
+        .map(|(pos, at)| {
+            let value = match at {
+                Located::Over(v) => v,
+                Located::Stored(k, j, slot) => {
+                    let codes = &codes[first_file[k] + j];
+                    let i = codes
+                        .binary_search_by_key(&slot, |&(s, _)| s)
+                        .expect("every slot asked for is read");
+                    let byte = codes[i].1;
+                    code::value(match precision {
+                        Precision::Exact => byte,
+                        Precision::Compact => Compact::read(&[byte], slot % Compact::PER_BYTE),
+                    })
+                }
+            };
+            (pos, value)
+        })
+        .collect();
+    Ok(Read { precision, values })
+}
+
 /// Checks the saved table in `dir` of the cell of `configs` on `positions` (positions of
-/// the cell); returns how many files were read. A damaged file, or a position whose value
-/// is not its best move's, is `Error::Damaged`, named.
+/// the cell): every file whole, and each position's value its best move's (`read`). A
+/// damaged file, or a position whose value is not its best move's, is `Error::Damaged`,
+/// named.
 pub fn check(
     configs: &dyn ConfigSource,
     dir: &Path,
     positions: &[Position],
     progress: &dyn Progress,
-) -> Result<usize> {
+) -> Result<()> {
     let board = configs.board();
-    let layout = Layout::new(configs);
-    let (header, manifest) = saved::checked_header(configs, dir, &layout)?;
-    let precision = saved::precision_of(&header).expect("a header read is of a precision");
-    // Each position and the positions after its legal actions, where they are stored.
+    // Each position and the positions after its legal actions.
     let asked: Vec<Vec<Position>> = positions
         .par_iter()
         .map(|pos| {
@@ -46,67 +143,23 @@ pub fn check(
             family
         })
         .collect();
-    let mut wanted: Vec<Vec<Vec<usize>>> = header
-        .layers
-        .iter()
-        .map(|files| vec![Vec::new(); files.len()])
-        .collect();
-    for pos in asked.iter().flatten() {
-        if let Some(Located::Stored(k, j, slot)) = locate(configs, &layout, pos) {
-            wanted[k][j].push(slot);
-        }
-    }
-    let files: Vec<(usize, usize)> = (0..header.layers.len())
-        .flat_map(|k| (0..header.layers[k].len()).map(move |j| (k, j)))
-        .collect();
-    progress.begin("reading the table's files", files.len() as u64);
-    let codes: Vec<Vec<(usize, u8)>> = files
-        .par_iter()
-        .map(|&(k, j)| {
-            let slots = &mut wanted[k][j].clone();
-            slots.sort_unstable();
-            slots.dedup();
-            let per_byte = precision.per_byte() as usize;
-            let len = layout.split_len(k).div_ceil(per_byte);
-            let read = read_slots(dir, &header, &manifest, (k, j), (len, per_byte), slots);
-            progress.advance(1);
-            read
-        })
-        .collect::<Result<_>>()?;
-    progress.finish();
-    let at = |k: usize, j: usize| &codes[files.iter().position(|&f| f == (k, j)).expect("a file")];
-    let value = |pos: &Position| -> Option<Value> {
-        match locate(configs, &layout, pos)? {
-            Located::Over(v) => Some(v),
-            Located::Stored(k, j, slot) => {
-                let codes = at(k, j);
-                let i = codes.binary_search_by_key(&slot, |&(s, _)| s).ok()?;
-                let byte = codes[i].1;
-                Some(code::value(match precision {
-                    Precision::Exact => byte,
-                    Precision::Compact => Compact::read(&[byte], slot % Compact::PER_BYTE),
-                }))
-            }
-        }
-    };
+    let all: Vec<Position> = asked.iter().flatten().copied().collect();
+    let read = read(configs, dir, &all, progress)?;
+    let value = |pos: &Position| read.value(pos).ok_or_else(|| not_a_position(board, pos));
     for family in &asked {
         let (pos, after) = (&family[0], &family[1..]);
-        let own = value(pos).ok_or_else(|| not_a_position(board, pos))?;
+        let own = value(pos)?;
         let best = match pos.winner(board) {
             Some(_) => own, // over: its value is where it stands, no move to check
             None => after
                 .iter()
-                .map(|q| {
-                    value(q)
-                        .map(before_move)
-                        .ok_or_else(|| not_a_position(board, q))
-                })
+                .map(|q| value(q).map(before_move))
                 .collect::<Result<Vec<Value>>>()?
                 .into_iter()
                 .min_by_key(|&v| rank(v))
                 .unwrap_or(Value::Draw), // no legal action: a draw
         };
-        let same = match precision {
+        let same = match read.precision {
             Precision::Exact => own == best,
             // Outcomes only: their remoteness means nothing.
             Precision::Compact => Wdl::from(own) == Wdl::from(best),
@@ -118,7 +171,7 @@ pub fn check(
             )));
         }
     }
-    Ok(files.len())
+    Ok(())
 }
 
 /// The bytes that hold the sorted `slots` of split `j` of layer `k` (`len` bytes,
