@@ -227,13 +227,7 @@ fn push_block<P: Packing>(
     let board = block.board;
     let open = open_pairs(board, block.live());
     let mirror = &symmetry::cell_maps(board)[symmetry::MIRROR];
-    let symmetric = source::symmetric(board, walls);
-    for wall in walls.iter() {
-        let parent_walls = walls.without(wall);
-        let parent = source
-            .id_of(parent_walls)
-            .expect("a configuration less a wall is a configuration");
-        let images = !symmetric && source::symmetric(board, parent_walls);
+    for_each_parent(source, walls, |parent, images| {
         for placer in [Player::One, Player::Two] {
             let mut left = block.left;
             left[placer.index()] += 1;
@@ -252,6 +246,25 @@ fn push_block<P: Packing>(
                 values[layout.index(side, p1, p2)]
             });
         }
+    });
+}
+
+/// Calls `f(parent, images)` for each configuration that `walls` is made from by one wall:
+/// its id, and whether the pushes into it must take the mirror image too (`Pushes`: it is
+/// its own mirror image and `walls` is not).
+pub fn for_each_parent(
+    source: &dyn ConfigSource,
+    walls: WallSet,
+    mut f: impl FnMut(crate::configs::ConfigId, bool),
+) {
+    let board = source.board();
+    let symmetric = source::symmetric(board, walls);
+    for wall in walls.iter() {
+        let parent_walls = walls.without(wall);
+        let parent = source
+            .id_of(parent_walls)
+            .expect("a configuration less a wall is a configuration");
+        f(parent, !symmetric && source::symmetric(board, parent_walls));
     }
 }
 

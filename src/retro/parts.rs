@@ -24,7 +24,7 @@
 
 use super::layer::{self, Below, Pushes};
 use super::layout::{self, Layout};
-use super::source::{self, ConfigSource};
+use super::source::ConfigSource;
 use super::spill::Spill;
 use super::store::{self, Packing};
 use super::symmetry;
@@ -205,17 +205,11 @@ fn push_stored<P: Packing>(
     let left1 = layout.split_left(c, j)[0];
     // A stored configuration's own view: Player 1 to move, neither mirrored nor turned.
     let own = layout.view(c, config, left1, Player::One);
-    let symmetric = source::symmetric(board, walls);
-    for wall in walls.iter() {
-        let parent_walls = walls.without(wall);
-        let parent = source
-            .id_of(parent_walls)
-            .expect("a configuration less a wall is a configuration");
+    layer::for_each_parent(source, walls, |parent, images| {
         let view = layout.view(c - 1, parent, left1, Player::Two);
         if !window.contains(&view.start) {
-            continue;
+            return;
         }
-        let images = !symmetric && source::symmetric(board, parent_walls);
         let to = Pushes {
             store: parents[view.split],
             view,
@@ -225,5 +219,5 @@ fn push_stored<P: Packing>(
         layer::push_positions::<P>(layout, open, to, |p1, p2| {
             P::read(block, layout.slot(own, p1, p2) - own.start)
         });
-    }
+    });
 }
