@@ -173,7 +173,8 @@ impl AnalystConfig {
             count(asked.len(), "position")
         ));
         let ranked = Ranked::build(board, walls);
-        let read = sampled::read(&ranked, dir, asked, bars)?;
+        // The files that hold no position asked are not read (nor checked).
+        let read = sampled::read(&ranked, dir, (asked, false), bars)?;
         Ok(Analyst::from_read(board, read))
     }
 

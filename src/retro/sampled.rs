@@ -45,13 +45,13 @@ impl Read {
 }
 
 /// Reads from the saved table in `dir` of the cell of `configs` the values of `positions`
-/// (positions of the cell; any other is left out): each file is streamed once and checked
-/// against the manifest, and only the slots asked for are kept. A damaged file is
-/// `Error::Damaged`, named, even if nothing asked lies in it.
+/// (positions of the cell; any other is left out): each file that holds one (with
+/// `every_file`, every file) is streamed once and checked against the manifest, and only
+/// the slots asked for are kept. A damaged file read is `Error::Damaged`, named.
 pub fn read(
     configs: &dyn ConfigSource,
     dir: &Path,
-    positions: &[Position],
+    (positions, every_file): (&[Position], bool),
     progress: &dyn Progress,
 ) -> Result<Read> {
     let layout = Layout::new(configs);
@@ -73,6 +73,7 @@ pub fn read(
     }
     let files: Vec<(usize, usize)> = (0..header.layers.len())
         .flat_map(|k| (0..header.layers[k].len()).map(move |j| (k, j)))
+        .filter(|&(k, j)| every_file || !wanted[k][j].is_empty())
         .collect();
     progress.begin("reading the table's files", files.len() as u64);
     let per_byte = precision.per_byte() as usize;
@@ -89,22 +90,14 @@ pub fn read(
         })
         .collect::<Result<_>>()?;
     progress.finish();
-    let first_file: Vec<usize> = header
-        .layers
-        .iter()
-        .scan(0, |at, files| {
-            let first = *at;
-            *at += files.len();
-            Some(first)
-        })
-        .collect();
     let values = located
         .into_iter()
         .map(|(pos, at)| {
             let value = match at {
                 Located::Over(v) => v,
                 Located::Stored(k, j, slot) => {
-                    let codes = &codes[first_file[k] + j];
+                    let file = files.binary_search(&(k, j)).expect("a file read");
+                    let codes = &codes[file];
                     let i = codes
                         .binary_search_by_key(&slot, |&(s, _)| s)
                         .expect("every slot asked for is read");
@@ -144,7 +137,7 @@ pub fn check(
         })
         .collect();
     let all: Vec<Position> = asked.iter().flatten().copied().collect();
-    let read = read(configs, dir, &all, progress)?;
+    let read = read(configs, dir, (&all, true), progress)?;
     let value = |pos: &Position| read.value(pos).ok_or_else(|| not_a_position(board, pos));
     for family in &asked {
         let (pos, after) = (&family[0], &family[1..]);
