@@ -237,6 +237,18 @@ impl RetroEstimate {
         u64::try_from(fixed + part_bytes as u128).unwrap_or(u64::MAX)
     }
 
+    /// The bytes of the values of every layer at `precision`, uncompressed: what an
+    /// analysis through the disk writes before compression.
+    pub fn values_bytes(&self, precision: Precision) -> u64 {
+        let n = self.walls_per_player;
+        let bytes: u128 = (0..self.layers)
+            .map(|k| {
+                self.split_slots[k].div_ceil(precision.per_byte()) * layout::splits(n, k).1 as u128
+            })
+            .sum();
+        u64::try_from(bytes).unwrap_or(u64::MAX)
+    }
+
     /// The bytes of the largest of the smallest parts of the layers (one group each):
     /// the least `part_bytes` of an analysis in parts.
     pub fn least_part(&self, precision: Precision) -> u64 {
