@@ -653,16 +653,22 @@ fn run_in_parts<'t, P: Packing>(
         ));
     }
     let raw = |ks: Range<usize>| slots(ks) / P::PER_BYTE as u64;
+    let e = cell_estimate(configs);
+    let left = slots(0..written_from) as f64 / slots(0..layers).max(1) as f64;
     progress.message(&format!(
-        "in parts of at most {} through {}: at most {} of values on disk uncompressed ({} \
-         left to write), {} free there",
+        "in parts of at most {} through {}: memory about {}; at most {} of values on disk \
+         uncompressed ({} left to write), {} free there; about {:.0} s left at {:.0} M \
+         positions/s",
         crate::error::format_bytes(part_bytes),
         spill.dir().display(),
-        crate::error::format_bytes(raw(0..layers)),
+        crate::error::format_bytes(e.peak_in_parts(precision, part_bytes) + configs.bytes()),
+        crate::error::format_bytes(e.values_bytes(precision)),
         crate::error::format_bytes(raw(0..written_from)),
         spill
             .free_bytes()
-            .map_or("unknown".into(), crate::error::format_bytes)
+            .map_or("unknown".into(), crate::error::format_bytes),
+        e.positions as f64 * left / parts::POSITIONS_PER_SECOND,
+        parts::POSITIONS_PER_SECOND / 1e6,
     ));
     let part_bytes = usize::try_from(part_bytes).unwrap_or(usize::MAX);
     let mut pace = Pace::new(slots(0..written_from));

@@ -36,6 +36,10 @@ use rayon::prelude::*;
 use std::ops::Range;
 use std::sync::atomic::AtomicU8;
 
+/// The rate of the analysis in parts on the machine it was measured on (2 cores: 6x6 with
+/// 4 walls, exact, 4.46e11 placements in 2,673 s), for the time it announces.
+pub const POSITIONS_PER_SECOND: f64 = 160e6;
+
 /// The most bytes of one piece of the stream of the layer above.
 pub const CHUNK_BYTES: u64 = 16 << 20;
 
