@@ -111,9 +111,9 @@ enum Source<'t> {
         prover: Prover<'t, Tables>,
         max_depth: u8,
     },
-    /// The values of the positions asked, read from a saved table too large to load
-    /// (`retro::sampled`): exact, or outcomes only.
-    Read(Box<retro::sampled::Read>),
+    /// A saved table too large to load, read a few positions at a time
+    /// (`retro::sampled::Reader`; exact): it answers for the positions `prepare` fetched.
+    Read(Box<retro::sampled::Reader<'t>>),
 }
 
 /// Answers the value of positions of one cell (see the module doc).
@@ -179,13 +179,23 @@ impl<'t> Analyst<'t> {
         }
     }
 
-    /// From the values of the positions a caller will ask about, read from a saved table
-    /// of `board` too large to load (`retro::sampled::read`): it answers for those only.
-    pub fn from_read(board: crate::geometry::Board, read: retro::sampled::Read) -> Self {
+    /// From an exact saved table too large to load, of `board` (`retro::sampled::Reader`):
+    /// it answers for the positions `prepare` fetched.
+    pub fn from_reader(board: crate::geometry::Board, reader: retro::sampled::Reader<'t>) -> Self {
         Analyst {
             board,
             tables: None,
-            source: Source::Read(Box::new(read)),
+            source: Source::Read(Box::new(reader)),
+        }
+    }
+
+    /// Makes sure the analyst can answer for `positions`: an analyst that reads a table a
+    /// few positions at a time reads those it has not read (one pass over the files that
+    /// hold them); any other has nothing to do.
+    pub fn prepare(&mut self, positions: &[Position], progress: &dyn Progress) -> Result<()> {
+        match &mut self.source {
+            Source::Read(reader) => reader.fetch(positions, false, progress),
+            _ => Ok(()),
         }
     }
 
@@ -230,10 +240,7 @@ impl<'t> Analyst<'t> {
         match &mut self.source {
             Source::Retro(solved) => exact(solved, pos),
             Source::Shared(solved) => exact(solved, pos),
-            Source::Read(read) => read
-                .value(pos)
-                .expect("the position is one of those read")
-                .into(),
+            Source::Read(reader) => reader.value(pos).expect("the position was prepared").into(),
             Source::Search { .. } if stuck => {
                 // Stuck (only on boards 2 high): a draw by the rules.
                 Verdict::Draw

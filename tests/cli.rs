@@ -1030,21 +1030,45 @@ fn a_saved_table_answers_analyze_and_verify_catches_a_damaged_file() {
     };
     assert_eq!(body(&from_disk), body(&solving));
     assert!(!body(&from_disk).is_empty());
-    // A table that does not fit the memory with the cell's tables is read in one pass,
-    // the positions asked only: the same answer.
+    // A table that does not fit the memory with the cell's tables is read a few positions
+    // at a time, from the files that hold them: the same answers, and the same game.
     let out = run(&[
         "analyze", "4x3", "--walls", "2", "--table", d, "--memory", "40K", "-v",
     ]);
     assert!(
-        stderr(&out).contains("reading the 16 positions asked in one pass"),
+        stderr(&out).contains("reading the positions asked from its files"),
         "{}",
         stderr(&out)
     );
     assert_eq!(body(&stdout(&out)), body(&solving));
-    let err = refused(&[
-        "play", "4x3", "--walls", "2", "--table", d, "--memory", "40K",
-    ]);
-    assert!(err.contains("`play` reads a table it can load"), "{err}");
+    let game = |more: &[&str]| {
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_quoridor-solver"))
+            .args(
+                [
+                    &["play", "4x3", "--walls", "2", "--table", d, "--as", "2"][..],
+                    more,
+                ]
+                .concat(),
+            )
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        use std::io::Write as _;
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(b"hint\nc2\nhint\nquit\n")
+            .unwrap();
+        let out = child.wait_with_output().unwrap();
+        assert!(out.status.success());
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let loaded = game(&[]);
+    assert!(loaded.contains("Best: "), "{loaded}");
+    assert_eq!(game(&["--memory", "40K"]), loaded);
     // Another cell, or --save without the analysis, is refused.
     refused(&["analyze", "4x3", "--walls", "3", "--table", d]);
     refused(&["solve", "4x3", "--walls", "2", "--save", d]);

@@ -11,7 +11,6 @@ use quoridor_solver::error::count;
 use quoridor_solver::estimate::CellEstimate;
 use quoridor_solver::geometry::Board;
 use quoridor_solver::memory::{self, parse_size};
-use quoridor_solver::position::Position;
 use quoridor_solver::progress::Progress;
 use quoridor_solver::retro::{Precision, sampled, saved};
 use quoridor_solver::search::Limits;
@@ -147,35 +146,36 @@ impl AnalystConfig {
         Ok((tables.saturating_add(values) > self.resources.memory_budget).then_some(dir))
     }
 
-    /// The analyst of the positions `asked` from the saved table `dir` of the cell, read in
-    /// one pass over its files over the ranked numbering of the configurations (see
-    /// `table_too_large`): it answers for those positions only.
-    pub fn read_table(
-        &self,
-        (board, walls): (Board, u8),
-        dir: &Path,
-        asked: &[Position],
-        bars: &Bars,
-    ) -> Result<Analyst<'static>> {
-        let layers = 2 * walls as usize + 1;
+    /// The ranked numbering of the configurations of the cell, to read a saved table too
+    /// large to load (`table_too_large`), checked against the memory budget first.
+    pub fn ranked(&self, board: Board, walls: u8) -> Result<Ranked> {
         memory::check(
             &format!(
                 "reading the saved table of {board} with {} (numbering the configurations)",
                 count(walls, "wall")
             ),
-            Ranked::estimate_bytes(board, layers),
+            Ranked::estimate_bytes(board, 2 * walls as usize + 1),
             self.resources.memory_budget,
         )?;
+        Ok(Ranked::build(board, walls))
+    }
+
+    /// The analyst of the saved table `dir` of the cell of `ranked`, too large to load
+    /// (`table_too_large`): it reads the positions asked a few at a time (`prepare`), from
+    /// the files that hold them.
+    pub fn read_table<'t>(
+        &self,
+        ranked: &'t Ranked,
+        dir: &Path,
+        bars: &Bars,
+    ) -> Result<Analyst<'t>> {
         bars.message(&format!(
-            "{} does not fit the memory with the cell's tables: reading the {} asked in one \
-             pass over its files",
-            dir.display(),
-            count(asked.len(), "position")
+            "{} does not fit the memory with the cell's tables: reading the positions asked \
+             from its files, a pass each time",
+            dir.display()
         ));
-        let ranked = Ranked::build(board, walls);
-        // The files that hold no position asked are not read (nor checked).
-        let read = sampled::read(&ranked, dir, (asked, false), bars)?;
-        Ok(Analyst::from_read(board, read))
+        let reader = sampled::Reader::open(ranked, dir)?;
+        Ok(Analyst::from_reader(ranked.board(), reader))
     }
 
     /// The analyst of the cell of `tables`, by the configured method (see `AnalystArgs`).

@@ -100,11 +100,13 @@ pub fn run(a: Analyze, bars: &Bars, out: &mut dyn Write) -> Result<ExitCode> {
     a.config.use_threads()?;
     let game = a.game.as_deref();
     let layers = report::analyze::layers(&a.position, game);
-    let tables;
+    let (tables, ranked);
     let mut analyst = match a.config.table_too_large(a.board, a.walls, layers.clone())? {
         Some(dir) => {
-            let asked = report::analyze::asked(a.board, &a.position, game);
-            a.config.read_table((a.board, a.walls), dir, &asked, bars)?
+            ranked = a.config.ranked(a.board, a.walls)?;
+            let mut analyst = a.config.read_table(&ranked, dir, bars)?;
+            analyst.prepare(&report::analyze::asked(a.board, &a.position, game), bars)?;
+            analyst
         }
         None => {
             tables = a.config.tables(a.board, a.walls, bars)?;

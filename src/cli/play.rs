@@ -19,7 +19,7 @@ use quoridor_solver::{Error, Result};
 use super::analyst::{AnalystArgs, AnalystConfig};
 use super::progress::Bars;
 use super::{CellArgs, PositionArgs};
-use quoridor_solver::report::analyze::mark;
+use quoridor_solver::report::analyze::{asked, mark};
 
 /// Play against perfect play in the terminal: type moves in notation (c2, b2h), or hint,
 /// undo, quit
@@ -85,15 +85,17 @@ pub fn run(p: Play, bars: &Bars, out: &mut dyn Write) -> Result<ExitCode> {
     p.config.use_threads()?;
     // A game may reach any layer from the position's on.
     let layers = p.position.walls.len() as usize..usize::MAX;
-    if let Some(dir) = p.config.table_too_large(p.board, p.walls, layers.clone())? {
-        return Err(Error::Argument(format!(
-            "the saved table {} does not fit the memory with the cell's tables: `play` \
-             reads a table it can load; `analyze --table` reads this one a position at a time",
-            dir.display()
-        )));
-    }
-    let tables = p.config.tables(p.board, p.walls, bars)?;
-    let mut analyst = p.config.analyst(&tables, layers, Instant::now(), bars)?;
+    let (tables, ranked);
+    let mut analyst = match p.config.table_too_large(p.board, p.walls, layers.clone())? {
+        Some(dir) => {
+            ranked = p.config.ranked(p.board, p.walls)?;
+            p.config.read_table(&ranked, dir, bars)?
+        }
+        None => {
+            tables = p.config.tables(p.board, p.walls, bars)?;
+            p.config.analyst(&tables, layers, Instant::now(), bars)?
+        }
+    };
     let stdin = std::io::stdin();
     let mut game = Game {
         board: p.board,
@@ -139,6 +141,8 @@ impl Game {
         let mut show = true;
         loop {
             let pos = self.position();
+            // What this turn asks: the position and every move from it.
+            analyst.prepare(&asked(board, &pos, None), bars)?;
             if show {
                 write!(out, "\n{}", render(board, &pos))?;
                 if pos.winner(board).is_none() {

@@ -1,5 +1,6 @@
-//! Checking a saved table too large to load (`verify` of a cell whose tables or layers do
-//! not fit the memory, such as one solved in parts, `parts.rs`). The positions to check
+//! Reading and checking a saved table too large to load (`verify`, `analyze --table` and
+//! `play --table` of a cell whose tables or layers do not fit the memory, such as one
+//! solved in parts, `parts.rs`). The positions to check
 //! (say, those of random games from the start) and the positions after each of their
 //! legal actions are located in the store (`locate`); then every file of the table is read
 //! once as a stream, its SHA-256 checked against the manifest as it goes, and only the
@@ -21,18 +22,41 @@ use flate2::read::GzDecoder;
 use rayon::prelude::*;
 use std::collections::HashMap;
 use std::io::Read as _;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
-/// The values of some positions of a saved table, read from its files in one pass
-/// (`read`): what `check` checks, and what `analyze --table` answers from when the table
-/// does not fit the memory.
-pub struct Read {
+/// A saved table too large to load, read a few positions at a time: each `fetch` streams
+/// the files that hold the positions asked (or every file) once, checking each against the
+/// manifest, and keeps the values of those positions only. What `check` checks, and what
+/// `analyze --table` and `play --table` answer from.
+pub struct Reader<'t> {
+    configs: &'t dyn ConfigSource,
+    dir: PathBuf,
+    layout: Layout,
+    header: Header,
+    manifest: Vec<(String, String)>,
     precision: Precision,
     values: HashMap<Position, Value>,
 }
 
-impl Read {
-    /// The value of `pos`, if it was read (a table of outcomes gives a loss as `Loss(0)`
+impl<'t> Reader<'t> {
+    /// The saved table in `dir` of the cell of `configs`: its header and manifest checked,
+    /// nothing read yet.
+    pub fn open(configs: &'t dyn ConfigSource, dir: &Path) -> Result<Reader<'t>> {
+        let layout = Layout::new(configs);
+        let (header, manifest) = saved::checked_header(configs, dir, &layout)?;
+        let precision = saved::precision_of(&header).expect("a header read is of a precision");
+        Ok(Reader {
+            configs,
+            dir: dir.to_path_buf(),
+            layout,
+            header,
+            manifest,
+            precision,
+            values: HashMap::new(),
+        })
+    }
+
+    /// The value of `pos`, if it was fetched (a table of outcomes gives a loss as `Loss(0)`
     /// and a win as `Win(1)`: their remoteness means nothing).
     pub fn value(&self, pos: &Position) -> Option<Value> {
         self.values.get(pos).copied()
@@ -42,57 +66,56 @@ impl Read {
     pub fn is_exact(&self) -> bool {
         self.precision == Precision::Exact
     }
-}
 
-/// Reads from the saved table in `dir` of the cell of `configs` the values of `positions`
-/// (positions of the cell; any other is left out): each file that holds one (with
-/// `every_file`, every file) is streamed once and checked against the manifest, and only
-/// the slots asked for are kept. A damaged file read is `Error::Damaged`, named.
-pub fn read(
-    configs: &dyn ConfigSource,
-    dir: &Path,
-    (positions, every_file): (&[Position], bool),
-    progress: &dyn Progress,
-) -> Result<Read> {
-    let layout = Layout::new(configs);
-    let (header, manifest) = saved::checked_header(configs, dir, &layout)?;
-    let precision = saved::precision_of(&header).expect("a header read is of a precision");
-    let located: Vec<(Position, Located)> = positions
-        .par_iter()
-        .filter_map(|pos| Some((*pos, locate(configs, &layout, pos)?)))
-        .collect();
-    let mut wanted: Vec<Vec<Vec<usize>>> = header
-        .layers
-        .iter()
-        .map(|files| vec![Vec::new(); files.len()])
-        .collect();
-    for (_, at) in &located {
-        if let Located::Stored(k, j, slot) = *at {
-            wanted[k][j].push(slot);
+    /// Reads the values of `positions` not fetched yet (positions of the cell; any other is
+    /// left out) in one pass over the files that hold them, or over every file with
+    /// `every_file`. A damaged file read is `Error::Damaged`, named.
+    pub fn fetch(
+        &mut self,
+        positions: &[Position],
+        every_file: bool,
+        progress: &dyn Progress,
+    ) -> Result<()> {
+        let (configs, layout, header) = (self.configs, &self.layout, &self.header);
+        let located: Vec<(Position, Located)> = positions
+            .par_iter()
+            .filter(|pos| !self.values.contains_key(pos))
+            .filter_map(|pos| Some((*pos, locate(configs, layout, pos)?)))
+            .collect();
+        let mut wanted: Vec<Vec<Vec<usize>>> = header
+            .layers
+            .iter()
+            .map(|files| vec![Vec::new(); files.len()])
+            .collect();
+        for (_, at) in &located {
+            if let Located::Stored(k, j, slot) = *at {
+                wanted[k][j].push(slot);
+            }
         }
-    }
-    let files: Vec<(usize, usize)> = (0..header.layers.len())
-        .flat_map(|k| (0..header.layers[k].len()).map(move |j| (k, j)))
-        .filter(|&(k, j)| every_file || !wanted[k][j].is_empty())
-        .collect();
-    progress.begin("reading the table's files", files.len() as u64);
-    let per_byte = precision.per_byte() as usize;
-    let codes: Vec<Vec<(usize, u8)>> = files
-        .par_iter()
-        .map(|&(k, j)| {
-            let mut slots = wanted[k][j].clone();
-            slots.sort_unstable();
-            slots.dedup();
-            let len = layout.split_len(k).div_ceil(per_byte);
-            let read = read_slots(dir, &header, &manifest, (k, j), (len, per_byte), &slots);
-            progress.advance(1);
-            read
-        })
-        .collect::<Result<_>>()?;
-    progress.finish();
-    let values = located
-        .into_iter()
-        .map(|(pos, at)| {
+        let files: Vec<(usize, usize)> = (0..header.layers.len())
+            .flat_map(|k| (0..header.layers[k].len()).map(move |j| (k, j)))
+            .filter(|&(k, j)| every_file || !wanted[k][j].is_empty())
+            .collect();
+        if files.is_empty() && located.is_empty() {
+            return Ok(());
+        }
+        progress.begin("reading the table's files", files.len() as u64);
+        let per_byte = self.precision.per_byte() as usize;
+        let codes: Vec<Vec<(usize, u8)>> = files
+            .par_iter()
+            .map(|&(k, j)| {
+                let mut slots = wanted[k][j].clone();
+                slots.sort_unstable();
+                slots.dedup();
+                let len = layout.split_len(k).div_ceil(per_byte);
+                let at = (self.dir.as_path(), header, self.manifest.as_slice());
+                let read = read_slots(at, (k, j), (len, per_byte), &slots);
+                progress.advance(1);
+                read
+            })
+            .collect::<Result<_>>()?;
+        progress.finish();
+        for (pos, at) in located {
             let value = match at {
                 Located::Over(v) => v,
                 Located::Stored(k, j, slot) => {
@@ -102,16 +125,16 @@ pub fn read(
                         .binary_search_by_key(&slot, |&(s, _)| s)
                         .expect("every slot asked for is read");
                     let byte = codes[i].1;
-                    code::value(match precision {
+                    code::value(match self.precision {
                         Precision::Exact => byte,
                         Precision::Compact => Compact::read(&[byte], slot % Compact::PER_BYTE),
                     })
                 }
             };
-            (pos, value)
-        })
-        .collect();
-    Ok(Read { precision, values })
+            self.values.insert(pos, value);
+        }
+        Ok(())
+    }
 }
 
 /// Checks the saved table in `dir` of the cell of `configs` on `positions` (positions of
@@ -137,7 +160,8 @@ pub fn check(
         })
         .collect();
     let all: Vec<Position> = asked.iter().flatten().copied().collect();
-    let read = read(configs, dir, (&all, true), progress)?;
+    let mut read = Reader::open(configs, dir)?;
+    read.fetch(&all, true, progress)?;
     let value = |pos: &Position| read.value(pos).ok_or_else(|| not_a_position(board, pos));
     for family in &asked {
         let (pos, after) = (&family[0], &family[1..]);
@@ -171,9 +195,7 @@ pub fn check(
 /// `per_byte` slots a byte), each with its slot, read as a stream from its file, which must
 /// match the manifest and inflate to `len` bytes.
 fn read_slots(
-    dir: &Path,
-    header: &Header,
-    manifest: &[(String, String)],
+    (dir, header, manifest): (&Path, &Header, &[(String, String)]),
     (k, j): (usize, usize),
     (len, per_byte): (usize, usize),
     slots: &[usize],
