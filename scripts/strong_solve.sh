@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# A strong solution of hours: the retrograde analysis of a cell through a scratch directory
+# (`solve --method retro --scratch`), in runs that each go on from the layers the last one
+# wrote. Every position's value (or outcome, with PRECISION=compact) ends in the directory
+# as a saved table, which `verify` checks.
+#
+#   scripts/strong_solve.sh DIR                       7x5 with 5 walls, compact, into DIR/7x5-w5
+#   CELL=6x6:4 PRECISION=exact scripts/strong_solve.sh /data/tables
+#
+# The run's output goes to results/strong/logs/<cell>-<precision>-<commit>-<time>.{json,err},
+# with the command's time and peak memory; when a run finishes, the JSON holds the start's
+# value, its length and the counts by outcome (commit them, with DIR's header.json and
+# MANIFEST.sha256; never the table). Killed or stopped at the end of a session, run the
+# same command again: the layers written are checked against their SHA-256 and kept.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+dir=${1:?"give the directory the tables go to (outside the repository: they are gigabytes)"}
+cell=${CELL:-7x5:5}
+precision=${PRECISION:-compact}
+board=${cell%%:*}; walls=${cell##*:}
+mkdir -p "$dir" results/strong/logs
+cargo build --release --quiet
+log=results/strong/logs/${board}-w${walls}-${precision}-$(git rev-parse --short HEAD)-$(date -u +%Y%m%dT%H%M)
+echo "tables in $dir/${board}-w${walls}; output in $log.{json,err}"
+timer=(); [ -x /usr/bin/time ] && timer=(/usr/bin/time -v)
+"${timer[@]}" target/release/quoridor-solver solve "$board" --walls "$walls" --method retro \
+  --precision "$precision" --scratch "$dir/${board}-w${walls}" --stats --json -v \
+  >"$log.json" 2>"$log.err" || true
+tail -n 3 "$log.err"
