@@ -669,9 +669,15 @@ pub fn retro_over_ranked(estimate: &CellEstimate, options: &SolveOptions) -> boo
         tables_need(estimate, options),
         ranked_need(estimate, options),
     );
+    // Saving, where two layers do not fit beside the tables the analysis runs in parts
+    // (`retro::parts`), and the tables would only make its parts smaller.
+    let e = &estimate.retro;
+    let storing = e.peak_storing(Precision::Exact, 0..e.layers.min(2));
+    let in_parts = options.save.is_some()
+        && estimate.tables.bytes.saturating_add(storing) > options.memory_budget;
     // Where neither fits, the smaller need: the refusal names the least budget that does.
     options.store != Store::Full
-        && eager > options.memory_budget
+        && (eager > options.memory_budget || in_parts)
         && (ranked <= options.memory_budget || ranked < eager)
 }
 

@@ -21,8 +21,8 @@ const COLUMNS: [(&str, Option<&str>); 9] = [
 /// keeps, so it is refused with `--method search`. The flags that bound the proof search
 /// are refused where none runs (the exact analysis, which a 3x3 cell gets unless compact is
 /// asked for; the compact one's length comes from a search, tests/inputs.rs); `--stats`, `--save` count or keep every position, which only `--method retro`
-/// visits (and `--save` needs the exact values); a checkpoint, a guessed winner and the
-/// on-demand store belong to `--method search`.
+/// visits (`--save` with `--precision compact` keeps outcomes only); a checkpoint, a
+/// guessed winner and the on-demand store belong to `--method search`.
 const EXPECTED: [(&[&str], &str); 13] = [
     (&[], "oxx ooo ooo"),
     (&["--json"], "oxx ooo ooo"),
@@ -32,7 +32,7 @@ const EXPECTED: [(&[&str], &str); 13] = [
     (&["--max-depth", "30"], "oxx xxo ooo"),
     (&["--max-seconds", "60"], "oxx xxo ooo"),
     (&["--tt", "64M"], "oxx xxo ooo"),
-    (&["--save", "DIR"], "xxx oox xxx"),
+    (&["--save", "DIR"], "xxx ooo xxx"),
     (&["--store", "full"], "oxx ooo ooo"),
     (&["--store", "on-demand"], "oxx xxx xxx"),
     (&["--checkpoint", "FILE"], "oxx xxx xxx"),
