@@ -78,17 +78,19 @@ pub struct SolveArgs {
 
     /// With --method retro: also write every position's value to DIR (a saved table, read
     /// by `analyze --table` and checked by `verify`; format in docs/FORMATS.md), each
-    /// layer as soon as it is solved, so the memory is the exact analysis's own. DIR must
-    /// be new or empty (checked before solving); the table is written beside it and
-    /// renamed onto it when whole
+    /// layer as soon as it is solved, so the memory is the analysis's own; where two layers
+    /// do not fit --memory, every layer is solved in parts through DIR. Exact, or outcomes
+    /// only with --precision compact. DIR must be new or empty (checked before solving);
+    /// the table is written beside it and renamed onto it when whole
     #[arg(long, value_name = "DIR", conflicts_with = "scratch")]
     save: Option<std::path::PathBuf>,
 
-    /// With --method retro: write each layer of the exact analysis into DIR as soon as it
-    /// is solved. Stopped (Ctrl-C, kill, a crash), the same command goes on from the last
-    /// layer written, each checked against its SHA-256 (a damaged one is solved again).
-    /// When done DIR is a saved table, as --save writes it; run again, the command reads
-    /// the answer from it
+    /// With --method retro: write each layer of the analysis into DIR as soon as it is
+    /// solved (in parts through DIR where two layers do not fit --memory; the disk is
+    /// checked before each layer). Stopped (Ctrl-C, kill, a crash), the same command goes
+    /// on from the last layer written, each checked against its SHA-256 (a damaged one is
+    /// solved again). When done DIR is a saved table, as --save writes it; run again, the
+    /// command reads the answer from it
     #[arg(long, value_name = "DIR")]
     scratch: Option<std::path::PathBuf>,
 

@@ -223,9 +223,7 @@ impl RetroEstimate {
     pub fn peak_in_parts(&self, precision: Precision, part_bytes: u64) -> u64 {
         let n = self.walls_per_player;
         let low: u128 = (0..self.layers.min(2))
-            .map(|k| {
-                self.split_slots[k].div_ceil(precision.per_byte()) * layout::splits(n, k).1 as u128
-            })
+            .map(|k| self.layer_bytes(precision, k))
             .sum();
         let splits = (0..self.layers)
             .map(|k| layout::splits(n, k).1)
@@ -240,13 +238,16 @@ impl RetroEstimate {
     /// The bytes of the values of every layer at `precision`, uncompressed: what an
     /// analysis through the disk writes before compression.
     pub fn values_bytes(&self, precision: Precision) -> u64 {
-        let n = self.walls_per_player;
         let bytes: u128 = (0..self.layers)
-            .map(|k| {
-                self.split_slots[k].div_ceil(precision.per_byte()) * layout::splits(n, k).1 as u128
-            })
+            .map(|k| self.layer_bytes(precision, k))
             .sum();
         u64::try_from(bytes).unwrap_or(u64::MAX)
+    }
+
+    /// The bytes of the values of layer `k` (every split) at `precision`.
+    pub fn layer_bytes(&self, precision: Precision, k: usize) -> u128 {
+        let splits = layout::splits(self.walls_per_player, k).1 as u128;
+        self.split_slots[k].div_ceil(precision.per_byte()) * splits
     }
 
     /// The bytes of the largest of the smallest parts of the layers (one group each):
@@ -609,10 +610,7 @@ pub fn analyse_outcomes_through<'t>(
     let part_bytes = part_bytes(&e, Precision::Compact, room);
     check_parts(configs, &e, Precision::Compact, part_bytes, memory_budget)?;
     // Read back once the parts are gone: the layers from 0 up that fit beside the indices.
-    let layer_bytes = |k: usize| {
-        e.split_slots[k].div_ceil(Precision::Compact.per_byte())
-            * layout::splits(configs.walls_per_player(), k).1 as u128
-    };
+    let layer_bytes = |k: usize| e.layer_bytes(Precision::Compact, k);
     let mut kept = e.layers.min(2);
     let mut bytes: u128 = e.index + (0..kept).map(layer_bytes).sum::<u128>();
     let room_for_layers = room.saturating_sub(parts::SLACK_BYTES) as u128;
