@@ -6,6 +6,9 @@
 #
 #   scripts/strong_solve.sh DIR                       7x5 with 5 walls, compact, into DIR/7x5-w5
 #   CELL=6x6:4 PRECISION=exact scripts/strong_solve.sh /data/tables
+#   MEMORY=16G scripts/strong_solve.sh DIR           a budget below the default (80% of the
+#                                                     memory available), to leave room for
+#                                                     other work beside the run
 #
 # The run's output goes to results/strong/logs/<cell>-<precision>-<commit>-<time>.{json,err},
 # with the command's time and peak memory; when a run finishes, the JSON holds the start's
@@ -24,6 +27,6 @@ log=results/strong/logs/${board}-w${walls}-${precision}-$(git rev-parse --short 
 echo "tables in $dir/${board}-w${walls}; output in $log.{json,err}"
 timer=(); [ -x /usr/bin/time ] && timer=(/usr/bin/time -v)
 "${timer[@]}" target/release/quoridor-solver solve "$board" --walls "$walls" --method retro \
-  --precision "$precision" --scratch "$dir/${board}-w${walls}" --stats --json -v \
+  ${MEMORY:+--memory "$MEMORY"} --precision "$precision" --scratch "$dir/${board}-w${walls}" --stats --json -v \
   >"$log.json" 2>"$log.err" || true
 tail -n 3 "$log.err"

@@ -232,7 +232,8 @@ impl RetroEstimate {
         let stream = parts::STREAM_CHUNKS * parts::chunk_bytes(part_bytes);
         let writers = splits as u64 * parts::WRITER_BYTES;
         let fixed = self.index + low + (stream + writers + parts::SLACK_BYTES) as u128;
-        u64::try_from(fixed + part_bytes as u128).unwrap_or(u64::MAX)
+        let part = part_bytes as u128 + (part_bytes / parts::PART_SLACK_DIVISOR) as u128;
+        u64::try_from(fixed + part).unwrap_or(u64::MAX)
     }
 
     /// The bytes of the values of every layer at `precision`, uncompressed: what an
@@ -548,10 +549,13 @@ fn part_bytes(e: &RetroEstimate, precision: Precision, room: u64) -> u64 {
     // The stream's pieces are at most a part each (`parts::chunk_bytes`).
     let left = room.saturating_sub(e.peak_in_parts(precision, 0));
     let stream = parts::STREAM_CHUNKS * parts::CHUNK_BYTES;
-    match left >= stream + parts::CHUNK_BYTES {
+    let with_slack = match left >= stream + parts::CHUNK_BYTES {
         true => left - stream,
         false => left / (parts::STREAM_CHUNKS + 1),
-    }
+    };
+    // The part's own slack (`parts::PART_SLACK_DIVISOR`) comes out of what is left.
+    let d = parts::PART_SLACK_DIVISOR;
+    with_slack / (d + 1) * d
 }
 
 /// Refuses an analysis in parts whose parts (at least the smallest) do not fit the budget.
