@@ -28,7 +28,8 @@ use super::source::ConfigSource;
 use super::spill::Spill;
 use super::store::{self, Packing};
 use super::symmetry;
-use super::{Pace, RetroStats, block};
+use super::driver::{Pace, too_deep};
+use super::{RetroStats, block};
 use crate::error::Result;
 use crate::geometry::Player;
 use crate::progress::Progress;
@@ -144,7 +145,7 @@ pub fn solve_layer<P: Packing>(
                     second,
                     below,
                 )
-                .map_err(|block::TooDeep| super::too_deep(source.board(), n))?;
+                .map_err(|block::TooDeep| too_deep(source.board(), n))?;
         }
         writer.append(&stores)?;
         let slots = ranks.len() * per_config * layout.splits(k);

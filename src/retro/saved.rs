@@ -21,7 +21,8 @@
 
 use super::ConfigSource;
 use super::layout::Layout;
-use super::{Precision, RetroStats, Solved, Splits};
+use super::solved::Splits;
+use super::{Precision, RetroStats, Solved};
 use crate::error::{Error, Result, count};
 use crate::geometry::Board;
 use flate2::Compression;

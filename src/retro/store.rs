@@ -233,3 +233,21 @@ mod tests {
         }
     }
 }
+
+/// What the store keeps of each position (`store.rs`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Precision {
+    /// Value and remoteness, a byte per stored position.
+    Exact,
+    /// Win, loss or draw, 2 bits per stored position.
+    Compact,
+}
+
+impl Precision {
+    pub(super) fn per_byte(self) -> u128 {
+        match self {
+            Precision::Exact => Exact::PER_BYTE as u128,
+            Precision::Compact => Compact::PER_BYTE as u128,
+        }
+    }
+}

@@ -1,0 +1,209 @@
+//! What a retrograde analysis of a cell will take, known from its configuration counts
+//! before anything is allocated: positions, the peak bytes of each way to run it (layers
+//! kept, in parts through a directory), the bytes of its values.
+
+use super::layout;
+use super::parts;
+use super::source::ConfigSource;
+use super::store::Precision;
+use super::symmetry;
+use crate::geometry::Board;
+use std::ops::Range;
+
+/// What a retrograde analysis of a cell will take, known before anything is allocated.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RetroEstimate {
+    /// Every (configuration, split, ordered pair of distinct cells, side to move), cut-off
+    /// pawns included: an upper bound on the positions.
+    pub positions: u128,
+    /// The peak bytes of the exact analysis when it streams (two layers kept, see the
+    /// module doc), the least it needs; the tables not included.
+    pub bytes: u64,
+    /// The peak bytes of the exact analysis when every layer is kept (then the line is
+    /// always given).
+    pub all_layers_bytes: u64,
+    /// Layers (walls placed: 0, 1, ...).
+    pub layers: usize,
+    pub(super) walls_per_player: u8,
+    /// Stored slots of one split of each layer.
+    pub(super) split_slots: Vec<u128>,
+    /// Bytes of the layout's indices.
+    pub(super) index: u128,
+    /// Slots of a stored block.
+    pub(super) block: u128,
+}
+
+impl RetroEstimate {
+    /// The peak bytes of an analysis at `precision` that keeps layers `0..kept` to the end
+    /// and any other split only until the pair that reads it is solved (`run`); the tables
+    /// not included.
+    pub fn peak(&self, precision: Precision, kept: usize) -> u64 {
+        self.peak_keeping(precision, 0..kept)
+    }
+
+    /// The peak bytes of an analysis at `precision` that solves the layers from the most
+    /// walls down to `keep.start` only, keeps the layers of `keep` to the end and any other
+    /// split only until the pair that reads it is solved (`run_keeping`); the tables not
+    /// included.
+    pub fn peak_keeping(&self, precision: Precision, keep: Range<usize>) -> u64 {
+        let push = pushes_last(self.layers, &keep, false);
+        self.peak_with(precision, keep, push)
+    }
+
+    /// `peak_keeping` for an analysis that stores every layer it solves, the last one too
+    /// (one that writes its layers to a directory, `spill.rs`).
+    pub fn peak_storing(&self, precision: Precision, keep: Range<usize>) -> u64 {
+        self.peak_with(precision, keep, false)
+    }
+
+    /// The peak with or without the last layer pushed into the one above it
+    /// (`pushes_last`).
+    fn peak_with(&self, precision: Precision, keep: Range<usize>, push: bool) -> u64 {
+        let n = self.walls_per_player;
+        let split = |k: usize| self.split_slots[k].div_ceil(precision.per_byte());
+        let (mut live, mut peak) = (0u128, 0u128);
+        let last = self.layers - 1;
+        for k in (keep.start.min(self.layers)..self.layers).rev() {
+            if push && k == last {
+                // Layer `last - 1` is allocated whole to receive the pushes.
+                live += split(k - 1) * layout::splits(n, k - 1).1 as u128;
+                peak = peak.max(live);
+                continue;
+            }
+            let pushed = push && k + 1 == last;
+            let frees = k + 1 < self.layers && !keep.contains(&(k + 1)) && !pushed;
+            let pairs = layout::split_pairs(n, k);
+            if frees {
+                let read: usize = pairs
+                    .iter()
+                    .map(|&p| layout::splits_below(n, k, p).len())
+                    .sum();
+                live -= split(k + 1) * (layout::splits(n, k + 1).1 - read) as u128;
+            }
+            for pair in pairs {
+                if !pushed {
+                    live += split(k) * layout::members(pair).count() as u128;
+                }
+                peak = peak.max(live);
+                if frees {
+                    live -= split(k + 1) * layout::splits_below(n, k, pair).len() as u128;
+                }
+            }
+        }
+        u64::try_from(peak.saturating_add(self.index)).unwrap_or(u64::MAX)
+    }
+
+    /// The peak bytes of an analysis at `precision` in parts (`parts.rs`) of at most
+    /// `part_bytes`, besides the configurations: the part, the pieces of the stream, the
+    /// files' writers, the layout's indices, and layers 0 and 1, read back at the end for
+    /// the start's value.
+    pub fn peak_in_parts(&self, precision: Precision, part_bytes: u64) -> u64 {
+        let n = self.walls_per_player;
+        let low: u128 = (0..self.layers.min(2))
+            .map(|k| self.layer_bytes(precision, k))
+            .sum();
+        let splits = (0..self.layers)
+            .map(|k| layout::splits(n, k).1)
+            .max()
+            .unwrap_or(0);
+        let stream = parts::STREAM_CHUNKS * parts::chunk_bytes(part_bytes);
+        let writers = splits as u64 * parts::WRITER_BYTES;
+        let fixed = self.index + low + (stream + writers + parts::SLACK_BYTES) as u128;
+        let part = part_bytes as u128 + (part_bytes / parts::PART_SLACK_DIVISOR) as u128;
+        u64::try_from(fixed + part).unwrap_or(u64::MAX)
+    }
+
+    /// The bytes of the values of every layer at `precision`, uncompressed: what an
+    /// analysis through the disk writes before compression.
+    pub fn values_bytes(&self, precision: Precision) -> u64 {
+        let bytes: u128 = (0..self.layers)
+            .map(|k| self.layer_bytes(precision, k))
+            .sum();
+        u64::try_from(bytes).unwrap_or(u64::MAX)
+    }
+
+    /// The bytes of the values of layer `k` (every split) at `precision`.
+    pub fn layer_bytes(&self, precision: Precision, k: usize) -> u128 {
+        let splits = layout::splits(self.walls_per_player, k).1 as u128;
+        self.split_slots[k].div_ceil(precision.per_byte()) * splits
+    }
+
+    /// The bytes of the largest of the smallest parts of the layers (one group each):
+    /// the least `part_bytes` of an analysis in parts.
+    pub fn least_part(&self, precision: Precision) -> u64 {
+        let per_byte = precision.per_byte() as usize;
+        (0..self.layers)
+            .map(|k| {
+                let splits = layout::splits(self.walls_per_player, k).1;
+                parts::least_part_bytes(splits, self.block as usize, per_byte)
+            })
+            .max()
+            .unwrap_or(0)
+    }
+
+    /// The most layers an analysis at `precision` can keep within `budget` bytes (the
+    /// tables not included): every layer, or `0..kept` for the largest `kept` that fits, at
+    /// least layers 0 and 1; `None` if even two layers do not fit.
+    pub fn kept_layers(&self, precision: Precision, budget: u64) -> Option<usize> {
+        let least = self.layers.min(2);
+        (least..=self.layers)
+            .rev()
+            .find(|&kept| self.peak(precision, kept) <= budget)
+    }
+}
+
+/// Whether an analysis of `layers` layers that keeps the layers of `keep` pushes its last
+/// layer into the one above instead of storing it (`layer::push_pair`): when it solves
+/// that layer too and keeps neither, and does not write its layers to a directory
+/// (`storing`), which needs every layer stored.
+pub fn pushes_last(layers: usize, keep: &Range<usize>, storing: bool) -> bool {
+    let last = layers.saturating_sub(1);
+    !storing && layers >= 2 && keep.start < last && !keep.contains(&last)
+}
+
+/// Sizes the store for a cell with `configurations_by_walls[k]` configurations of `k`
+/// walls (`TableEstimate::by_walls`): the stored configurations of a layer are the
+/// mirror-symmetric ones plus half the others.
+pub fn estimate(
+    board: Board,
+    walls_per_player: u8,
+    configurations_by_walls: &[u128],
+) -> RetroEstimate {
+    let cells = board.cells() as u128;
+    let layers = configurations_by_walls.len();
+    let symmetric = symmetry::symmetric_by_walls(board, layers);
+    let block = layout::stored_block_len(board) as u128;
+    let mut positions = 0u128;
+    let mut stored_configs = 0u128;
+    let mut split_slots = Vec::with_capacity(layers);
+    for (k, &configs) in configurations_by_walls.iter().enumerate() {
+        let splits = layout::splits(walls_per_player, k).1 as u128;
+        let blocks = configs.saturating_mul(splits);
+        positions = positions.saturating_add(blocks.saturating_mul(2 * cells * (cells - 1)));
+        let stored = configs.saturating_add(symmetric[k]) / 2;
+        stored_configs = stored_configs.saturating_add(stored);
+        split_slots.push(stored.saturating_mul(block));
+    }
+    let configurations = configurations_by_walls
+        .iter()
+        .fold(0u128, |a, &c| a.saturating_add(c));
+    let mut estimate = RetroEstimate {
+        positions,
+        bytes: 0,
+        all_layers_bytes: 0,
+        layers,
+        walls_per_player,
+        split_slots,
+        index: layout::index_bytes(configurations, stored_configs),
+        block,
+    };
+    estimate.bytes = estimate.peak(Precision::Exact, layers.min(2));
+    estimate.all_layers_bytes = estimate.peak(Precision::Exact, layers);
+    estimate
+}
+
+/// The estimate of the cell of built `tables` (their exact configuration counts).
+pub fn cell_estimate(configs: &dyn ConfigSource) -> RetroEstimate {
+    let by_walls: Vec<u128> = configs.by_walls().iter().map(|&c| c as u128).collect();
+    estimate(configs.board(), configs.walls_per_player(), &by_walls)
+}
