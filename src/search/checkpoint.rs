@@ -15,7 +15,7 @@
 //! (`ConfigTables::key_numbering`). A save writes `FILE.part` and renames it, so a save
 //! that is cut short leaves the last one whole.
 
-use super::deepening::{NoWin, attacker_at};
+use super::no_win::{NoWin, attacker_at};
 use super::node::Node;
 use super::own_moves;
 use super::tt::{self, TranspositionTable};

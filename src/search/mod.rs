@@ -12,6 +12,7 @@
 
 mod checkpoint;
 mod deepening;
+mod no_win;
 mod node;
 mod order;
 mod pv;
@@ -20,16 +21,17 @@ mod tt;
 mod twin;
 
 pub use checkpoint::Checkpoint;
-pub use deepening::{Limits, NoWin, Prover, SearchResult, Win, solve, solve_forgetting};
+pub use deepening::{Limits, Prover, SearchResult, Win, solve, solve_forgetting};
+pub use no_win::NoWin;
 pub use node::Node;
 
 use crate::geometry::Player;
 use crate::tables::ConfigTables;
 use crate::walls::WallSet;
-use node::{Key, Move, WALL_BASE};
+use node::{Key, Move, NO_MOVE, WALL_BASE};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use tt::{NO_MOVE, TranspositionTable};
+use tt::TranspositionTable;
 
 /// Set by `request_stop` (a signal handler, on Ctrl-C): every search stops as at its
 /// deadline.

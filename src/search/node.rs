@@ -28,6 +28,8 @@ pub type Move = u16;
 pub const WALL_BASE: Move = MAX_CELLS as Move;
 /// One more than the largest move: the size of a table indexed by move.
 pub const MOVE_SPAN: usize = WALL_BASE as usize + 2 * MAX_ANCHORS;
+/// No move: what the transposition table keeps where no best move is known.
+pub const NO_MOVE: Move = Move::MAX;
 
 /// Most moves a node can have: 5 pawn destinations (3 steps and 2 diagonal jumps) plus one
 /// per wall slot.
@@ -70,7 +72,7 @@ const _: () = {
     assert!(HIGH_CELL_SHIFT + 2 <= u64::BITS, "the key fits a u64");
     assert!(MAX_CELLS <= 1 << 7, "a cell fits 7 bits");
     assert!(
-        WALL_BASE as usize + 2 * MAX_ANCHORS <= super::tt::NO_MOVE as usize,
+        WALL_BASE as usize + 2 * MAX_ANCHORS <= NO_MOVE as usize,
         "every move differs from NO_MOVE"
     );
     assert!(

@@ -4,7 +4,7 @@
 //! configuration tables ("Solving Quoridor", docs/SOURCES.md: "moves that help yourself or hurt your opponent first").
 
 use super::node::{Key, MAX_MOVES, MOVE_SPAN, Move, Node, WALL_BASE};
-use super::tt::NO_MOVE;
+use super::node::NO_MOVE;
 use crate::bitboard::Cells;
 use crate::bitboard::bits;
 use crate::geometry::Cell;

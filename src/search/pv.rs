@@ -10,7 +10,7 @@
 
 use super::node::{Move, Node, WALL_BASE};
 use super::order::Moves;
-use super::tt::NO_MOVE;
+use super::node::NO_MOVE;
 use super::{Search, Shared};
 use crate::geometry::Player;
 use crate::tables::ConfigTables;

@@ -18,12 +18,11 @@
 //! Buckets of four entries fill one 64-byte cache line. A store replaces the same key, else an
 //! empty entry, else the entry whose deepest stored fact is shallowest.
 
-use super::node::{Key, Move, STOCK_MASK, stocks};
+use super::node::{Key, Move, NO_MOVE, STOCK_MASK, stocks};
 use crate::geometry::Player;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-pub const NO_MOVE: Move = Move::MAX;
 const NO_WIN: u8 = u8::MAX;
 
 /// Whether wall-stock dominance holds on `board` (see `TranspositionTable::probe`): at least 3 rows.

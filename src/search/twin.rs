@@ -7,7 +7,7 @@
 
 use super::node::{Key, Move, Node, WALL_BASE};
 use super::order::{self, History, Moves};
-use super::tt::NO_MOVE;
+use super::node::NO_MOVE;
 use crate::geometry::Board;
 use crate::position::{Action, Position};
 use crate::progress::Silent;
