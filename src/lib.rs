@@ -25,6 +25,7 @@ pub mod report;
 pub mod retro;
 pub mod search;
 pub mod solver;
+pub mod table_run;
 pub mod tables;
 pub mod walls;
 

@@ -3,24 +3,24 @@
 //! table.
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
-use std::time::Duration;
+use std::sync::OnceLock;
 
 use clap::Args;
-use quoridor_solver::error::{clip, count, format_bytes};
-use quoridor_solver::estimate::CellEstimate;
+use indicatif::ProgressBar;
+use quoridor_solver::error::{clip, count};
 use quoridor_solver::geometry::Board;
-use quoridor_solver::plan;
 use quoridor_solver::position::MAX_WALLS_PER_PLAYER;
 use quoridor_solver::report::beyond::{BEYOND_BOARDS, even_heights_decided};
 use quoridor_solver::report::check::{CheckSummary, check};
 use quoridor_solver::report::published::{self, EVEN_BOARDS};
-use quoridor_solver::report::{self, CSV_NAME, CellRecord};
-use quoridor_solver::retro::{Precision, saved};
+use quoridor_solver::report::{self, CellRecord};
 use quoridor_solver::solver::{
-    DEFAULT_TT_BYTES, Method, MethodUsed, Need, Outcome, SolveOptions, Store, solve,
+    DEFAULT_TT_BYTES, Method, Outcome, SolveOptions, Store,
 };
+use quoridor_solver::progress::Progress;
+use quoridor_solver::table_run::{self, TableEvents, TableRun};
 use quoridor_solver::{Error, Result};
 
 use super::progress::Bars;
@@ -141,17 +141,7 @@ const BEYOND_MAX_SECONDS: f64 = 60.0;
 /// results table it writes).
 pub enum TableJob {
     Check(PathBuf),
-    Run {
-        cells: Vec<(Board, u8)>,
-        options: SolveOptions,
-        resume: bool,
-        out: PathBuf,
-        save: Option<PathBuf>,
-        /// Replace the saved tables found in `save` (`--force`).
-        force: bool,
-        /// Skip a board's cells with more walls than one left undecided (`--beyond`).
-        stop_at_undecided: bool,
-    },
+    Run(TableRun),
 }
 
 impl TableArgs {
@@ -234,42 +224,20 @@ impl TableArgs {
             save: None,
             store: Store::Auto,
         };
-        refuse_budget_below_every_cell(&cells, &options)?;
-        Ok(TableJob::Run {
+        let job = TableRun {
             cells,
             options,
             resume: self.resume,
-            out: self.out.clone().unwrap_or_else(|| match self.beyond {
+            dir: self.out.clone().unwrap_or_else(|| match self.beyond {
                 true => PathBuf::from("results/beyond"),
                 false => PathBuf::from("results"),
             }),
             save: self.save.clone(),
             force: self.force,
             stop_at_undecided: self.beyond || self.stop_at_undecided,
-        })
-    }
-}
-
-/// Refuses a budget below what the least demanding cell needs: every cell would be
-/// skipped, and the run would write an empty table and succeed after doing nothing. A
-/// budget that fits some cells only runs; the others are skipped with a line each.
-fn refuse_budget_below_every_cell(cells: &[(Board, u8)], options: &SolveOptions) -> Result<()> {
-    let least = cells
-        .iter()
-        .map(|&(board, walls)| {
-            let estimate = CellEstimate::new(board, walls);
-            let need = Need::least(board, &estimate, options);
-            (need.bytes, need.what(board, walls, &estimate))
-        })
-        .min_by_key(|(bytes, _)| *bytes);
-    match least {
-        Some((bytes, what)) if bytes > options.memory_budget => Err(Error::Argument(format!(
-            "the memory budget, {}, is below what any selected cell needs: the least is {what}, \
-             an estimated {} (raise it with --memory)",
-            format_bytes(options.memory_budget),
-            format_bytes(bytes)
-        ))),
-        _ => Ok(()),
+        };
+        job.check_budget()?;
+        Ok(TableJob::Run(job))
     }
 }
 
@@ -307,7 +275,7 @@ fn parse_walls(text: &str) -> Result<Vec<u8>> {
 }
 
 pub fn run(t: TableJob, bars: &Bars, out: &mut dyn Write) -> Result<ExitCode> {
-    let (cells, options, resume, dir, save, force, stop_at_undecided) = match t {
+    let job = match t {
         TableJob::Check(file) => {
             let records = report::read_csv(&file)?;
             // A check of nothing would pass: an empty file is a wrong path, not a result.
@@ -321,266 +289,84 @@ pub fn run(t: TableJob, bars: &Bars, out: &mut dyn Write) -> Result<ExitCode> {
             write_summary(&summary, out)?;
             return Ok(exit_code(&summary));
         }
-        TableJob::Run {
-            cells,
-            options,
-            resume,
-            out,
-            save,
-            force,
-            stop_at_undecided,
-        } => (cells, options, resume, out, save, force, stop_at_undecided),
+        TableJob::Run(job) => job,
     };
-    report::check_writable(&dir)?;
-    report::remove_stale_temporaries(&dir);
-    // Before any cell is solved: a refusal at the first save would come minutes in.
-    let found = match &save {
-        Some(save) => check_save_dir(save, force, resume)?,
-        None => saved::Contents::default(),
-    };
-    // The cells saved by this run, and (with --resume) those kept: what --force keeps.
-    let mut keep = match resume {
-        true => found.cells.clone(),
-        false => Vec::new(),
-    };
-    let csv_path = dir.join(CSV_NAME);
-    let mut records: Vec<CellRecord> = if resume && csv_path.exists() {
-        report::read_csv(&csv_path)?
-    } else {
-        Vec::new()
-    };
-    let done = |records: &[CellRecord], b: &Board, n: u8| {
-        records
-            .iter()
-            .any(|r| r.cell() == (b.width(), b.height(), n) && r.is_decided())
-    };
-    let todo: Vec<(Board, u8)> = cells
-        .iter()
-        .copied()
-        .filter(|(b, n)| !done(&records, b, *n))
-        .collect();
-    let other_builds = kept_from_other_builds(&records, &cells);
-    if let Some(line) = &other_builds {
-        bars.line(line);
-    }
-    let overall = bars.overall("table", todo.len() as u64);
     super::interrupt::hint_on_interrupt(&format!(
         "interrupted: every cell finished so far is in {}; run the same command again with \
          --resume to solve only the others",
-        csv_path.display()
+        job.csv_path().display()
     ));
-    let started = std::time::Instant::now();
-    let mut skipped = 0;
-    let mut passed_over = 0;
-    for (i, &(board, walls)) in todo.iter().enumerate() {
-        overall.set_message(format!("table: {board} with {}", count(walls, "wall")));
-        let undecided_below = || {
-            records.iter().find(|r| {
-                (r.width, r.height) == (board.width(), board.height())
-                    && r.walls < walls
-                    && !r.is_decided()
-            })
-        };
-        if stop_at_undecided && let Some(r) = undecided_below() {
-            bars.line(&format!(
-                "[{}/{}] {board} with {} skipped: {} was not decided within the limit",
-                i + 1,
-                todo.len(),
-                count(walls, "wall"),
-                count(r.walls, "wall")
-            ));
-            overall.inc(1);
-            passed_over += 1;
-            continue;
-        }
-        let planned = plan::plan(
-            board,
-            walls,
-            options.memory_budget,
-            options.time_limit.unwrap_or(Duration::MAX),
-            &earlier(&records),
-        );
-        let mut cell_options = SolveOptions {
-            // `auto` (the default) follows the plan; `search` and `retro` are the user's.
-            method: match options.method {
-                Method::Auto => planned.method,
-                m => m,
-            },
-            tt_bytes: planned.tt_bytes,
-            precision: planned.precision,
-            ..options.clone()
-        };
-        let mut saved = String::new();
-        if let Some(save) = &save {
-            // The layers go to disk as they are solved: the streaming analysis's memory.
-            let e = CellEstimate::new(board, walls);
-            let needed = e.retro_bytes(Some(Precision::Exact));
-            if needed <= options.memory_budget {
-                let name = saved::cell_dir_name(board, walls);
-                let path = save.join(&name);
-                saved = format!("; values saved in {}", path.display());
-                cell_options.method = Method::Retro;
-                cell_options.precision = Some(Precision::Exact);
-                // The directory was checked as a whole: a cell's own table found there is
-                // the resumed run's or one --force replaces.
-                cell_options.save = Some(saved::Target {
-                    dir: path,
-                    replace: force || resume,
-                    resume: false,
-                });
-                keep.push(name);
-            } else {
-                saved = format!(
-                    "; not saved: the exact analysis needs {}",
-                    format_bytes(needed)
-                );
-            }
-        }
-        let result = match solve(board, walls, &cell_options, bars) {
-            Ok(r) => r,
-            // One cell too large for the budget does not stop the others; it stays missing.
-            Err(e @ Error::Memory { .. }) => {
-                bars.line(&format!("[{}/{}] skipped: {e}", i + 1, todo.len()));
-                overall.inc(1);
-                skipped += 1;
-                continue;
-            }
-            Err(e) => return Err(e),
-        };
-        let record = CellRecord::from_result(&result);
-        // The plan's reason where the plan was followed, then what was saved.
-        let followed = cell_options.save.is_none() && cell_options.method == planned.method;
-        let mut why = match followed {
-            true => format!("; planned {}{saved}", planned.why),
-            false => saved,
-        };
-        // A row says how far the search has gone on an undecided cell: a shorter try
-        // (--resume with a smaller limit) does not take that back.
-        let deeper_before = records
-            .iter()
-            .find(|r| r.cell() == record.cell() && !r.is_decided() && !record.is_decided())
-            .map(|r| r.depth_reached)
-            .filter(|&d| d > record.depth_reached);
-        if let Some(d) = deeper_before {
-            why.push_str(&format!(
-                "; the earlier row, searched to {}, is kept",
-                count(d, "ply")
-            ));
-        }
-        bars.line(&format!(
-            "[{}/{}] {board} with {}: {} in {:.2} s ({}, peak {:.2} GiB){why}",
-            i + 1,
-            todo.len(),
-            count(walls, "wall"),
-            report::markdown::cell_text(&record),
-            record.seconds,
-            count(record.nodes, "node"),
-            record.peak_bytes as f64 / (1u64 << 30) as f64
-        ));
-        if deeper_before.is_none() {
-            records.retain(|r| r.cell() != record.cell());
-            records.push(record);
-        }
-        report::write_all(&dir, &records)?;
-        overall.inc(1);
+    let events = TableBars {
+        bars,
+        overall: OnceLock::new(),
+    };
+    let done = table_run::run(&job, &events)?;
+    if let Some(overall) = events.overall.get() {
+        overall.finish_and_clear();
     }
-    overall.finish_and_clear();
-    if let (Some(save), true) = (&save, force) {
-        saved::remove_tables_except(save, &keep)?;
-    }
-    // Written again at the end, so that a run with nothing left to solve (--resume)
-    // brings the files up to date with this version, table.svg included.
-    report::write_all(&dir, &records)?;
     writeln!(
         out,
-        "{} solved, {skipped} skipped (over the memory budget), {passed_over} skipped (a cell \
-         of the board with fewer walls undecided) in {:.1} s; results in {}",
-        count(todo.len() - skipped - passed_over, "cell"),
-        started.elapsed().as_secs_f64(),
-        dir.display()
+        "{} solved, {} skipped (over the memory budget), {} skipped (a cell of the board with \
+         fewer walls undecided) in {:.1} s; results in {}",
+        count(done.solved, "cell"),
+        done.skipped,
+        done.passed_over,
+        done.seconds,
+        job.dir.display()
     )?;
-    if let Some(line) = &other_builds {
+    if let Some(line) = &done.other_builds {
         writeln!(out, "{line}")?;
     }
-    let summary = check(&records, &published::cells());
+    let summary = check(&done.records, &published::cells());
     write_summary(&summary, out)?;
-    write_even_heights(&records, out)?;
+    write_even_heights(&done.records, out)?;
     Ok(exit_code(&summary))
 }
 
-/// Refuses `dir` for `table --save` unless the run may write there: it does not exist or
-/// is empty; or it holds saved tables and the run replaces them (`force`), or it holds
-/// cells of the run resumed (`resume`). Files that are not a saved table's are never
-/// replaced. Removes the remains of killed saves, which are never results; returns what
-/// was there.
-fn check_save_dir(dir: &Path, force: bool, resume: bool) -> Result<saved::Contents> {
-    let Some(found) = saved::contents(dir)? else {
-        return Ok(saved::Contents::default());
-    };
-    if let Some(foreign) = &found.foreign {
-        return Err(saved::not_a_table(dir, foreign));
-    }
-    if found.table_files && !force {
-        return Err(Error::Argument(format!(
-            "{} already holds {}, not one per cell; --force replaces it",
-            dir.display(),
-            saved::describe(dir, &found)
-        )));
-    }
-    if !found.cells.is_empty() && !force && !resume {
-        return Err(Error::Argument(format!(
-            "{} already holds {}; --force replaces {} (--resume keeps those of the cells it \
-             keeps)",
-            dir.display(),
-            saved::describe(dir, &found),
-            found.it_or_them("it", "them")
-        )));
-    }
-    saved::remove_leftovers(&found);
-    Ok(found)
+/// A table run's events on the terminal: its lines above the bars, and a bar of the cells.
+struct TableBars<'a> {
+    bars: &'a Bars,
+    overall: OnceLock<ProgressBar>,
 }
 
-/// With --resume, says which of the selected cells it keeps were solved by another build
-/// than this one (`report::version`), or `None`. They are kept, not solved again: a build
-/// differs at every commit, and most commits change no result, so redoing them would make
-/// a resumed run of the whole table start over. The line says how to redo them.
-fn kept_from_other_builds(records: &[CellRecord], cells: &[(Board, u8)]) -> Option<String> {
-    let this = report::version();
-    let selected = |r: &CellRecord| {
-        cells
-            .iter()
-            .any(|(b, n)| r.cell() == (b.width(), b.height(), *n))
-    };
-    let others: Vec<&CellRecord> = records
-        .iter()
-        .filter(|r| r.is_decided() && selected(r) && r.version != this)
-        .collect();
-    if others.is_empty() {
-        return None;
+impl Progress for TableBars<'_> {
+    fn begin(&self, stage: &str, total: u64) {
+        self.bars.begin(stage, total)
     }
-    let mut versions: Vec<&str> = others.iter().map(|r| r.version.as_str()).collect();
-    versions.sort_unstable();
-    versions.dedup();
-    Some(format!(
-        "kept {} solved by another version of this tool ({}; this is {this}): remove their \
-         rows from table.csv, or run without --resume, to solve them again",
-        count(others.len(), "cell"),
-        versions.join(", ")
-    ))
+    fn advance(&self, units: u64) {
+        self.bars.advance(units)
+    }
+    fn status(&self, text: &str) {
+        self.bars.status(text)
+    }
+    fn message(&self, text: &str) {
+        self.bars.message(text)
+    }
+    fn warn(&self, text: &str) {
+        self.bars.warn(text)
+    }
+    fn finish(&self) {
+        self.bars.finish()
+    }
 }
 
-/// What the plan needs to know of the cells already solved.
-fn earlier(records: &[CellRecord]) -> Vec<plan::Earlier> {
-    records
-        .iter()
-        .filter_map(|r| {
-            Some(plan::Earlier {
-                board: Board::new(r.width, r.height).ok()?,
-                walls: r.walls,
-                by_search: r.method == MethodUsed::Search && r.is_decided(),
-            })
-        })
-        .collect()
+impl TableEvents for TableBars<'_> {
+    fn line(&self, text: &str) {
+        self.bars.line(text)
+    }
+    fn cells_to_solve(&self, n: u64) {
+        let _ = self.overall.set(self.bars.overall("table", n));
+    }
+    fn cell_begins(&self, board: Board, walls: u8) {
+        if let Some(o) = self.overall.get() {
+            o.set_message(format!("table: {board} with {}", count(walls, "wall")));
+        }
+    }
+    fn cell_done(&self) {
+        if let Some(o) = self.overall.get() {
+            o.inc(1);
+        }
+    }
 }
 
 fn write_summary(s: &CheckSummary, out: &mut dyn Write) -> Result<()> {

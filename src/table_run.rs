@@ -1,0 +1,340 @@
+//! A table run: the selected cells solved one by one, cheapest first, each as the plan
+//! says (`plan.rs`), the results table written after every cell so that an interrupted
+//! run loses at most the cell it was on (`--resume` goes on from the rows written), and
+//! with a save directory each cell's analysis saved there. The CLI's `table` parses its
+//! flags into a `TableRun` and prints what `run` tells and returns; anything else that
+//! runs a table (a server, a driver over many machines) calls the same function.
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use crate::error::{Error, Result, count, format_bytes};
+use crate::estimate::CellEstimate;
+use crate::geometry::Board;
+use crate::plan;
+use crate::progress::Progress;
+use crate::report::{self, CSV_NAME, CellRecord};
+use crate::retro::{Precision, saved};
+use crate::solver::{Method, MethodUsed, Need, SolveOptions, solve};
+
+/// What a table run solves, and where it writes.
+#[derive(Clone, Debug)]
+pub struct TableRun {
+    /// The cells, in the order they are solved.
+    pub cells: Vec<(Board, u8)>,
+    /// The options every cell starts from; the plan sets each cell's method, precision and
+    /// transposition table (`method` other than `Auto` is kept).
+    pub options: SolveOptions,
+    /// Keep the decided rows of the results table in `dir` and solve only the others.
+    pub resume: bool,
+    /// Where the results table goes (CSV, JSON, Markdown, SVG).
+    pub dir: PathBuf,
+    /// Where each cell's analysis is saved, one directory a cell, where it fits.
+    pub save: Option<PathBuf>,
+    /// Replace the saved tables found in `save`.
+    pub force: bool,
+    /// Skip a board's cells with more walls than one left undecided.
+    pub stop_at_undecided: bool,
+}
+
+/// What a run tells while it goes, besides the solver's own progress.
+pub trait TableEvents: Progress {
+    /// A line for the reader: a cell solved or skipped, a note on the rows kept.
+    fn line(&self, text: &str);
+    /// `n` cells are left to solve.
+    fn cells_to_solve(&self, n: u64);
+    /// The next cell begins.
+    fn cell_begins(&self, board: Board, walls: u8);
+    /// The cell is done (solved or skipped).
+    fn cell_done(&self);
+}
+
+/// What a finished run did.
+#[derive(Clone, Debug)]
+pub struct TableSummary {
+    /// Every row of the results table as written, the kept ones included.
+    pub records: Vec<CellRecord>,
+    pub solved: usize,
+    /// Cells over the memory budget.
+    pub skipped: usize,
+    /// Cells skipped because a cell of the board with fewer walls stayed undecided.
+    pub passed_over: usize,
+    pub seconds: f64,
+    /// With `resume`, the line naming the kept cells another build solved.
+    pub other_builds: Option<String>,
+}
+
+impl TableRun {
+    /// Refuses a budget below what the least demanding cell needs: every cell would be
+    /// skipped, and the run would write an empty table and succeed after doing nothing. A
+    /// budget that fits some cells only runs; the others are skipped with a line each.
+    pub fn check_budget(&self) -> Result<()> {
+        let options = &self.options;
+        let least = self
+            .cells
+            .iter()
+            .map(|&(board, walls)| {
+                let estimate = CellEstimate::new(board, walls);
+                let need = Need::least(board, &estimate, options);
+                (need.bytes, need.what(board, walls, &estimate))
+            })
+            .min_by_key(|(bytes, _)| *bytes);
+        match least {
+            Some((bytes, what)) if bytes > options.memory_budget => {
+                Err(Error::Argument(format!(
+                    "the memory budget, {}, is below what any selected cell needs: the least \
+                     is {what}, an estimated {} (raise it with --memory)",
+                    format_bytes(options.memory_budget),
+                    format_bytes(bytes)
+                )))
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// The results table's CSV file.
+    pub fn csv_path(&self) -> PathBuf {
+        self.dir.join(CSV_NAME)
+    }
+}
+
+/// Runs the table: checks the directories first (a refusal at the first save would come
+/// minutes in), then solves every cell left, writing the results table after each one.
+pub fn run(t: &TableRun, events: &dyn TableEvents) -> Result<TableSummary> {
+    let (dir, options) = (&t.dir, &t.options);
+    report::check_writable(dir)?;
+    report::remove_stale_temporaries(dir);
+    let found = match &t.save {
+        Some(save) => check_save_dir(save, t.force, t.resume)?,
+        None => saved::Contents::default(),
+    };
+    // The cells saved by this run, and (with --resume) those kept: what --force keeps.
+    let mut keep = match t.resume {
+        true => found.cells.clone(),
+        false => Vec::new(),
+    };
+    let csv_path = t.csv_path();
+    let mut records: Vec<CellRecord> = if t.resume && csv_path.exists() {
+        report::read_csv(&csv_path)?
+    } else {
+        Vec::new()
+    };
+    let done = |records: &[CellRecord], b: &Board, n: u8| {
+        records
+            .iter()
+            .any(|r| r.cell() == (b.width(), b.height(), n) && r.is_decided())
+    };
+    let todo: Vec<(Board, u8)> = t
+        .cells
+        .iter()
+        .copied()
+        .filter(|(b, n)| !done(&records, b, *n))
+        .collect();
+    let other_builds = kept_from_other_builds(&records, &t.cells);
+    if let Some(line) = &other_builds {
+        events.line(line);
+    }
+    events.cells_to_solve(todo.len() as u64);
+    let started = Instant::now();
+    let (mut skipped, mut passed_over) = (0, 0);
+    for (i, &(board, walls)) in todo.iter().enumerate() {
+        events.cell_begins(board, walls);
+        let at = format!("[{}/{}]", i + 1, todo.len());
+        let undecided_below = || {
+            records.iter().find(|r| {
+                (r.width, r.height) == (board.width(), board.height())
+                    && r.walls < walls
+                    && !r.is_decided()
+            })
+        };
+        if t.stop_at_undecided
+            && let Some(r) = undecided_below()
+        {
+            events.line(&format!(
+                "{at} {board} with {} skipped: {} was not decided within the limit",
+                count(walls, "wall"),
+                count(r.walls, "wall")
+            ));
+            events.cell_done();
+            passed_over += 1;
+            continue;
+        }
+        let planned = plan::plan(
+            board,
+            walls,
+            options.memory_budget,
+            options.time_limit.unwrap_or(Duration::MAX),
+            &earlier(&records),
+        );
+        let mut cell_options = SolveOptions {
+            // `auto` (the default) follows the plan; `search` and `retro` are the user's.
+            method: match options.method {
+                Method::Auto => planned.method,
+                m => m,
+            },
+            tt_bytes: planned.tt_bytes,
+            precision: planned.precision,
+            ..options.clone()
+        };
+        let mut saved = String::new();
+        if let Some(save) = &t.save {
+            // The layers go to disk as they are solved: the streaming analysis's memory.
+            let e = CellEstimate::new(board, walls);
+            let needed = e.retro_bytes(Some(Precision::Exact));
+            if needed <= options.memory_budget {
+                let name = saved::cell_dir_name(board, walls);
+                let path = save.join(&name);
+                saved = format!("; values saved in {}", path.display());
+                cell_options.method = Method::Retro;
+                cell_options.precision = Some(Precision::Exact);
+                // The directory was checked as a whole: a cell's own table found there is
+                // the resumed run's or one --force replaces.
+                cell_options.save = Some(saved::Target {
+                    dir: path,
+                    replace: t.force || t.resume,
+                    resume: false,
+                });
+                keep.push(name);
+            } else {
+                saved = format!(
+                    "; not saved: the exact analysis needs {}",
+                    format_bytes(needed)
+                );
+            }
+        }
+        let result = match solve(board, walls, &cell_options, events) {
+            Ok(r) => r,
+            // One cell too large for the budget does not stop the others; it stays missing.
+            Err(e @ Error::Memory { .. }) => {
+                events.line(&format!("{at} skipped: {e}"));
+                events.cell_done();
+                skipped += 1;
+                continue;
+            }
+            Err(e) => return Err(e),
+        };
+        let record = CellRecord::from_result(&result);
+        // The plan's reason where the plan was followed, then what was saved.
+        let followed = cell_options.save.is_none() && cell_options.method == planned.method;
+        let mut why = match followed {
+            true => format!("; planned {}{saved}", planned.why),
+            false => saved,
+        };
+        // A row says how far the search has gone on an undecided cell: a shorter try
+        // (--resume with a smaller limit) does not take that back.
+        let deeper_before = records
+            .iter()
+            .find(|r| r.cell() == record.cell() && !r.is_decided() && !record.is_decided())
+            .map(|r| r.depth_reached)
+            .filter(|&d| d > record.depth_reached);
+        if let Some(d) = deeper_before {
+            why.push_str(&format!(
+                "; the earlier row, searched to {}, is kept",
+                count(d, "ply")
+            ));
+        }
+        events.line(&format!(
+            "{at} {board} with {}: {} in {:.2} s ({}, peak {:.2} GiB){why}",
+            count(walls, "wall"),
+            report::markdown::cell_text(&record),
+            record.seconds,
+            count(record.nodes, "node"),
+            record.peak_bytes as f64 / (1u64 << 30) as f64
+        ));
+        if deeper_before.is_none() {
+            records.retain(|r| r.cell() != record.cell());
+            records.push(record);
+        }
+        report::write_all(dir, &records)?;
+        events.cell_done();
+    }
+    if let (Some(save), true) = (&t.save, t.force) {
+        saved::remove_tables_except(save, &keep)?;
+    }
+    // Written again at the end, so that a run with nothing left to solve (--resume)
+    // brings the files up to date with this version, table.svg included.
+    report::write_all(dir, &records)?;
+    Ok(TableSummary {
+        records,
+        solved: todo.len() - skipped - passed_over,
+        skipped,
+        passed_over,
+        seconds: started.elapsed().as_secs_f64(),
+        other_builds,
+    })
+}
+
+/// Refuses `dir` for `table --save` unless the run may write there: it does not exist or
+/// is empty; or it holds saved tables and the run replaces them (`force`), or it holds
+/// cells of the run resumed (`resume`). Files that are not a saved table's are never
+/// replaced. Removes the remains of killed saves, which are never results; returns what
+/// was there.
+fn check_save_dir(dir: &Path, force: bool, resume: bool) -> Result<saved::Contents> {
+    let Some(found) = saved::contents(dir)? else {
+        return Ok(saved::Contents::default());
+    };
+    if let Some(foreign) = &found.foreign {
+        return Err(saved::not_a_table(dir, foreign));
+    }
+    if found.table_files && !force {
+        return Err(Error::Argument(format!(
+            "{} already holds {}, not one per cell; --force replaces it",
+            dir.display(),
+            saved::describe(dir, &found)
+        )));
+    }
+    if !found.cells.is_empty() && !force && !resume {
+        return Err(Error::Argument(format!(
+            "{} already holds {}; --force replaces {} (--resume keeps those of the cells it \
+             keeps)",
+            dir.display(),
+            saved::describe(dir, &found),
+            found.it_or_them("it", "them")
+        )));
+    }
+    saved::remove_leftovers(&found);
+    Ok(found)
+}
+
+/// With --resume, says which of the selected cells it keeps were solved by another build
+/// than this one (`report::version`), or `None`. They are kept, not solved again: a build
+/// differs at every commit, and most commits change no result, so redoing them would make
+/// a resumed run of the whole table start over. The line says how to redo them.
+fn kept_from_other_builds(records: &[CellRecord], cells: &[(Board, u8)]) -> Option<String> {
+    let this = report::version();
+    let selected = |r: &CellRecord| {
+        cells
+            .iter()
+            .any(|(b, n)| r.cell() == (b.width(), b.height(), *n))
+    };
+    let others: Vec<&CellRecord> = records
+        .iter()
+        .filter(|r| r.is_decided() && selected(r) && r.version != this)
+        .collect();
+    if others.is_empty() {
+        return None;
+    }
+    let mut versions: Vec<&str> = others.iter().map(|r| r.version.as_str()).collect();
+    versions.sort_unstable();
+    versions.dedup();
+    Some(format!(
+        "kept {} solved by another version of this tool ({}; this is {this}): remove their \
+         rows from table.csv, or run without --resume, to solve them again",
+        count(others.len(), "cell"),
+        versions.join(", ")
+    ))
+}
+
+/// What the plan needs to know of the cells already solved.
+fn earlier(records: &[CellRecord]) -> Vec<plan::Earlier> {
+    records
+        .iter()
+        .filter_map(|r| {
+            Some(plan::Earlier {
+                board: Board::new(r.width, r.height).ok()?,
+                walls: r.walls,
+                by_search: r.method == MethodUsed::Search && r.is_decided(),
+            })
+        })
+        .collect()
+}

@@ -1,0 +1,123 @@
+//! The table run as a library call (`table_run::run`), without the CLI: it solves the
+//! cells it is given, writes the results table after each, tells its events, goes on from
+//! the rows written with `resume`, and skips a board's cells past an undecided one when
+//! asked.
+
+use quoridor_solver::geometry::Board;
+use quoridor_solver::progress::Progress;
+use quoridor_solver::report::{self, CellRecord};
+use quoridor_solver::solver::{Method, SolveOptions, Store};
+use quoridor_solver::table_run::{self, TableEvents, TableRun};
+use std::path::PathBuf;
+use std::sync::Mutex;
+use std::time::Duration;
+
+/// The events a run told, in order.
+#[derive(Default)]
+struct Told(Mutex<Vec<String>>);
+
+impl Told {
+    fn push(&self, s: String) {
+        self.0.lock().unwrap().push(s);
+    }
+    fn all(&self) -> Vec<String> {
+        self.0.lock().unwrap().clone()
+    }
+}
+
+impl Progress for Told {
+    fn begin(&self, _stage: &str, _total: u64) {}
+    fn advance(&self, _units: u64) {}
+    fn finish(&self) {}
+}
+
+impl TableEvents for Told {
+    fn line(&self, text: &str) {
+        self.push(format!("line {text}"));
+    }
+    fn cells_to_solve(&self, n: u64) {
+        self.push(format!("to solve {n}"));
+    }
+    fn cell_begins(&self, board: Board, walls: u8) {
+        self.push(format!("begin {board} {walls}"));
+    }
+    fn cell_done(&self) {
+        self.push("done".into());
+    }
+}
+
+fn dir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("qs-table-run-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn job(cells: Vec<(Board, u8)>, dir: PathBuf, max_depth: u8) -> TableRun {
+    TableRun {
+        cells,
+        options: SolveOptions {
+            method: Method::Search,
+            max_depth,
+            time_limit: Some(Duration::from_secs(60)),
+            threads: 2,
+            memory_budget: 1 << 30,
+            tt_bytes: 16 << 20,
+            precision: None,
+            save: None,
+            store: Store::Auto,
+            checkpoint: None,
+            winner: None,
+        },
+        resume: false,
+        dir,
+        save: None,
+        force: false,
+        stop_at_undecided: false,
+    }
+}
+
+fn rows(dir: &std::path::Path) -> Vec<CellRecord> {
+    report::read_csv(&dir.join(report::CSV_NAME)).unwrap()
+}
+
+#[test]
+fn a_run_solves_its_cells_writes_them_and_resumes() {
+    let d = dir("resume");
+    let b = Board::new(3, 3).unwrap();
+    let mut t = job(vec![(b, 0), (b, 1)], d.clone(), 40);
+    let told = Told::default();
+    let done = table_run::run(&t, &told).unwrap();
+    assert_eq!((done.solved, done.skipped, done.passed_over), (2, 0, 0));
+    assert_eq!(done.records.len(), 2);
+    assert!(done.records.iter().all(|r| r.is_decided()));
+    assert_eq!(rows(&d), done.records);
+    let events = told.all();
+    assert_eq!(events[0], "to solve 2");
+    assert_eq!(events[1], "begin 3x3 0");
+    assert_eq!(events.iter().filter(|e| *e == "done").count(), 2);
+    assert!(events.iter().any(|e| e.starts_with("line [2/2] 3x3 with 1 wall: ")));
+    // Resumed: both rows kept, nothing solved again; a new cell is solved.
+    t.resume = true;
+    t.cells.push((b, 2));
+    let told = Told::default();
+    let again = table_run::run(&t, &told).unwrap();
+    assert_eq!(again.solved, 1);
+    assert_eq!(again.records.len(), 3);
+    assert_eq!(told.all()[0], "to solve 1");
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+#[test]
+fn a_board_past_an_undecided_cell_is_passed_over_when_asked() {
+    let d = dir("undecided");
+    let b = Board::new(3, 5).unwrap();
+    // Two plies decide nothing on 3x5: the first cell stays undecided.
+    let mut t = job(vec![(b, 0), (b, 1)], d.clone(), 2);
+    t.stop_at_undecided = true;
+    let done = table_run::run(&t, &Told::default()).unwrap();
+    assert_eq!((done.solved, done.passed_over), (1, 1));
+    assert_eq!(done.records.len(), 1);
+    assert!(!done.records[0].is_decided());
+    let _ = std::fs::remove_dir_all(&d);
+}
