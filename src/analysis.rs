@@ -292,11 +292,11 @@ fn kept(tables: &Tables, layers: Range<usize>) -> Range<usize> {
     layers.start.min(all)..layers.end.min(all)
 }
 
-/// The bytes of the exact analysis of the cell of `tables` that keeps `layers` (walls on
-/// the board; see `Analyst::retro`), the tables included.
-pub fn retro_bytes(tables: &Tables, layers: Range<usize>) -> u64 {
-    let keep = kept(tables, layers);
-    tables.bytes() + retro::cell_estimate(tables).peak_keeping(Precision::Exact, keep)
+/// Whether the exact analysis of the cell of `tables` that keeps `layers` (walls on the
+/// board; see `Analyst::retro`) fits `budget` with the tables.
+pub fn retro_fits(tables: &Tables, layers: Range<usize>, budget: u64) -> bool {
+    let keep = retro::Keep::Layers(kept(tables, layers));
+    retro::cell_estimate(tables).exact_fits(tables.bytes(), budget, keep)
 }
 
 impl Analyst<'_> {

@@ -23,7 +23,7 @@
 use crate::error::count;
 use crate::estimate::CellEstimate;
 use crate::geometry::Board;
-use crate::retro::Precision;
+use crate::retro::{Keep, Precision};
 use crate::solver::{DEFAULT_TT_BYTES, Method};
 use std::time::Duration;
 
@@ -64,11 +64,13 @@ pub fn plan(
     let estimate = CellEstimate::new(board, walls);
     let (tables, retro) = (&estimate.tables, &estimate.retro);
     let retro_bytes = estimate.retro_least(None);
-    let exact_bytes = estimate.retro_least(Some(Precision::Exact));
+    let configs_bytes = tables.bytes.min(estimate.ranked_bytes);
+    let exact_bytes = configs_bytes.saturating_add(retro.exact_peak(&Keep::Two));
     // Exact whenever it fits: it has no search for the length to run after it. Measured on
     // 4x7 with 6 walls (2 threads): exact, streamed two layers at a time, 234 s and 13.5 GiB;
     // compact with its length search 486 s in the table run (machine busier).
-    let precision = (exact_bytes <= budget).then_some(Precision::Exact);
+    let exact = retro.exact_fits(configs_bytes, budget, Keep::Two);
+    let precision = exact.then_some(Precision::Exact);
     let retro_seconds = estimate.retro_seconds();
     let retro_board = crate::retro::handles(board);
     let retro_fits =

@@ -7,7 +7,7 @@ use crate::geometry::{Board, Player};
 use crate::memory;
 use crate::position::{Action, Position};
 use crate::progress::Progress;
-use crate::retro::{self, Precision, RetroEstimate, RetroResult, RetroStats, Solved, Wdl};
+use crate::retro::{self, Keep, Precision, RetroEstimate, RetroResult, RetroStats, Solved, Wdl};
 use crate::search::Checkpoint;
 use crate::search::{self, Node, Oracle};
 use crate::tables::{ConfigTables, OnDemand, Ranked, Tables};
@@ -649,10 +649,9 @@ fn record_found(
 /// which refuses the search's flags where the analysis will be exact (from the estimates,
 /// before anything is built), and for `retro_cell`, which runs it.
 pub fn retro_precision(e: &RetroEstimate, tables_bytes: u64, options: &SolveOptions) -> Precision {
-    let room = options.memory_budget.saturating_sub(tables_bytes);
     options
         .precision
-        .unwrap_or(match e.all_layers_bytes <= room {
+        .unwrap_or(match e.exact_fits(tables_bytes, options.memory_budget, Keep::Every) {
             true => Precision::Exact,
             false => Precision::Compact,
         })

@@ -14,7 +14,7 @@ use crate::geometry::Board;
 use crate::plan;
 use crate::progress::Progress;
 use crate::report::{self, CSV_NAME, CellRecord};
-use crate::retro::{Precision, saved};
+use crate::retro::{Keep, Precision, saved};
 use crate::solver::{Method, MethodUsed, Need, SolveOptions, solve};
 
 /// What a table run solves, and where it writes.
@@ -180,8 +180,8 @@ pub fn run(t: &TableRun, events: &dyn TableEvents) -> Result<TableSummary> {
         if let Some(save) = &t.save {
             // The layers go to disk as they are solved: the streaming analysis's memory.
             let e = CellEstimate::new(board, walls);
-            let needed = e.retro_bytes(Some(Precision::Exact));
-            if needed <= options.memory_budget {
+            let needed = e.tables.bytes.saturating_add(e.retro.exact_peak(&Keep::Two));
+            if e.retro.exact_fits(e.tables.bytes, options.memory_budget, Keep::Two) {
                 let name = saved::cell_dir_name(board, walls);
                 let path = save.join(&name);
                 saved = format!("; values saved in {}", path.display());

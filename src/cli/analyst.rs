@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use clap::Args;
-use quoridor_solver::analysis::{Analyst, retro_bytes};
+use quoridor_solver::analysis::{Analyst, retro_fits};
 use quoridor_solver::error::count;
 use quoridor_solver::estimate::CellEstimate;
 use quoridor_solver::geometry::Board;
@@ -198,7 +198,7 @@ impl AnalystConfig {
             AnalystMethod::Search => false,
             AnalystMethod::Auto => {
                 quoridor_solver::retro::handles(tables.board())
-                    && retro_bytes(tables, layers.clone()) <= budget
+                    && retro_fits(tables, layers.clone(), budget)
             }
         };
         if retro {

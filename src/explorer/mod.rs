@@ -26,7 +26,7 @@ use crate::geometry::Board;
 use crate::notation::{parse_moves, parse_record};
 use crate::position::{MAX_WALLS_PER_PLAYER, Position, parse_walls_per_player};
 use crate::progress::Silent;
-use crate::retro::{self, Precision, Solved};
+use crate::retro::{self, Keep, Solved};
 use crate::tables::Tables;
 use query::Query;
 use serde::Serialize;
@@ -402,10 +402,10 @@ fn fits(cell: Cell, limits: Limits) -> Fit {
         return Fit::NotRetro;
     }
     let e = CellEstimate::new(cell.board, cell.walls);
-    let bytes = e.retro_bytes(Some(Precision::Exact));
+    let bytes = e.tables.bytes.saturating_add(e.retro.exact_peak(&Keep::Two));
     if e.retro_seconds() > limits.seconds {
         Fit::Seconds(e.retro_seconds())
-    } else if bytes > limits.memory {
+    } else if !e.retro.exact_fits(e.tables.bytes, limits.memory, Keep::Two) {
         Fit::Bytes(bytes)
     } else {
         Fit::Yes

@@ -2,7 +2,7 @@
 //! (all, two, as many as fit) or the parts through a directory, and solves the layers from
 //! the most walls down (`layer.rs`, `parts.rs`), telling its pace.
 
-use super::estimate::{RetroEstimate, cell_estimate, pushes_last};
+use super::estimate::{Keep, RetroEstimate, cell_estimate, pushes_last};
 use super::layout::{self, Layout};
 use super::solved::{Solved, Splits};
 use super::spill;
@@ -80,7 +80,7 @@ pub fn analyse_through<'t>(
     check_board(configs.board())?;
     let e = cell_estimate(configs);
     let room = memory_budget.saturating_sub(configs.bytes());
-    let kept = match e.all_layers_bytes <= room {
+    let kept = match e.exact_fits(configs.bytes(), memory_budget, Keep::Every) {
         true => e.layers,
         false => e.layers.min(2),
     };
@@ -285,7 +285,7 @@ pub(super) fn analyse_at<'t>(
     let room = memory_budget.saturating_sub(configs.bytes());
     let two = e.layers.min(2);
     let kept = match precision {
-        Precision::Exact if e.all_layers_bytes <= room => e.layers,
+        Precision::Exact if e.exact_fits(configs.bytes(), memory_budget, Keep::Every) => e.layers,
         Precision::Exact => two,
         Precision::Compact => e.kept_layers(precision, room).unwrap_or(two),
     };

@@ -141,6 +141,24 @@ impl RetroEstimate {
             .unwrap_or(0)
     }
 
+    /// The peak bytes of the exact analysis keeping `keep` to the end, besides its
+    /// configurations.
+    pub fn exact_peak(&self, keep: &Keep) -> u64 {
+        match keep {
+            Keep::Every => self.all_layers_bytes,
+            Keep::Two => self.bytes,
+            Keep::Layers(layers) => self.peak_keeping(Precision::Exact, layers.clone()),
+        }
+    }
+
+    /// Whether the exact analysis (a byte a position) fits `budget` keeping `keep`, beside
+    /// configurations of `configs_bytes` (the tables, or the ranked numbering): the one
+    /// rule every caller asks, whether it picks the precision (`plan.rs`, `solver.rs`), the
+    /// layers kept (`driver.rs`), a cell to save (`table_run.rs`), or an explorer's method.
+    pub fn exact_fits(&self, configs_bytes: u64, budget: u64, keep: Keep) -> bool {
+        configs_bytes.saturating_add(self.exact_peak(&keep)) <= budget
+    }
+
     /// The most layers an analysis at `precision` can keep within `budget` bytes (the
     /// tables not included): every layer, or `0..kept` for the largest `kept` that fits, at
     /// least layers 0 and 1; `None` if even two layers do not fit.
@@ -150,6 +168,19 @@ impl RetroEstimate {
             .rev()
             .find(|&kept| self.peak(precision, kept) <= budget)
     }
+}
+
+/// What an exact analysis keeps to the end, for whether it fits
+/// (`RetroEstimate::exact_fits`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Keep {
+    /// Every layer: any position's value is a lookup, the start's line too.
+    Every,
+    /// Layers 0 and 1 (the analysis streams): the start's value and length; a win's line
+    /// then comes from a search.
+    Two,
+    /// These layers (walls placed): those of the positions an explorer answers for.
+    Layers(Range<usize>),
 }
 
 /// Whether an analysis of `layers` layers that keeps the layers of `keep` pushes its last

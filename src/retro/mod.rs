@@ -94,7 +94,7 @@ mod store;
 mod symmetry;
 
 pub use code::MAX_REMOTENESS;
-pub use estimate::{RetroEstimate, cell_estimate, estimate, pushes_last};
+pub use estimate::{Keep, RetroEstimate, cell_estimate, estimate, pushes_last};
 pub use driver::{
     analyse, analyse_in_parts, analyse_keeping, analyse_outcomes, analyse_outcomes_through,
     analyse_through,
