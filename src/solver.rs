@@ -7,99 +7,19 @@ use crate::geometry::{Board, Player};
 use crate::memory;
 use crate::position::{Action, Position};
 use crate::progress::Progress;
-use crate::retro::{self, Keep, Precision, RetroEstimate, RetroResult, RetroStats, Solved, Wdl};
+use crate::retro::{self, Precision, RetroResult, RetroStats, Solved, Wdl};
 use crate::search::Checkpoint;
 use crate::search::{self, Node, Oracle};
 use crate::tables::{ConfigTables, OnDemand, Ranked, Tables};
 use crate::walls::WallSet;
 use serde::{Deserialize, Serialize};
-use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-/// The least time `auto` gives the proof search before a retrograde analysis that fits.
-pub const MIN_SEARCH_SECONDS: f64 = 5.0;
-
-/// How long `auto` lets the proof search run before a retrograde analysis that fits, as a
-/// multiple of the analysis's estimated time: a cell then costs at most about three times
-/// the cheaper method. Twice, not once, because the estimate runs low on some boards while
-/// the search there is cheaper from a few walls on (5x5 with 4 walls: search 14.8 s, the
-/// analysis estimated at 8 s and measured at 11.8 s; with 5-10 walls the search takes
-/// 15-28 s, the analysis 29-98 s).
-pub const AUTO_SEARCH_SHARE: f64 = 2.0;
-
-/// The default largest transposition table, when the budget allows it.
-pub const DEFAULT_TT_BYTES: u64 = 1 << 30;
-
-/// The least budget a proof search over configurations built on demand starts with. Of it
-/// the transposition table takes a quarter and `ON_DEMAND_SLACK_BYTES` 32 MiB, which
-/// leaves the store 16 MiB, a few tens of thousands of configurations (a record of 9x9 with
-/// 3 walls is about 340 bytes): with less the store fills before the search has gone
-/// anywhere, and the cell ends unknown after doing nothing.
-pub const MIN_ON_DEMAND_BYTES: u64 = 64 << 20;
-
-/// What the full tables leave beside them at the least: room for the transposition
-/// table's first megabytes and the search's own allocations.
-const EAGER_SLACK_BYTES: u64 = 16 << 20;
-
-/// What a search over configurations built on demand leaves outside its store and table
-/// (the stacks, the line, the allocator's own bookkeeping).
-const ON_DEMAND_SLACK_BYTES: u64 = 32 << 20;
-
-/// How a cell is decided.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Method {
-    /// Iterative-deepening proof search only: wins and their lengths, never a draw.
-    Search,
-    /// Retrograde analysis of every position of the cell: wins, lengths and draws.
-    Retro,
-    /// Proof search; then, if neither player has won by its limit, retrograde analysis
-    /// when it fits the memory budget.
-    Auto,
-}
-
-#[derive(Clone, Debug)]
-pub struct SolveOptions {
-    pub method: Method,
-    /// The deepest iteration (plies) to try before answering "unknown".
-    pub max_depth: u8,
-    /// Stop and answer "unknown" after this long.
-    pub time_limit: Option<Duration>,
-    /// Threads for table building and search (results do not depend on it).
-    pub threads: usize,
-    /// Bytes the tables and the transposition table may take together.
-    pub memory_budget: u64,
-    /// Transposition table bytes (capped by what the budget leaves after the tables).
-    pub tt_bytes: u64,
-    /// What the retrograde analysis stores per position; `None`: exact (a byte, every
-    /// remoteness) when every layer fits the budget that way, else compact (2 bits, the
-    /// length then proven by an oracle-guided proof search).
-    pub precision: Option<Precision>,
-    /// Write the exact analysis's values here (`retro::saved`); only with `Method::Retro`
-    /// and an exact analysis that keeps every layer. Checked before any work is done.
-    pub save: Option<retro::saved::Target>,
-    /// Where the proof search reads configurations from.
-    pub store: Store,
-    /// Keep the proof search's transposition table in this file between runs
-    /// (`search::Checkpoint`); only with `Method::Search`.
-    pub checkpoint: Option<PathBuf>,
-    /// Search only this player's wins (only with `Method::Search`): a guess at the winner
-    /// that spares the other player's iterations. A win found is proven and its length
-    /// exact (a player who can force a win leaves the other none); if the guess is wrong,
-    /// the cell stays unknown.
-    pub winner: Option<Player>,
-}
-
-/// Where the proof search reads wall configurations from (`tables/`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Store {
-    /// Every configuration built up front (the fastest; the retrograde analysis needs it).
-    Full,
-    /// Each configuration built when the search first meets it, within the budget.
-    OnDemand,
-    /// Full where it fits the memory budget, else on demand for a proof search.
-    #[default]
-    Auto,
-}
+pub use crate::plan::{
+    AUTO_SEARCH_SHARE, DEFAULT_TT_BYTES, MIN_ON_DEMAND_BYTES, MIN_SEARCH_SECONDS, Method, Need,
+    SolveOptions, Store, retro_configs_bytes, retro_over_ranked, retro_precision,
+};
+use crate::plan::{Decision, ON_DEMAND_SLACK_BYTES};
 
 /// The value of a cell, as reported: `1`, `2`, `D` or `unknown` in CSV and JSON
 /// (docs/FORMATS.md).
@@ -325,7 +245,9 @@ pub fn solve(
     if let Some(to) = &options.save {
         crate::retro::saved::check_destination(to)?;
     }
-    let need = Need::new(board, &estimate, options);
+    let decision = crate::plan::decide(board, walls, options);
+    progress.message(&decision.why);
+    let need = decision.need;
     let on_demand = need.on_demand;
     memory::check(
         &need.what(board, walls, &estimate),
@@ -345,13 +267,13 @@ pub fn solve(
         let mut result = CellResult::undecided(board, walls);
         if on_demand {
             search_on_demand(board, walls, options, started, progress, &mut result)?;
-        } else if need.ranked {
-            retro_ranked(board, walls, options, progress, &mut result)?;
+        } else if let (true, Some(precision)) = (need.ranked, decision.retro) {
+            retro_ranked(board, walls, precision, options, progress, &mut result)?;
         } else {
             solve_with_tables(
                 board,
                 walls,
-                &estimate,
+                &decision,
                 options,
                 started,
                 progress,
@@ -364,120 +286,23 @@ pub fn solve(
     })
 }
 
-/// How `solve` runs a cell within the options' budget, and the least budget that takes.
-#[derive(Clone, Copy, Debug)]
-pub struct Need {
-    /// Whether the proof search builds its configurations on demand.
-    pub on_demand: bool,
-    /// Whether the retrograde analysis reads the ranked numbering of the configurations
-    /// instead of the tables (`retro_over_ranked`).
-    pub ranked: bool,
-    pub bytes: u64,
-    what: &'static str,
-}
-
-impl Need {
-    pub fn new(board: Board, estimate: &CellEstimate, options: &SolveOptions) -> Need {
-        // Proof search builds the configurations it meets when the full tables do not fit,
-        // or cannot be numbered (boards of more than 64 wall anchors, `configs::keys_fit`).
-        let eager_bytes = estimate.tables.bytes.saturating_add(EAGER_SLACK_BYTES);
-        let keys_fit = crate::configs::keys_fit(board);
-        let on_demand = match options.store {
-            Store::Full => false,
-            Store::OnDemand => true,
-            Store::Auto => {
-                options.method != Method::Retro
-                    && (eager_bytes > options.memory_budget || !keys_fit)
-            }
-        };
-        let ranked = retro_over_ranked(estimate, options);
-        let (what, bytes) = match options.method {
-            Method::Retro if ranked => (
-                "retrograde analysis (configurations ranked, no tables) of",
-                ranked_need(estimate, options),
-            ),
-            Method::Retro => ("retrograde analysis of", tables_need(estimate, options)),
-            // Neither store fits the budget: name the smaller need, the least budget that
-            // would do (a small cell's full tables need less than the on-demand floor).
-            _ if on_demand
-                && options.store == Store::Auto
-                && keys_fit
-                && eager_bytes < MIN_ON_DEMAND_BYTES =>
-            {
-                return Need {
-                    on_demand: false,
-                    ranked: false,
-                    bytes: eager_bytes,
-                    what: "solving",
-                };
-            }
-            _ if on_demand => ("proof search on", MIN_ON_DEMAND_BYTES),
-            _ => ("solving", eager_bytes),
-        };
-        Need {
-            on_demand,
-            ranked: ranked && options.method == Method::Retro,
-            bytes,
-            what,
-        }
-    }
-
-    /// The least budget the cell can be solved with by `options`' method and store (the
-    /// budget in `options` aside).
-    pub fn least(board: Board, estimate: &CellEstimate, options: &SolveOptions) -> Need {
-        let unbounded = SolveOptions {
-            memory_budget: 0,
-            ..options.clone()
-        };
-        Need::new(board, estimate, &unbounded)
-    }
-
-    /// What needs the bytes, as the memory error names it.
-    pub fn what(&self, board: Board, walls: u8, estimate: &CellEstimate) -> String {
-        format!(
-            "{} {board} with {} ({} positions)",
-            self.what,
-            count(walls, "wall"),
-            estimate.retro.positions
-        )
-    }
-}
-
 /// The cell with every configuration built first: proof search, the retrograde analysis,
 /// or the search and then the analysis (`Method::Auto`), into `result`.
 fn solve_with_tables(
     board: Board,
     walls: u8,
-    estimate: &CellEstimate,
+    decision: &Decision,
     options: &SolveOptions,
     started: Instant,
     progress: &dyn Progress,
     result: &mut CellResult,
 ) -> Result<()> {
     let tables = Tables::build(board, walls, options.memory_budget, progress)?;
-    // With a time limit, retrograde analysis runs only if its estimated time fits too.
-    let retro_seconds = estimate.retro_seconds();
-    let retro_fits = crate::retro::handles(board)
-        && estimate.retro_bytes(options.precision) <= options.memory_budget
-        && options
-            .time_limit
-            .is_none_or(|t| retro_seconds <= t.as_secs_f64());
-    if options.method != Method::Retro {
-        // When the analysis can follow, the search gets no longer than twice what the
-        // analysis would take (at least a few seconds).
-        let search_limit = match options.method {
-            Method::Auto if retro_fits => {
-                let slice = Duration::from_secs_f64(
-                    (retro_seconds * AUTO_SEARCH_SHARE).max(MIN_SEARCH_SECONDS),
-                );
-                Some(options.time_limit.map_or(slice, |t| t.min(slice)))
-            }
-            _ => options.time_limit,
-        };
+    if let Some(time_limit) = decision.search {
         let room = options.memory_budget.saturating_sub(tables.bytes());
         let checkpoint = open_checkpoint(&tables, options, room)?;
         let run = SearchRun {
-            time_limit: search_limit,
+            time_limit,
             oracle: None,
             winner: options.winner,
             tt_room: room,
@@ -485,10 +310,12 @@ fn solve_with_tables(
         };
         search_cell(&tables, options, started, &run, progress, result)?;
     }
+    // After a search, the analysis only where it left the cell undecided.
     let undecided = result.outcome == Outcome::Unknown;
-    if options.method == Method::Retro || options.method == Method::Auto && undecided && retro_fits
+    if let Some(precision) = decision.retro
+        && (decision.search.is_none() || undecided)
     {
-        retro_cell(&tables, options, progress, result)?;
+        retro_cell(&tables, precision, options, progress, result)?;
     }
     Ok(())
 }
@@ -643,117 +470,18 @@ fn record_found(
     }
 }
 
-/// The precision `--method retro` runs at: the one asked for, else exact when every layer
-/// fits at a byte in what the budget leaves beside the finished tables (`tables_bytes`),
-/// else compact (2 bits; the length then comes from a proof search). One rule for the CLI,
-/// which refuses the search's flags where the analysis will be exact (from the estimates,
-/// before anything is built), and for `retro_cell`, which runs it.
-pub fn retro_precision(e: &RetroEstimate, tables_bytes: u64, options: &SolveOptions) -> Precision {
-    options
-        .precision
-        .unwrap_or(match e.exact_fits(tables_bytes, options.memory_budget, Keep::Every) {
-            true => Precision::Exact,
-            false => Precision::Compact,
-        })
-}
-
-/// Whether `--method retro` reads the ranked numbering of the configurations
-/// (`tables::Ranked`, a bit per wall-slot list) instead of building the tables: when the
-/// analysis with the tables does not fit the budget and the one with the numbering needs
-/// less (unless `--store full` asks for the tables). The tables are faster to read and
-/// serve the length's search directly; the numbering takes a few bytes per configuration
-/// where the tables take hundreds.
-pub fn retro_over_ranked(estimate: &CellEstimate, options: &SolveOptions) -> bool {
-    let (eager, ranked) = (
-        tables_need(estimate, options),
-        ranked_need(estimate, options),
-    );
-    // Saving, where two layers do not fit beside the tables the analysis runs in parts
-    // (`retro::parts`), and the tables would only make its parts smaller.
-    let e = &estimate.retro;
-    let storing = e.peak_storing(Precision::Exact, 0..e.layers.min(2));
-    let in_parts = options.save.is_some()
-        && estimate.tables.bytes.saturating_add(storing) > options.memory_budget;
-    // Where neither fits, the smaller need: the refusal names the least budget that does.
-    options.store != Store::Full
-        && (eager > options.memory_budget || in_parts)
-        && (ranked <= options.memory_budget || ranked < eager)
-}
-
-/// The least memory of `retro_ranked`: the analysis, and where it may be compact, room for
-/// the length's search over configurations built on demand (at least the store's floor).
-fn ranked_need(estimate: &CellEstimate, options: &SolveOptions) -> u64 {
-    let precision = options.precision;
-    if options.save.is_some() {
-        let saving = estimate
-            .ranked_bytes
-            .saturating_add(saving_bytes(estimate, precision));
-        // The compact analysis leaves the length's search its floor (`retro_ranked`).
-        return match precision {
-            Some(Precision::Compact) => saving + MIN_ON_DEMAND_BYTES + ON_DEMAND_SLACK_BYTES,
-            _ => saving,
-        };
-    }
-    let need = estimate.retro_ranked_bytes(precision);
-    if precision == Some(Precision::Exact) {
-        return need;
-    }
-    let analysis = estimate.retro_ranked_bytes(Some(Precision::Compact)) / 3 * 2;
-    need.max(analysis + MIN_ON_DEMAND_BYTES + ON_DEMAND_SLACK_BYTES)
-}
-
-/// The least memory of the analysis that `--save` runs beside its configurations (exact
-/// unless `precision` says compact): every layer in parts of a group through the disk
-/// (`retro::parts`), or for the exact one, two layers, the last one stored too (it is
-/// written, `RetroEstimate::peak_storing`), where that is less.
-fn saving_bytes(estimate: &CellEstimate, precision: Option<Precision>) -> u64 {
-    let e = &estimate.retro;
-    let precision = precision.unwrap_or(Precision::Exact);
-    let parts = e.peak_in_parts(precision, e.least_part(precision));
-    match precision {
-        Precision::Exact => e
-            .peak_storing(Precision::Exact, 0..e.layers.min(2))
-            .min(parts),
-        Precision::Compact => parts,
-    }
-}
-
-/// The least memory of the analysis over the tables (`retro_ranked` for the numbering).
-fn tables_need(estimate: &CellEstimate, options: &SolveOptions) -> u64 {
-    match options.save {
-        // The compact analysis takes two thirds of what the tables leave (`retro_cell`).
-        Some(_) => estimate
-            .tables
-            .bytes
-            .saturating_add(match options.precision {
-                Some(Precision::Compact) => saving_bytes(estimate, options.precision) / 2 * 3,
-                _ => saving_bytes(estimate, options.precision),
-            }),
-        None => estimate.retro_bytes(options.precision),
-    }
-}
-
-/// The bytes of what the analysis reads the configurations from (the finished tables or
-/// the ranked numbering): what `retro_precision` leaves aside.
-pub fn retro_configs_bytes(estimate: &CellEstimate, options: &SolveOptions) -> u64 {
-    match retro_over_ranked(estimate, options) {
-        true => estimate.ranked_bytes,
-        false => estimate.tables.finished_bytes,
-    }
-}
-
 /// Retrograde analysis of the whole cell: the start's value, its line, and the counts.
 /// Exact when asked for or when every layer fits that way; else compact, and the length
 /// and line come from a proof search that prunes with the compact analysis's outcomes.
 fn retro_cell(
     tables: &Tables,
+    precision: Precision,
     options: &SolveOptions,
     progress: &dyn Progress,
     result: &mut CellResult,
 ) -> Result<()> {
     let e = retro::cell_estimate(tables);
     let room = options.memory_budget.saturating_sub(tables.bytes());
-    let precision = retro_precision(&e, tables.bytes(), options);
     if precision == Precision::Exact {
         return retro_exact(tables, options, progress, result);
     }
@@ -843,6 +571,7 @@ fn take_length(found: CellResult, result: &mut CellResult) {
 fn retro_ranked(
     board: Board,
     walls: u8,
+    precision: Precision,
     options: &SolveOptions,
     progress: &dyn Progress,
     result: &mut CellResult,
@@ -851,7 +580,6 @@ fn retro_ranked(
     let ranked = Ranked::build(board, walls);
     let e = retro::cell_estimate(&ranked);
     let room = options.memory_budget.saturating_sub(ranked.bytes());
-    let precision = retro_precision(&e, ranked.bytes(), options);
     if precision == Precision::Exact {
         return retro_exact(&ranked, options, progress, result);
     }

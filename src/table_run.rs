@@ -80,14 +80,12 @@ impl TableRun {
             })
             .min_by_key(|(bytes, _)| *bytes);
         match least {
-            Some((bytes, what)) if bytes > options.memory_budget => {
-                Err(Error::Argument(format!(
-                    "the memory budget, {}, is below what any selected cell needs: the least \
+            Some((bytes, what)) if bytes > options.memory_budget => Err(Error::Argument(format!(
+                "the memory budget, {}, is below what any selected cell needs: the least \
                      is {what}, an estimated {} (raise it with --memory)",
-                    format_bytes(options.memory_budget),
-                    format_bytes(bytes)
-                )))
-            }
+                format_bytes(options.memory_budget),
+                format_bytes(bytes)
+            ))),
             _ => Ok(()),
         }
     }
@@ -180,8 +178,13 @@ pub fn run(t: &TableRun, events: &dyn TableEvents) -> Result<TableSummary> {
         if let Some(save) = &t.save {
             // The layers go to disk as they are solved: the streaming analysis's memory.
             let e = CellEstimate::new(board, walls);
-            let needed = e.tables.bytes.saturating_add(e.retro.exact_peak(&Keep::Two));
-            if e.retro.exact_fits(e.tables.bytes, options.memory_budget, Keep::Two) {
+            let needed = e
+                .tables
+                .bytes
+                .saturating_add(e.retro.exact_peak(&Keep::Two));
+            if e.retro
+                .exact_fits(e.tables.bytes, options.memory_budget, Keep::Two)
+            {
                 let name = saved::cell_dir_name(board, walls);
                 let path = save.join(&name);
                 saved = format!("; values saved in {}", path.display());

@@ -12,14 +12,12 @@ use indicatif::ProgressBar;
 use quoridor_solver::error::{clip, count};
 use quoridor_solver::geometry::Board;
 use quoridor_solver::position::MAX_WALLS_PER_PLAYER;
+use quoridor_solver::progress::Progress;
 use quoridor_solver::report::beyond::{BEYOND_BOARDS, even_heights_decided};
 use quoridor_solver::report::check::{CheckSummary, check};
 use quoridor_solver::report::published::{self, EVEN_BOARDS};
 use quoridor_solver::report::{self, CellRecord};
-use quoridor_solver::solver::{
-    DEFAULT_TT_BYTES, Method, Outcome, SolveOptions, Store,
-};
-use quoridor_solver::progress::Progress;
+use quoridor_solver::solver::{DEFAULT_TT_BYTES, Method, Outcome, SolveOptions, Store};
 use quoridor_solver::table_run::{self, TableEvents, TableRun};
 use quoridor_solver::{Error, Result};
 

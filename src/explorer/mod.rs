@@ -402,7 +402,10 @@ fn fits(cell: Cell, limits: Limits) -> Fit {
         return Fit::NotRetro;
     }
     let e = CellEstimate::new(cell.board, cell.walls);
-    let bytes = e.tables.bytes.saturating_add(e.retro.exact_peak(&Keep::Two));
+    let bytes = e
+        .tables
+        .bytes
+        .saturating_add(e.retro.exact_peak(&Keep::Two));
     if e.retro_seconds() > limits.seconds {
         Fit::Seconds(e.retro_seconds())
     } else if !e.retro.exact_fits(e.tables.bytes, limits.memory, Keep::Two) {

@@ -78,13 +78,13 @@
 
 mod block;
 mod code;
+mod driver;
 mod estimate;
 mod layer;
 mod layout;
 mod line;
 mod parts;
 mod pawn_graph;
-mod driver;
 pub mod sampled;
 pub mod saved;
 mod solved;
@@ -94,11 +94,11 @@ mod store;
 mod symmetry;
 
 pub use code::MAX_REMOTENESS;
-pub use estimate::{Keep, RetroEstimate, cell_estimate, estimate, pushes_last};
 pub use driver::{
     analyse, analyse_in_parts, analyse_keeping, analyse_outcomes, analyse_outcomes_through,
     analyse_through,
 };
+pub use estimate::{Keep, RetroEstimate, cell_estimate, estimate, pushes_last};
 pub use solved::{Solved, Wdl};
 pub use source::ConfigSource;
 pub use store::Precision;
@@ -221,13 +221,13 @@ pub fn solve(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::progress::Silent;
     use crate::geometry::Board;
-    use crate::tables::Tables;
     use crate::position::Position;
+    use crate::progress::Silent;
+    use crate::tables::Tables;
+    use crate::walls::{Orientation, Wall, WallSet};
     use driver::{analyse_at, run, run_keeping};
     use store::{Compact, Exact};
-    use crate::walls::{Orientation, Wall, WallSet};
 
     /// The compact analysis with the `bitvec` packing: the same outcomes as the hand-packed
     /// one, layer by layer. Run under callgrind to compare their instructions (docs/ARCHITECTURE.md,

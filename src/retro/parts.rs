@@ -22,13 +22,13 @@
 //! bytes if less), a writer per split file, the layout's indices and the configurations. Disk: every layer, as the saved table has it. Time: one
 //! pass over layer `k + 1` per part of layer `k`.
 
+use super::driver::{Pace, too_deep};
 use super::layer::{self, Below, Pushes};
 use super::layout::{self, Layout};
 use super::source::ConfigSource;
 use super::spill::Spill;
 use super::store::{self, Packing};
 use super::symmetry;
-use super::driver::{Pace, too_deep};
 use super::{RetroStats, block};
 use crate::error::Result;
 use crate::geometry::Player;

@@ -12,9 +12,9 @@
 
 use super::layout::Layout;
 use super::saved::{self, Header};
+use super::solved::{Located, locate};
 use super::spill::Hashed;
 use super::store::{Compact, Packing};
-use super::solved::{Located, locate};
 use super::{ConfigSource, Precision, Value, Wdl, code};
 use crate::error::{Error, Result};
 use crate::position::Position;

@@ -3,8 +3,8 @@
 
 use super::layout::Layout;
 use super::store::{Compact, Exact, Packing, Precision};
-use crate::configs::ConfigId;
 use super::{ConfigSource, RetroResult, RetroStats, Value, code, line};
+use crate::configs::ConfigId;
 use crate::geometry::{Cell, Player};
 use crate::position::Position;
 use crate::tables::Tables;
@@ -55,7 +55,11 @@ impl From<Value> for Wdl {
 /// Where the value of `pos` is in the store of the cell of `configs` laid out by `layout`:
 /// over (no store), or layer, split and slot; `None` if `pos` is not a position of the
 /// cell.
-pub(super) fn locate(configs: &dyn ConfigSource, layout: &Layout, pos: &Position) -> Option<Located> {
+pub(super) fn locate(
+    configs: &dyn ConfigSource,
+    layout: &Layout,
+    pos: &Position,
+) -> Option<Located> {
     let board = configs.board();
     let n = configs.walls_per_player();
     if (pos.walls.horizontal | pos.walls.vertical) & !board.anchors() != 0 {

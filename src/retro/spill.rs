@@ -19,8 +19,8 @@
 use super::ConfigSource;
 use super::layout::Layout;
 use super::saved::{self, SplitFile};
-use super::store::Packing;
 use super::solved::Splits;
+use super::store::Packing;
 use super::{Precision, RetroStats};
 use crate::error::{Error, Result, count};
 use crate::progress::Progress;

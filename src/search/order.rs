@@ -3,8 +3,8 @@
 //! opponent's goal distance gained minus the mover's own distance lost, read from the
 //! configuration tables ("Solving Quoridor", docs/SOURCES.md: "moves that help yourself or hurt your opponent first").
 
-use super::node::{Key, MAX_MOVES, MOVE_SPAN, Move, Node, WALL_BASE};
 use super::node::NO_MOVE;
+use super::node::{Key, MAX_MOVES, MOVE_SPAN, Move, Node, WALL_BASE};
 use crate::bitboard::Cells;
 use crate::bitboard::bits;
 use crate::geometry::Cell;

@@ -8,9 +8,9 @@
 //! within `e - 3` (else the attacker would win within `e - 2`), and plays it; the invariant
 //! holds again one ply on. So the line ends on the goal after exactly `L` plies.
 
+use super::node::NO_MOVE;
 use super::node::{Move, Node, WALL_BASE};
 use super::order::Moves;
-use super::node::NO_MOVE;
 use super::{Search, Shared};
 use crate::geometry::Player;
 use crate::tables::ConfigTables;

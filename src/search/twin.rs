@@ -5,9 +5,9 @@
 //! tests/differential.rs). The search's fast path reads walls from the configuration tables
 //! and distances; none of that is used on the slow side.
 
+use super::node::NO_MOVE;
 use super::node::{Key, Move, Node, WALL_BASE};
 use super::order::{self, History, Moves};
-use super::node::NO_MOVE;
 use crate::geometry::Board;
 use crate::position::{Action, Position};
 use crate::progress::Silent;

@@ -24,7 +24,16 @@ use crate::error::count;
 use crate::estimate::CellEstimate;
 use crate::geometry::Board;
 use crate::retro::{Keep, Precision};
-use crate::solver::{DEFAULT_TT_BYTES, Method};
+mod ask;
+mod decide;
+mod need;
+
+pub use ask::{
+    AUTO_SEARCH_SHARE, DEFAULT_TT_BYTES, EAGER_SLACK_BYTES, MIN_ON_DEMAND_BYTES,
+    MIN_SEARCH_SECONDS, Method, ON_DEMAND_SLACK_BYTES, SolveOptions, Store,
+};
+pub use decide::{Decision, analysis_fits, decide};
+pub use need::{Need, retro_configs_bytes, retro_over_ranked, retro_precision};
 use std::time::Duration;
 
 /// The largest transposition table a plan gives a cell.
