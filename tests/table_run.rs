@@ -96,7 +96,11 @@ fn a_run_solves_its_cells_writes_them_and_resumes() {
     assert_eq!(events[0], "to solve 2");
     assert_eq!(events[1], "begin 3x3 0");
     assert_eq!(events.iter().filter(|e| *e == "done").count(), 2);
-    assert!(events.iter().any(|e| e.starts_with("line [2/2] 3x3 with 1 wall: ")));
+    assert!(
+        events
+            .iter()
+            .any(|e| e.starts_with("line [2/2] 3x3 with 1 wall: "))
+    );
     // Resumed: both rows kept, nothing solved again; a new cell is solved.
     t.resume = true;
     t.cells.push((b, 2));

@@ -53,7 +53,12 @@ pub fn decide(board: Board, walls: u8, options: &SolveOptions) -> Decision {
         )
     } else if options.method == Method::Search {
         (Some(options.time_limit), None, "proof search".to_string())
-    } else if analysis_fits(board, &estimate, options) {
+    } else if analysis_fits(
+        board,
+        &estimate,
+        (options.precision, options.memory_budget),
+        options.time_limit,
+    ) {
         // The search gets no longer than twice what the analysis would take (at least a
         // few seconds): a cell then costs at most about three times the cheaper method.
         let slice = Duration::from_secs_f64(
@@ -80,15 +85,19 @@ pub fn decide(board: Board, walls: u8, options: &SolveOptions) -> Decision {
     }
 }
 
-/// Whether the retrograde analysis can follow the proof search over the same tables:
-/// the board is one it handles, it fits the budget with the tables, and its estimated
-/// time fits the time limit.
-pub fn analysis_fits(board: Board, estimate: &CellEstimate, options: &SolveOptions) -> bool {
+/// Whether the retrograde analysis at `precision` (`None`: the solver's choice) can
+/// follow the proof search over the same tables: the board is one it handles, it fits
+/// `budget` with the tables, and its estimated time fits `time_limit`. What `decide` asks
+/// for `Method::Auto`, and what the table plan asks before it plans the search first.
+pub fn analysis_fits(
+    board: Board,
+    estimate: &CellEstimate,
+    (precision, budget): (Option<Precision>, u64),
+    time_limit: Option<Duration>,
+) -> bool {
     retro::handles(board)
-        && estimate.retro_bytes(options.precision) <= options.memory_budget
-        && options
-            .time_limit
-            .is_none_or(|t| estimate.retro_seconds() <= t.as_secs_f64())
+        && estimate.retro_bytes(precision) <= budget
+        && time_limit.is_none_or(|t| estimate.retro_seconds() <= t.as_secs_f64())
 }
 
 fn name(p: Precision) -> &'static str {

@@ -1,4 +1,5 @@
-//! How a table run decides one cell: it estimates what each method would cost before
+//! The planner. `decide` (decide.rs): how `solve` runs one cell, which it follows. `plan`
+//! (here): how a table run decides one cell: it estimates what each method would cost before
 //! anything is built, and picks one.
 //!
 //! - **Retrograde analysis**: its positions and memory are known exactly from the
@@ -127,9 +128,17 @@ pub fn plan(
                 count(w, "wall")
             ),
         ),
-        None => (
+        None if analysis_fits(board, &estimate, (precision, budget), Some(time_limit)) => (
             Method::Auto,
             format!("proof search, then if undecided the {retro_text}"),
+        ),
+        // The analysis fits over the ranked numbering only, where the search's tables
+        // leave it no room: the search first would leave the cell undecided if it failed.
+        None => (
+            Method::Retro,
+            format!(
+                "{retro_text}, over the ranked numbering; no search: its tables leave the analysis no room"
+            ),
         ),
     };
     Plan {
@@ -200,6 +209,21 @@ mod tests {
         assert!(big.tt_bytes > DEFAULT_TT_BYTES && big.tt_bytes <= MAX_TT_BYTES);
         let tight = plan(Board::new(4, 7).unwrap(), 8, 6 * GIB, Duration::MAX, &[]);
         assert!(tight.tt_bytes < big.tt_bytes);
+    }
+
+    #[test]
+    fn an_analysis_that_fits_over_the_ranked_numbering_only_runs_alone() {
+        // 7x5 with 4 walls: tables of tens of GiB, a numbering of a few.
+        let b = Board::new(7, 5).unwrap();
+        let e = CellEstimate::new(b, 4);
+        let budget = e.retro_least(None);
+        assert!(
+            budget < e.retro_bytes(None),
+            "the numbering needs less than the tables"
+        );
+        let p = plan(b, 4, budget, Duration::MAX, &[]);
+        assert_eq!(p.method, Method::Retro, "{}", p.why);
+        assert!(p.why.contains("ranked numbering"), "{}", p.why);
     }
 
     #[test]

@@ -1,0 +1,128 @@
+//! The planner against the solver: on a spread of small cells, methods and budgets,
+//! `plan::decide` says before anything is built how `solve` will run the cell, and `solve`
+//! then does exactly that (the method it reports, the precision its length shows, the
+//! store), or refuses the budget the decision names as too small.
+
+use quoridor_solver::error::Error;
+use quoridor_solver::estimate::CellEstimate;
+use quoridor_solver::geometry::Board;
+use quoridor_solver::plan::{Decision, decide};
+use quoridor_solver::progress::Silent;
+use quoridor_solver::retro::{Keep, Precision};
+use quoridor_solver::solver::{
+    CellResult, Method, MethodUsed, Outcome, SolveOptions, Store, solve,
+};
+use std::time::Duration;
+
+fn options(method: Method, memory_budget: u64) -> SolveOptions {
+    SolveOptions {
+        method,
+        max_depth: 60,
+        time_limit: Some(Duration::from_secs(120)),
+        threads: 2,
+        memory_budget,
+        tt_bytes: 8 << 20,
+        precision: None,
+        save: None,
+        store: Store::Auto,
+        checkpoint: None,
+        winner: None,
+    }
+}
+
+/// Budgets that put the cell on each side of the planner's lines: everything fits; the
+/// exact analysis fits with two layers but not every layer (so `solve` goes compact); the
+/// compact analysis only just fits; below the tables (search on demand or a refusal).
+fn budgets(board: Board, walls: u8) -> Vec<u64> {
+    let e = CellEstimate::new(board, walls);
+    let tables = e.tables.finished_bytes;
+    vec![
+        1 << 30,
+        tables + e.retro.exact_peak(&Keep::Every) - 1,
+        e.retro_bytes(None),
+        e.tables.bytes / 2,
+    ]
+}
+
+/// What `solve` did, held against the decision.
+fn check(cell: &str, d: &Decision, r: &CellResult) {
+    let why = format!("{cell}: {}", d.why);
+    match (d.search, d.retro) {
+        (None, Some(precision)) => {
+            assert_ne!(r.method, MethodUsed::Search, "{why}: the analysis ran");
+            if r.outcome != Outcome::Draw {
+                // A win's length comes from the exact analysis itself, or from the search
+                // guided by the compact one.
+                let expected = match precision {
+                    Precision::Exact => MethodUsed::Retro,
+                    Precision::Compact => MethodUsed::RetroSearch,
+                };
+                assert_eq!(r.method, expected, "{why}");
+            }
+        }
+        (Some(_), None) => assert_eq!(r.method, MethodUsed::Search, "{why}: search only"),
+        (Some(_), Some(_)) => {
+            // The analysis follows only a search that left the cell undecided: a draw here.
+            if r.method != MethodUsed::Search {
+                assert_eq!(r.outcome, Outcome::Draw, "{why}");
+            }
+        }
+        (None, None) => panic!("{why}: nothing runs"),
+    }
+}
+
+#[test]
+fn the_solver_does_what_the_planner_decided() {
+    let mut seen = std::collections::BTreeSet::new();
+    for (w, h, walls) in [(3, 3, 1), (3, 5, 2), (4, 4, 2), (8, 3, 3), (5, 5, 1)] {
+        let board = Board::new(w, h).unwrap();
+        for budget in budgets(board, walls) {
+            let asks = [
+                (Method::Auto, Store::Auto),
+                (Method::Retro, Store::Auto),
+                (Method::Search, Store::Auto),
+                (Method::Search, Store::OnDemand),
+            ];
+            for (method, store) in asks {
+                let o = SolveOptions {
+                    store,
+                    ..options(method, budget)
+                };
+                let cell = format!("{board} w{walls} {method:?} {store:?} at {budget} B");
+                let d = decide(board, walls, &o);
+                match solve(board, walls, &o, &Silent) {
+                    Ok(r) => {
+                        check(&cell, &d, &r);
+                        seen.insert(format!(
+                            "{:?} {:?} {}",
+                            d.search.is_some(),
+                            d.retro,
+                            d.need.on_demand
+                        ));
+                    }
+                    // Refused only below what the decision says the cell needs.
+                    Err(Error::Memory { .. }) => {
+                        assert!(
+                            budget < d.need.bytes,
+                            "{cell}: refused within {}",
+                            d.need.bytes
+                        )
+                    }
+                    Err(e) => panic!("{cell}: {e}"),
+                }
+            }
+        }
+    }
+    // The spread reached every kind of decision: search alone (on demand too), each
+    // precision alone, search then each precision.
+    for kind in [
+        "true None false",
+        "true None true",
+        "false Some(Exact) false",
+        "false Some(Compact) false",
+        "true Some(Exact) false",
+        "true Some(Compact) false",
+    ] {
+        assert!(seen.contains(kind), "no cell decided {kind}: {seen:?}");
+    }
+}
