@@ -201,8 +201,22 @@ impl AnalystConfig {
                     && retro_fits(tables, layers.clone(), budget)
             }
         };
+        let what = format!(
+            "the exact retrograde analysis of {} with {} placed",
+            tables.board(),
+            match layers.len() {
+                1 => count(layers.start, "wall"),
+                _ => format!("{} to {} walls", layers.start, layers.end - 1),
+            }
+        );
         if retro {
+            bars.message(&format!("answering from {what}"));
             return Analyst::retro(tables, budget, layers, bars);
+        }
+        if self.method == AnalystMethod::Auto {
+            bars.message(&format!(
+                "answering by proof search: {what} does not fit the budget or the board"
+            ));
         }
         let limits = Limits {
             checkpoint: None,
