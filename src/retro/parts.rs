@@ -30,9 +30,12 @@ use super::spill::Spill;
 use super::store::{self, Packing};
 use super::symmetry;
 use super::{RetroStats, block};
+use crate::configs::ConfigId;
 use crate::error::Result;
 use crate::geometry::Player;
+use crate::position::MAX_WALLS_PER_PLAYER;
 use crate::progress::Progress;
+use arrayvec::ArrayVec;
 use rayon::prelude::*;
 use std::ops::Range;
 use std::sync::atomic::AtomicU8;
@@ -166,8 +169,11 @@ fn pair_stores(stores: &mut [Vec<u8>], pair: (usize, usize)) -> (&mut [u8], Opti
 }
 
 /// Streams every split of layer `c` that holds children of a wall Player 2 placed in layer
-/// `c - 1`, in pieces of about `chunk_bytes`, pushing each stored block into its parents
-/// in `window` (slots of layer `c - 1`'s splits, whose stores are `parents`).
+/// `c - 1`, side by side in pieces of about `chunk_bytes` in all, pushing each stored
+/// block into its parents in `window` (slots of layer `c - 1`'s splits, whose stores are
+/// `parents`). The splits go side by side so that each configuration's parents are found
+/// once for all of them (ranking a configuration's parents is the pass's main cost besides
+/// the pushes, and every part makes a pass).
 fn push_layer_above<P: Packing>(
     source: &dyn ConfigSource,
     layout: &Layout,
@@ -176,58 +182,91 @@ fn push_layer_above<P: Packing>(
     parents: &[&[AtomicU8]],
     window: Range<usize>,
 ) -> Result<()> {
-    let per_config = layout.stored_len();
-    let chunks = runs(layout, c, (chunk_bytes * P::PER_BYTE / per_config).max(1));
-    let mirror = &symmetry::cell_maps(source.board())[symmetry::MIRROR];
-    for j in 0..layout.splits(c) {
-        // Player 2 placed the wall: Player 1 holds as many walls in the parent.
-        if !layout.has_split(c - 1, layout.split_left(c, j)[0]) {
-            continue;
-        }
-        spill.stream_split::<P>((c, j), layout, &chunks, |ranks, bytes| {
-            let first = ranks.start;
-            ranks.into_par_iter().for_each(|r| {
-                let block =
-                    &bytes[(r - first) * per_config / P::PER_BYTE..][..per_config / P::PER_BYTE];
-                push_stored::<P>(source, layout, (c, j, r), block, parents, &window, mirror);
-            });
-        })?;
+    // Player 2 placed the wall: Player 1 holds as many walls in the parent.
+    let splits: Vec<usize> = (0..layout.splits(c))
+        .filter(|&j| layout.has_split(c - 1, layout.split_left(c, j)[0]))
+        .collect();
+    if splits.is_empty() {
+        return Ok(());
     }
-    Ok(())
+    let per_config = layout.stored_len();
+    let each_split = (chunk_bytes / splits.len()).max(1);
+    let chunks = runs(layout, c, (each_split * P::PER_BYTE / per_config).max(1));
+    let mirror = &symmetry::cell_maps(source.board())[symmetry::MIRROR];
+    spill.stream_splits::<P>((c, &splits), layout, &chunks, |ranks, bytes| {
+        let first = ranks.start;
+        let len = per_config / P::PER_BYTE;
+        ranks.into_par_iter().for_each(|r| {
+            let blocks: ArrayVec<&[u8], MAX_SPLITS> = bytes
+                .iter()
+                .map(|b| &b[(r - first) * len..][..len])
+                .collect();
+            let to = Window {
+                parents,
+                window: &window,
+                mirror,
+            };
+            push_stored::<P>(source, layout, (c, r), (&splits, &blocks), to);
+        });
+    })
 }
 
-/// Pushes the Player 1 half of stored block `(c, j, r)` (layer, split, rank), whose bytes
-/// are `block`, into the best exits of its parents in `window`: each configuration of
-/// layer `c - 1` it is made from by a wall Player 2 placed, Player 2 to move there.
+/// The most splits of a layer: walls left to Player 1 from 0 to the most a player holds.
+const MAX_SPLITS: usize = MAX_WALLS_PER_PLAYER as usize + 1;
+
+/// The most walls of a configuration, and so the most parents.
+const MAX_WALLS: usize = 2 * MAX_WALLS_PER_PLAYER as usize;
+
+/// Where the pushes of a pass go: the part's stores by split (`parents`), the slots of
+/// the part (`window`), and the board's mirror for parents that are their own image.
+struct Window<'a> {
+    parents: &'a [&'a [AtomicU8]],
+    window: &'a Range<usize>,
+    mirror: &'a [crate::geometry::Cell; crate::geometry::MAX_CELLS],
+}
+
+/// Pushes the Player 1 half of stored configuration `r` of layer `c`, in each split of
+/// `splits` (whose bytes are `blocks`), into the best exits of its parents in the part:
+/// each configuration of layer `c - 1` it is made from by a wall Player 2 placed, Player 2
+/// to move there. A parent's stored block does not depend on the split (only which split
+/// holds it), so the parents in the part are found once.
 fn push_stored<P: Packing>(
     source: &dyn ConfigSource,
     layout: &Layout,
-    (c, j, r): (usize, usize, usize),
-    block: &[u8],
-    parents: &[&[AtomicU8]],
-    window: &Range<usize>,
-    mirror: &[crate::geometry::Cell; crate::geometry::MAX_CELLS],
+    (c, r): (usize, usize),
+    (splits, blocks): (&[usize], &[&[u8]]),
+    to: Window,
 ) {
     let board = source.board();
     let config = layout.stored(c)[r];
     let walls = source.walls(config);
-    let open = layer::open_pairs(board, source.reach(config, walls));
-    let left1 = layout.split_left(c, j)[0];
-    // A stored configuration's own view: Player 1 to move, neither mirrored nor turned.
-    let own = layout.view(c, config, left1, Player::One);
+    let some_left1 = layout.split_left(c, splits[0])[0];
+    let mut found: ArrayVec<(ConfigId, bool), MAX_WALLS> = ArrayVec::new();
     layer::for_each_parent(source, walls, |parent, images| {
-        let view = layout.view(c - 1, parent, left1, Player::Two);
-        if !window.contains(&view.start) {
-            return;
+        let start = layout.view(c - 1, parent, some_left1, Player::Two).start;
+        if to.window.contains(&start) {
+            found.push((parent, images));
         }
-        let to = Pushes {
-            store: parents[view.split],
-            view,
-            from: window.start,
-            mirror: images.then_some(mirror),
-        };
-        layer::push_positions::<P>(layout, open, to, |p1, p2| {
-            P::read(block, layout.slot(own, p1, p2) - own.start)
-        });
     });
+    if found.is_empty() {
+        return;
+    }
+    let open = layer::open_pairs(board, source.reach(config, walls));
+    for (&j, block) in splits.iter().zip(blocks) {
+        let left1 = layout.split_left(c, j)[0];
+        // A stored configuration's own view: Player 1 to move, neither mirrored nor turned.
+        let own = layout.view(c, config, left1, Player::One);
+        for &(parent, images) in &found {
+            let view = layout.view(c - 1, parent, left1, Player::Two);
+            let pushes = Pushes {
+                store: to.parents[view.split],
+                view,
+                from: to.window.start,
+                mirror: images.then_some(to.mirror),
+            };
+            layer::push_positions::<P>(layout, open, pushes, |p1, p2| {
+                P::read(block, layout.slot(own, p1, p2) - own.start)
+            });
+        }
+    }
 }

@@ -410,52 +410,72 @@ impl Spill {
         self.record_layer(k, written, stats, started, progress)
     }
 
-    /// Reads split `j` of written layer `k` as a stream, in the pieces `chunks` (whole
-    /// groups of stored configurations, in order, covering the split): `each(ranks, bytes)`
-    /// gets each piece's ranks and its bytes under packing `P`. The next piece is read and
-    /// inflated while `each` works on one. The file is checked against its SHA-256 at the
-    /// end: a damaged file is an error, and the caller must drop what `each` made of it.
-    pub fn stream_split<P: Packing>(
+    /// Reads the splits `splits` of written layer `k` as streams side by side, in the pieces
+    /// `chunks` (whole groups of stored configurations, in order, covering a split):
+    /// `each(ranks, bytes)` gets each piece's ranks and, split by split, its bytes under
+    /// packing `P`. The next piece is read and inflated while `each` works on one. Every
+    /// file is checked against its SHA-256 at the end: a damaged file is an error, and the
+    /// caller must drop what `each` made of it.
+    pub fn stream_splits<P: Packing>(
         &self,
-        (k, j): (usize, usize),
+        (k, splits): (usize, &[usize]),
         layout: &Layout,
         chunks: &[std::ops::Range<usize>],
-        mut each: impl FnMut(std::ops::Range<usize>, &[u8]),
+        mut each: impl FnMut(std::ops::Range<usize>, &[Vec<u8>]),
     ) -> Result<()> {
         let layer = self.progress.layers[k]
             .as_ref()
             .expect("only layers written are read back");
-        let path = self.dir.join(&layer.files[j].file);
-        let sha = &layer.sha256[j];
         let per_config = layout.stored_len() / P::PER_BYTE;
-        let damaged = |e: std::io::Error| Error::Damaged(format!("{}: {e}", path.display()));
+        let files: Vec<(PathBuf, &String)> = splits
+            .iter()
+            .map(|&j| (self.dir.join(&layer.files[j].file), &layer.sha256[j]))
+            .collect();
         std::thread::scope(|scope| {
-            let (send, receive) = std::sync::mpsc::sync_channel::<(usize, Vec<u8>)>(1);
+            let (send, receive) = std::sync::mpsc::sync_channel::<(usize, Vec<Vec<u8>>)>(1);
             let reader = scope.spawn(|| -> Result<()> {
-                let file = std::fs::File::open(&path).map_err(|e| saved::io(&path, "read", e))?;
-                let mut gz = GzDecoder::new(Hashed::new(file));
+                let mut streams = files
+                    .iter()
+                    .map(|(path, _)| {
+                        let file =
+                            std::fs::File::open(path).map_err(|e| saved::io(path, "read", e))?;
+                        Ok(GzDecoder::new(Hashed::new(file)))
+                    })
+                    .collect::<Result<Vec<_>>>()?;
+                let damaged = |path: &Path, e: std::io::Error| {
+                    Error::Damaged(format!("{}: {e}", path.display()))
+                };
                 for (i, ranks) in chunks.iter().enumerate() {
-                    let mut bytes = vec![0u8; ranks.len() * per_config];
-                    gz.read_exact(&mut bytes).map_err(damaged)?;
-                    if send.send((i, bytes)).is_err() {
+                    let mut piece = Vec::with_capacity(streams.len());
+                    for (gz, (path, _)) in streams.iter_mut().zip(&files) {
+                        let mut bytes = vec![0u8; ranks.len() * per_config];
+                        gz.read_exact(&mut bytes).map_err(|e| damaged(path, e))?;
+                        piece.push(bytes);
+                    }
+                    if send.send((i, piece)).is_err() {
                         return Ok(()); // the consumer stopped
                     }
                 }
                 drop(send);
-                let mut rest = Vec::new();
-                gz.read_to_end(&mut rest).map_err(damaged)?;
-                let mut hashed = gz.into_inner();
-                std::io::copy(&mut hashed, &mut std::io::sink()).map_err(damaged)?;
-                if !rest.is_empty() || hashed.finish().1 != *sha {
-                    return Err(Error::Damaged(format!(
-                        "{} is damaged: its SHA-256 or its length differs from what was written",
-                        path.display()
-                    )));
+                for (gz, (path, sha)) in streams.into_iter().zip(&files) {
+                    let mut gz = gz;
+                    let mut rest = Vec::new();
+                    gz.read_to_end(&mut rest).map_err(|e| damaged(path, e))?;
+                    let mut hashed = gz.into_inner();
+                    std::io::copy(&mut hashed, &mut std::io::sink())
+                        .map_err(|e| damaged(path, e))?;
+                    if !rest.is_empty() || hashed.finish().1 != **sha {
+                        return Err(Error::Damaged(format!(
+                            "{} is damaged: its SHA-256 or its length differs from what was \
+                             written",
+                            path.display()
+                        )));
+                    }
                 }
                 Ok(())
             });
-            for (i, bytes) in receive {
-                each(chunks[i].clone(), &bytes);
+            for (i, piece) in receive {
+                each(chunks[i].clone(), &piece);
             }
             reader.join().expect("the reader does not panic")
         })
