@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs every test CI leaves out (`#[ignore]`: minutes each, too long for CI), release
 # build, with their figures on stderr:
-# - tests/retro.rs measure_*: the analysis's rate and memory on mid-size cells, each
+# - tests/retro.rs *_matches_the_table_*: the analysis's rate and memory on mid-size cells, each
 #   cell's value checked against results/table.csv (5x5 and 3x9 with 10 walls: minutes);
 # - tests/reference_engine.rs generate_fixtures: the naive engine writes
 #   tests/data/perft.csv and reachable.csv again; they must come out unchanged;

@@ -684,8 +684,8 @@ fn measure(w: usize, h: usize, n: u8, stream: bool) {
 /// Figures for the report, each cell's value checked: `scripts/ignored_tests.sh` (or
 /// `cargo test --release --test retro -- --ignored --nocapture`).
 #[test]
-#[ignore = "measurement only: prints positions per second and peak memory"]
-fn measure_cells() {
+#[ignore = "minutes: each value checked against the table, with its rate and peak memory"]
+fn mid_cells_match_the_table_with_their_rates() {
     for (w, h, n) in [
         (8, 3, 3),
         (5, 5, 2),
@@ -701,14 +701,14 @@ fn measure_cells() {
 
 /// 5x5 with 10 walls, streaming: the target set for it is under 20 minutes and 8 GiB.
 #[test]
-#[ignore = "measurement only: several minutes"]
-fn measure_5x5_with_10_walls() {
+#[ignore = "minutes: the value checked against the table, with its rate and peak memory"]
+fn five_by_five_with_10_walls_matches_the_table_with_its_rate() {
     measure(5, 5, 10, true);
 }
 
 /// 3x9 with 10 walls, streaming: the target set for it is under 20 minutes and 8 GiB.
 #[test]
-#[ignore = "measurement only: several minutes"]
-fn measure_3x9_with_10_walls() {
+#[ignore = "minutes: the value checked against the table, with its rate and peak memory"]
+fn three_by_nine_with_10_walls_matches_the_table_with_its_rate() {
     measure(3, 9, 10, true);
 }
