@@ -52,7 +52,7 @@ impl CellEstimate {
     }
 
     /// The least memory for a retrograde analysis at `precision`, over the tables or the
-    /// ranked numbering, whichever needs less (`solver::retro_over_ranked` chooses so).
+    /// ranked numbering, whichever needs less (`plan::retro_over_ranked` chooses so).
     pub fn retro_least(&self, precision: Option<Precision>) -> u64 {
         self.retro_bytes(precision)
             .min(self.retro_ranked_bytes(precision))

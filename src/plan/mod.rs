@@ -11,7 +11,7 @@
 //! - **Proof search**: no formula predicts it (on 5x5 it grows 12 times from 3 to 4 walls
 //!   and 1.0-1.4 times a wall from 4 to 10; on 4x7 40 times from 2 to 3 walls), so the plan
 //!   tries it first on every board, for at most twice the analysis's estimated time
-//!   (`solver::AUTO_SEARCH_SHARE`), until it fails to decide a cell of that board: the cells
+//!   (`plan::AUTO_SEARCH_SHARE`), until it fails to decide a cell of that board: the cells
 //!   of that board with more walls go straight to the analysis, since the search only grows
 //!   harder with more walls (measured on every board of the published table) while a failed
 //!   try costs up to twice the analysis.

@@ -89,11 +89,11 @@ impl Need {
     }
 }
 
-/// The precision `--method retro` runs at: the one asked for, else exact when every layer
-/// fits at a byte in what the budget leaves beside the finished tables (`tables_bytes`),
-/// else compact (2 bits; the length then comes from a proof search). One rule for the CLI,
-/// which refuses the search's flags where the analysis will be exact (from the estimates,
-/// before anything is built), and for `retro_cell`, which runs it.
+/// The precision the analysis of `solve` runs at: the one asked for, else exact when every
+/// layer fits at a byte beside the configurations (`tables_bytes`: the finished tables or
+/// the ranked numbering), else compact (2 bits; the length then comes from a proof search).
+/// One rule for the CLI, which refuses the search's flags where the analysis will be exact,
+/// and for `decide`, which the solver follows.
 pub fn retro_precision(e: &RetroEstimate, tables_bytes: u64, options: &SolveOptions) -> Precision {
     options.precision.unwrap_or(
         match e.exact_fits(tables_bytes, options.memory_budget, Keep::Every) {

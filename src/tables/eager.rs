@@ -431,7 +431,7 @@ mod tests {
     use std::collections::{HashMap, VecDeque};
 
     /// The precision a retrograde analysis gets is decided from the estimate before the
-    /// tables are built, and again from the tables once they are (`solver::retro_precision`):
+    /// tables are built, and again from the tables once they are (`plan::retro_precision`):
     /// the two must agree to the byte.
     #[test]
     fn the_estimate_knows_the_finished_tables_bytes() {
