@@ -1165,3 +1165,34 @@ fn an_unknown_after_one_players_search_says_who_was_searched_and_how_far() {
         "{out}"
     );
 }
+
+#[test]
+fn solve_plan_says_how_and_what_it_would_take_and_solves_nothing() {
+    let out = ok(&["solve", "5x5", "--walls", "4", "--plan"]);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(
+        lines[0],
+        "5x5 with 4 walls: proof search for 15 s, then if undecided the exact retrograde analysis"
+    );
+    assert!(lines[1].starts_with("memory: needs at least "), "{out}");
+    assert!(lines[2].starts_with("positions: 2.998e9"), "{out}");
+    assert!(
+        out.contains("analysis in parts through --scratch DIR"),
+        "{out}"
+    );
+    assert!(!out.contains("wins"), "nothing is solved: {out}");
+    // A cell past the analysis says so; the search's decision still names the store.
+    let big = ok(&["solve", "9x9", "--walls", "3", "--plan"]);
+    assert!(
+        big.starts_with("9x9 with 3 walls: proof search over configurations built on demand"),
+        "{big}"
+    );
+    assert!(
+        big.contains("retrograde analysis: none (boards of at most 64 cells)"),
+        "{big}"
+    );
+    assert!(
+        refused(&["solve", "3x3", "--walls", "1", "--plan", "--json"])
+            .contains("--plan prints text only")
+    );
+}

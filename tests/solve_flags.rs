@@ -23,8 +23,9 @@ const COLUMNS: [(&str, Option<&str>); 9] = [
 /// asked for; the compact one's length comes from a search, tests/inputs.rs); `--stats`, `--save` count or keep every position, which only `--method retro`
 /// visits (`--save` with `--precision compact` keeps outcomes only); a checkpoint, a
 /// guessed winner and the on-demand store belong to `--method search`.
-const EXPECTED: [(&[&str], &str); 13] = [
+const EXPECTED: [(&[&str], &str); 14] = [
     (&[], "oxx ooo ooo"),
+    (&["--plan"], "oxx ooo ooo"),
     (&["--json"], "oxx ooo ooo"),
     (&["--threads", "1"], "oxx ooo ooo"),
     (&["--memory", "1G"], "oxx ooo ooo"),

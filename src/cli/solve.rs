@@ -8,6 +8,7 @@ use quoridor_solver::error::{count, format_bytes};
 use quoridor_solver::estimate::CellEstimate;
 use quoridor_solver::geometry::{Board, Player};
 use quoridor_solver::notation::{action_name, format_moves};
+use quoridor_solver::plan::{self, Costs};
 use quoridor_solver::progress::Progress;
 use quoridor_solver::retro::{Precision, saved};
 use quoridor_solver::search::NoWin;
@@ -48,6 +49,11 @@ pub struct SolveArgs {
     /// memory budget that way, else compact
     #[arg(long, value_enum)]
     precision: Option<PrecisionArg>,
+
+    /// Solve nothing: print how this command would solve the cell (the planner's decision)
+    /// and what each way to solve it would take (memory, disk, time), from the estimates
+    #[arg(long)]
+    plan: bool,
 
     /// With --method retro: also print the counts over every position of the cell
     /// (positions, wins for Player 1, wins for Player 2, draws)
@@ -187,6 +193,7 @@ pub struct Solve {
     board: Board,
     walls: u8,
     json: bool,
+    plan: bool,
     stats: bool,
     options: SolveOptions,
 }
@@ -197,6 +204,11 @@ impl SolveArgs {
         let max_depth = max_depth(self.max_depth)?;
         let time_limit = self.max_seconds.map(time_limit).transpose()?;
         let method = Method::from(self.method);
+        if self.plan && self.json {
+            return Err(Error::Argument(
+                "--plan prints text only (no --json)".into(),
+            ));
+        }
         if self.stats && method != Method::Retro {
             return Err(Error::Argument(
                 "--stats counts every position, which only --method retro visits".into(),
@@ -258,6 +270,7 @@ impl SolveArgs {
             board,
             walls,
             json: self.json,
+            plan: self.plan,
             stats: self.stats,
             options,
         })
@@ -302,6 +315,27 @@ impl SolveArgs {
 }
 
 pub fn run(s: Solve, bars: &Bars, out: &mut dyn Write) -> Result<ExitCode> {
+    if s.plan {
+        let decision = plan::decide(s.board, s.walls, &s.options);
+        writeln!(out, "{}", decision.why)?;
+        let budget = format_bytes(s.options.memory_budget);
+        match decision.need.bytes <= s.options.memory_budget {
+            true => writeln!(
+                out,
+                "memory: needs at least {} of {budget}",
+                format_bytes(decision.need.bytes)
+            )?,
+            false => writeln!(
+                out,
+                "memory: needs at least {}, over the budget of {budget}",
+                format_bytes(decision.need.bytes)
+            )?,
+        }
+        for line in Costs::of(s.board, s.walls).lines() {
+            writeln!(out, "{line}")?;
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
     if s.options.checkpoint.is_some() {
         super::interrupt::stop_search_on_interrupt();
     }

@@ -99,6 +99,7 @@ pub use driver::{
     analyse_through,
 };
 pub use estimate::{Keep, RetroEstimate, cell_estimate, estimate, pushes_last};
+pub use parts::POSITIONS_PER_SECOND as PARTS_POSITIONS_PER_SECOND;
 pub use solved::{Solved, Wdl};
 pub use source::ConfigSource;
 pub use store::Precision;
