@@ -592,18 +592,21 @@ fn retro_ranked(
     let Some(winner) = r.winner else {
         return Ok(());
     };
+    // The search gets what the layers kept leave: at least the floor the analysis left it
+    // (its table a quarter, its slack, the store the rest), unless the layers kept took more
+    // than their share.
     let left = room.saturating_sub(solved.held_bytes());
-    let tt_room = options.tt_bytes.min(left / 4);
-    let store_bytes = left.saturating_sub(tt_room + ON_DEMAND_SLACK_BYTES);
-    if store_bytes < MIN_ON_DEMAND_BYTES {
+    if left < search_floor {
         progress.warn(&format!(
             "no room left for the search for the length ({} of {} needed): the winner is \
              known, the length is not",
-            crate::error::format_bytes(store_bytes),
-            crate::error::format_bytes(MIN_ON_DEMAND_BYTES)
+            crate::error::format_bytes(left),
+            crate::error::format_bytes(search_floor)
         ));
         return Ok(());
     }
+    let tt_room = options.tt_bytes.min(left / 4);
+    let store_bytes = left.saturating_sub(tt_room + ON_DEMAND_SLACK_BYTES);
     let mut store = OnDemand::new(board, walls, store_bytes);
     let oracle = RetroOracle(&solved);
     let run = SearchRun {

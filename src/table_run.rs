@@ -31,6 +31,9 @@ pub struct TableRun {
     pub dir: PathBuf,
     /// Where each cell's analysis is saved, one directory a cell, where it fits.
     pub save: Option<PathBuf>,
+    /// Where a cell whose analysis does not fit in memory runs it in parts, one directory
+    /// a cell (`WxH-wN`, resumed from the layers written); `None`: such a cell is searched.
+    pub scratch: Option<PathBuf>,
     /// Replace the saved tables found in `save`.
     pub force: bool,
     /// Skip a board's cells with more walls than one left undecided.
@@ -157,12 +160,15 @@ pub fn run(t: &TableRun, events: &dyn TableEvents) -> Result<TableSummary> {
             passed_over += 1;
             continue;
         }
-        let planned = plan::plan(
+        let planned = plan::plan_with_disk(
             board,
             walls,
-            options.memory_budget,
-            options.time_limit.unwrap_or(Duration::MAX),
+            (
+                options.memory_budget,
+                options.time_limit.unwrap_or(Duration::MAX),
+            ),
             &earlier(&records),
+            t.scratch.is_some(),
         );
         let mut cell_options = SolveOptions {
             // `auto` (the default) follows the plan; `search` and `retro` are the user's.
@@ -205,10 +211,20 @@ pub fn run(t: &TableRun, events: &dyn TableEvents) -> Result<TableSummary> {
                 );
             }
         }
+        if let (true, Some(scratch)) = (planned.through_disk, &t.scratch) {
+            let path = scratch.join(saved::cell_dir_name(board, walls));
+            saved = format!("; layers in {}", path.display());
+            cell_options.save = Some(saved::Target {
+                dir: path,
+                replace: false,
+                resume: true,
+            });
+        }
         let result = match solve(board, walls, &cell_options, events) {
             Ok(r) => r,
-            // One cell too large for the budget does not stop the others; it stays missing.
-            Err(e @ Error::Memory { .. }) => {
+            // One cell too large for the budget or the disk does not stop the others; it
+            // stays missing.
+            Err(e @ (Error::Memory { .. } | Error::Disk { .. })) => {
                 events.line(&format!("{at} skipped: {e}"));
                 events.cell_done();
                 skipped += 1;

@@ -72,6 +72,7 @@ fn job(cells: Vec<(Board, u8)>, dir: PathBuf, max_depth: u8) -> TableRun {
         resume: false,
         dir,
         save: None,
+        scratch: None,
         force: false,
         stop_at_undecided: false,
     }

@@ -90,7 +90,7 @@ pub struct TableArgs {
         value_name = "FILE",
         conflicts_with_all = [
             "boards", "walls", "even", "beyond", "stop_at_undecided", "max_seconds", "method", "max_depth",
-            "resume", "out", "threads", "memory", "save",
+            "resume", "out", "threads", "memory", "save", "scratch",
         ]
     )]
     check: Option<PathBuf>,
@@ -109,6 +109,14 @@ pub struct TableArgs {
     /// onto it when whole
     #[arg(long, value_name = "DIR")]
     save: Option<PathBuf>,
+
+    /// Solve a cell whose retrograde analysis does not fit the memory budget in parts
+    /// through DIR/WxH-wN (compact: every position's outcome, the length then by a search
+    /// guided by them), where its parts fit the budget and its estimated time the limit
+    /// (--max-seconds); a cell stopped in the middle goes on from its layers written when
+    /// the run is resumed. Without it such a cell gets the proof search alone
+    #[arg(long, value_name = "DIR", conflicts_with = "save")]
+    scratch: Option<PathBuf>,
 
     /// With --save: replace the saved tables already in DIR: each cell's as it is saved,
     /// and at the end of the run those this run did not save (with --resume, only a
@@ -203,6 +211,12 @@ impl TableArgs {
         let time_limit = super::time_limit(self.max_seconds.unwrap_or(default_seconds))?;
         let max_depth = super::max_depth(self.max_depth)?;
         let method = self.method.into();
+        if self.scratch.is_some() && method == Method::Search {
+            return Err(Error::Argument(
+                "--scratch holds the retrograde analysis's layers; --method search runs none"
+                    .into(),
+            ));
+        }
         if self.save.is_some() && method == Method::Search {
             return Err(Error::Argument(
                 "--save keeps the retrograde analysis's values; --method search runs none".into(),
@@ -231,6 +245,7 @@ impl TableArgs {
                 false => PathBuf::from("results"),
             }),
             save: self.save.clone(),
+            scratch: self.scratch.clone(),
             force: self.force,
             stop_at_undecided: self.beyond || self.stop_at_undecided,
         };

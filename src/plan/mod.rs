@@ -36,7 +36,7 @@ pub use ask::{
 };
 pub use costs::Costs;
 pub use decide::{Decision, analysis_fits, decide};
-pub use need::{Need, retro_configs_bytes, retro_over_ranked, retro_precision};
+pub use need::{Need, retro_configs_bytes, retro_over_ranked, retro_precision, through_disk_need};
 use std::time::Duration;
 
 /// The largest transposition table a plan gives a cell.
@@ -60,6 +60,9 @@ pub struct Plan {
     /// if need be) whenever that fits, since it gives the length with the outcome; else
     /// `None`, the solver's choice (compact, the length then by an oracle-guided search).
     pub precision: Option<Precision>,
+    /// Whether the analysis runs in parts through the run's scratch directory (compact,
+    /// over the ranked numbering): where it does not fit in memory and the run has one.
+    pub through_disk: bool,
     /// One line saying what was chosen and why.
     pub why: String,
 }
@@ -72,6 +75,19 @@ pub fn plan(
     budget: u64,
     time_limit: Duration,
     earlier: &[Earlier],
+) -> Plan {
+    plan_with_disk(board, walls, (budget, time_limit), earlier, false)
+}
+
+/// `plan`, for a run that has a scratch directory (`through_disk`): a cell whose analysis
+/// does not fit in memory runs it in parts through the directory, where its parts and
+/// its estimated time at the rate in parts fit.
+pub fn plan_with_disk(
+    board: Board,
+    walls: u8,
+    (budget, time_limit): (u64, Duration),
+    earlier: &[Earlier],
+    through_disk: bool,
 ) -> Plan {
     let estimate = CellEstimate::new(board, walls);
     let (tables, retro) = (&estimate.tables, &estimate.retro);
@@ -111,6 +127,25 @@ pub fn plan(
         retro_seconds.ceil(),
         precision.map_or(retro_bytes, |_| exact_bytes) as f64 / (1u64 << 30) as f64
     );
+    if through_disk && retro_board && !retro_fits {
+        let need = through_disk_need(&estimate);
+        let seconds = retro.positions as f64 / crate::retro::PARTS_POSITIONS_PER_SECOND;
+        if need <= budget && seconds <= time_limit.as_secs_f64() {
+            return Plan {
+                method: Method::Retro,
+                tt_bytes,
+                precision: Some(Precision::Compact),
+                through_disk: true,
+                why: format!(
+                    "compact retrograde in parts through the scratch directory: {:.1e} \
+                     positions, about {:.0} s, {:.2} GiB",
+                    retro.positions as f64,
+                    seconds.ceil(),
+                    need as f64 / (1u64 << 30) as f64
+                ),
+            };
+        }
+    }
     let (method, why) = match beyond_search {
         _ if !retro_board => (
             Method::Search,
@@ -147,6 +182,7 @@ pub fn plan(
         method,
         tt_bytes,
         precision,
+        through_disk: false,
         why,
     }
 }
@@ -226,6 +262,34 @@ mod tests {
         let p = plan(b, 4, budget, Duration::MAX, &[]);
         assert_eq!(p.method, Method::Retro, "{}", p.why);
         assert!(p.why.contains("ranked numbering"), "{}", p.why);
+    }
+
+    #[test]
+    fn a_run_with_a_scratch_directory_solves_a_cell_too_large_for_memory_through_it() {
+        let limit = Duration::from_secs(3600);
+        // 3x9 with 5 walls at 200 MiB: its analysis needs 376 MiB in memory, 157 in parts.
+        let b = Board::new(3, 9).unwrap();
+        let without = plan(b, 5, 200 << 20, limit, &[]);
+        assert_eq!(without.method, Method::Search, "{}", without.why);
+        assert!(!without.through_disk);
+        let with = plan_with_disk(b, 5, (200 << 20, limit), &[], true);
+        assert_eq!(with.method, Method::Retro, "{}", with.why);
+        assert_eq!(with.precision, Some(Precision::Compact));
+        assert!(
+            with.through_disk && with.why.contains("scratch directory"),
+            "{}",
+            with.why
+        );
+        // Where the analysis fits in memory, the directory changes nothing.
+        assert_eq!(
+            plan_with_disk(b, 5, (20 * GIB, limit), &[], true),
+            plan(b, 5, 20 * GIB, limit, &[])
+        );
+        // Nor where even the parts do not fit the budget or their time the limit.
+        let tight = plan_with_disk(b, 5, (100 << 20, limit), &[], true);
+        assert!(!tight.through_disk, "{}", tight.why);
+        let short = plan_with_disk(b, 5, (200 << 20, Duration::from_secs(10)), &[], true);
+        assert!(!short.through_disk, "{}", short.why);
     }
 
     #[test]

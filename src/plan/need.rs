@@ -126,6 +126,16 @@ pub fn retro_over_ranked(estimate: &CellEstimate, options: &SolveOptions) -> boo
         && (ranked <= options.memory_budget || ranked < eager)
 }
 
+/// The least memory of the compact analysis in parts through a directory over the ranked
+/// numbering, with room for the length's search after it: what `--scratch` needs where
+/// the analysis does not fit in memory (the table plan's way through the disk).
+pub fn through_disk_need(estimate: &CellEstimate) -> u64 {
+    estimate
+        .ranked_bytes
+        .saturating_add(saving_bytes(estimate, Some(Precision::Compact)))
+        .saturating_add(MIN_ON_DEMAND_BYTES + ON_DEMAND_SLACK_BYTES)
+}
+
 /// The least memory of `retro_ranked`: the analysis, and where it may be compact, room for
 /// the length's search over configurations built on demand (at least the store's floor).
 fn ranked_need(estimate: &CellEstimate, options: &SolveOptions) -> u64 {
