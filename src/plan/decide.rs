@@ -3,7 +3,7 @@
 //! and for how long, whether the retrograde analysis runs and at which precision. The
 //! solver follows the decision; `-v` prints its reason.
 
-use super::ask::{AUTO_SEARCH_SHARE, MIN_SEARCH_SECONDS, Method, SolveOptions};
+use super::ask::{AUTO_SEARCH_SHARE, MIN_SEARCH_SECONDS, Method, SolveOptions, Store};
 use super::need::{Need, retro_configs_bytes, retro_precision};
 use crate::error::count;
 use crate::estimate::CellEstimate;
@@ -38,8 +38,13 @@ pub fn decide(board: Board, walls: u8, options: &SolveOptions) -> Decision {
         )
     };
     let (search, retro, why) = if need.on_demand {
-        let why = "proof search over configurations built on demand (the tables do not fit)";
-        (Some(options.time_limit), None, why.to_string())
+        let why = match (options.store, crate::configs::keys_fit(board)) {
+            (Store::OnDemand, _) => "--store on-demand",
+            (_, false) => "the board has too many wall slots to number its tables",
+            (_, true) => "the full tables do not fit the budget",
+        };
+        let why = format!("proof search over configurations built on demand ({why})");
+        (Some(options.time_limit), None, why)
     } else if options.method == Method::Retro {
         let p = precision();
         let over = match need.ranked {
