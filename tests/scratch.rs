@@ -27,6 +27,38 @@ fn retro(cell: &str, walls: &str, more: &[&str]) -> String {
     .concat())
 }
 
+/// Each split file's members (one a segment) add up to the file, and the larger layers
+/// have several.
+fn check_segments(dir: &Path) {
+    let text = std::fs::read_to_string(dir.join("header.json")).unwrap();
+    let header: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let mut most = 0;
+    for split in header["layers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|l| l.as_array().unwrap())
+    {
+        let members: Vec<u64> = split["segments"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m.as_u64().unwrap())
+            .collect();
+        let file = dir.join(split["file"].as_str().unwrap());
+        assert_eq!(
+            members.iter().sum::<u64>(),
+            std::fs::metadata(file).unwrap().len()
+        );
+        assert_eq!(
+            members.iter().sum::<u64>(),
+            split["file_bytes"].as_u64().unwrap()
+        );
+        most = most.max(members.len());
+    }
+    assert!(most > 1, "{}: no file of several segments", dir.display());
+}
+
 #[test]
 fn a_scratch_directory_ends_as_the_saved_table_whatever_the_memory() {
     let root = scratch("same");
@@ -47,6 +79,7 @@ fn a_scratch_directory_ends_as_the_saved_table_whatever_the_memory() {
             }
             assert_eq!(manifest(&dir), manifest(&saved), "{cell} {budget:?}");
             assert!(!dir.join("progress.json").exists());
+            check_segments(&dir);
             ok(&["verify", s(&dir), "-q"]);
             // Run again, the command answers from the table: nothing is solved.
             let again = retro(cell, walls, &more);

@@ -478,7 +478,7 @@ pub(super) fn run_keeping<'t, P: Packing>(
         stats = stats + layer_stats;
         pace.layer_done(k, layout.layer_len(k), progress);
         if let Some(spill) = spill.as_deref_mut() {
-            spill.write_layer(k, &values[k], layer_stats, progress)?;
+            spill.write_layer((k, P::PER_BYTE), &layout, &values[k], layer_stats, progress)?;
         }
     }
     progress.finish();

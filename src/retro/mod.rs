@@ -87,6 +87,7 @@ mod parts;
 mod pawn_graph;
 pub mod sampled;
 pub mod saved;
+mod segments;
 mod solved;
 pub mod source;
 pub mod spill;

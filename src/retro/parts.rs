@@ -119,7 +119,7 @@ pub fn solve_layer<P: Packing>(
     let last = layout.layers() - 1;
     let parts = plan(layout, k, P::PER_BYTE, part_bytes);
     let per_config = layout.stored_len();
-    let mut writer = spill.layer_writer(k, layout.splits(k))?;
+    let mut writer = spill.layer_writer(layout, (k, P::PER_BYTE))?;
     let mut stats = RetroStats::default();
     for (i, ranks) in parts.iter().enumerate() {
         let len = ranks.len() * per_config / P::PER_BYTE;

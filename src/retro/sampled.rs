@@ -19,7 +19,7 @@ use super::{ConfigSource, Precision, Value, Wdl, code};
 use crate::error::{Error, Result};
 use crate::position::Position;
 use crate::progress::Progress;
-use flate2::read::GzDecoder;
+use flate2::read::MultiGzDecoder;
 use rayon::prelude::*;
 use std::collections::HashMap;
 use std::io::Read as _;
@@ -206,7 +206,7 @@ fn read_slots(
     let expected = saved::expected_sha(dir, manifest, name)?;
     let damaged = |what: String| Error::Damaged(format!("{}: {what}", path.display()));
     let file = std::fs::File::open(&path).map_err(|e| damaged(e.to_string()))?;
-    let mut gz = GzDecoder::new(Hashed::new(file));
+    let mut gz = MultiGzDecoder::new(Hashed::new(file));
     let mut buffer = vec![0u8; 1 << 20];
     let (mut start, mut next) = (0usize, 0usize);
     let mut codes = Vec::with_capacity(slots.len());

@@ -21,13 +21,12 @@
 
 use super::ConfigSource;
 use super::layout::Layout;
+use super::segments::{self, SegmentWriter};
 use super::solved::Splits;
 use super::{Precision, RetroStats, Solved};
 use crate::error::{Error, Result, count};
 use crate::geometry::Board;
-use flate2::Compression;
-use flate2::read::GzDecoder;
-use flate2::write::GzEncoder;
+use flate2::read::MultiGzDecoder;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
@@ -85,6 +84,10 @@ pub struct SplitFile {
     pub bytes: u64,
     /// The file's bytes (compressed).
     pub file_bytes: u64,
+    /// The compressed bytes of each of its gzip members, one a segment (`segments.rs`);
+    /// empty in tables written before segments (one member a file).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub segments: Vec<u64>,
 }
 
 pub(super) fn io(path: &Path, what: &str, e: impl std::fmt::Display) -> Error {
@@ -476,12 +479,17 @@ fn install(part: &Path, dir: &Path) -> Result<()> {
 fn write_files(solved: &Solved, dir: &Path) -> Result<u64> {
     let mut shas = Vec::new();
     let mut layers = Vec::new();
+    let per_byte = solved.precision.per_byte() as usize;
     for (k, splits) in solved.values.iter().enumerate() {
+        let lengths = segment_lengths(&solved.layout, k, per_byte);
         // Compressing is the work; the splits of a layer compress in parallel.
         let written: Vec<(SplitFile, String)> = splits
             .par_iter()
             .enumerate()
-            .map(|(j, store)| write_split(dir, k, j, store.as_ref().expect("every layer is kept")))
+            .map(|(j, store)| {
+                let store = store.as_ref().expect("every layer is kept");
+                write_split(dir, (k, j), store, &lengths)
+            })
             .collect::<Result<_>>()?;
         let (files, sha): (Vec<SplitFile>, Vec<String>) = written.into_iter().unzip();
         shas.extend(files.iter().map(|f| f.file.clone()).zip(sha));
@@ -500,21 +508,29 @@ fn write_files(solved: &Solved, dir: &Path) -> Result<u64> {
 /// synced; returns its entry of the header and its SHA-256.
 pub(super) fn write_split(
     dir: &Path,
-    k: usize,
-    j: usize,
+    (k, j): (usize, usize),
     store: &[u8],
+    lengths: &[usize],
 ) -> Result<(SplitFile, String)> {
-    let mut gz = GzEncoder::new(Vec::new(), Compression::fast());
-    gz.write_all(store).expect("writing to memory");
-    let gz = gz.finish().expect("writing to memory");
+    let mut gz = SegmentWriter::new(Vec::new(), lengths);
+    // In memory, and the segments are the split's own: nothing can fail.
+    gz.write_all(store).expect("the segments hold the split");
+    let (gz, segments, _) = gz.finish().expect("the split fills its segments");
     let file = split_file_name(k, j);
     write_synced(&dir.join(&file), &gz)?;
     let entry = SplitFile {
         file,
         bytes: store.len() as u64,
         file_bytes: gz.len() as u64,
+        segments,
     };
     Ok((entry, sha256_hex(&gz)))
+}
+
+/// The bytes of each segment of a split of layer `k` at `per_byte` slots a byte.
+pub(super) fn segment_lengths(layout: &Layout, k: usize, per_byte: usize) -> Vec<usize> {
+    let per_config = layout.stored_len() / per_byte;
+    segments::lengths(&segments::cut(layout, k, per_byte), per_config)
 }
 
 /// The name of the file of split `j` of layer `k`.
@@ -684,7 +700,7 @@ fn read_checked(dir: &Path, manifest: &[(String, String)], file: &str) -> Result
 /// `len` bytes, the layout's length of the split.
 pub(super) fn inflate(path: &Path, gz: &[u8], len: usize) -> Result<Vec<u8>> {
     let mut store = Vec::with_capacity(len);
-    GzDecoder::new(gz)
+    MultiGzDecoder::new(gz)
         .read_to_end(&mut store)
         .map_err(|e| Error::Damaged(format!("{}: {e}", path.display())))?;
     if store.len() != len {

@@ -19,14 +19,13 @@
 use super::ConfigSource;
 use super::layout::Layout;
 use super::saved::{self, SplitFile};
+use super::segments::SegmentWriter;
 use super::solved::Splits;
 use super::store::Packing;
 use super::{Precision, RetroStats};
 use crate::error::{Error, Result, count};
 use crate::progress::Progress;
-use flate2::Compression;
-use flate2::read::GzDecoder;
-use flate2::write::GzEncoder;
+use flate2::read::MultiGzDecoder;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
@@ -273,18 +272,20 @@ impl Spill {
     /// `progress.json`: a run killed before that record solves the layer again.
     pub fn write_layer(
         &mut self,
-        k: usize,
+        (k, per_byte): (usize, usize),
+        layout: &Layout,
         splits: &Splits,
         stats: RetroStats,
         progress: &dyn Progress,
     ) -> Result<()> {
         let started = std::time::Instant::now();
+        let lengths = saved::segment_lengths(layout, k, per_byte);
         let written: Vec<(SplitFile, String)> = splits
             .par_iter()
             .enumerate()
             .map(|(j, store)| {
                 let store = store.as_ref().expect("a layer just solved has every split");
-                saved::write_split(&self.dir, k, j, store)
+                saved::write_split(&self.dir, (k, j), store, &lengths)
             })
             .collect::<Result<_>>()?;
         self.record_layer(k, written, stats, started, progress)
@@ -361,16 +362,22 @@ impl Spill {
         }
     }
 
-    /// A writer of layer `k`'s `splits` split files, part after part (`parts.rs`).
-    pub fn layer_writer(&self, k: usize, splits: usize) -> Result<LayerWriter> {
-        let files = (0..splits)
+    /// A writer of layer `k`'s split files, part after part (`parts.rs`), at `per_byte`
+    /// slots a byte.
+    pub fn layer_writer(
+        &self,
+        layout: &Layout,
+        (k, per_byte): (usize, usize),
+    ) -> Result<LayerWriter> {
+        let lengths = saved::segment_lengths(layout, k, per_byte);
+        let files = (0..layout.splits(k))
             .map(|j| {
                 let name = saved::split_file_name(k, j);
                 let path = self.dir.join(&name);
                 let file =
                     std::fs::File::create(&path).map_err(|e| saved::io(&path, "write", e))?;
                 let hashed = Hashed::new(std::io::BufWriter::with_capacity(256 << 10, file));
-                Ok((name, GzEncoder::new(hashed, Compression::fast()), 0))
+                Ok((name, SegmentWriter::new(hashed, &lengths)))
             })
             .collect::<Result<_>>()?;
         Ok(LayerWriter {
@@ -392,10 +399,10 @@ impl Spill {
         let written = writer
             .files
             .into_par_iter()
-            .map(|(name, gz, bytes)| {
+            .map(|(name, gz)| {
                 let path = dir.join(&name);
                 let fail = |e: std::io::Error| saved::io(&path, "write", e);
-                let hashed = gz.finish().map_err(fail)?;
+                let (hashed, segments, bytes) = gz.finish().map_err(fail)?;
                 let (file, sha, file_bytes) = hashed.finish();
                 let file = file.into_inner().map_err(|e| fail(e.into_error()))?;
                 file.sync_all().map_err(fail)?;
@@ -403,6 +410,7 @@ impl Spill {
                     file: name,
                     bytes,
                     file_bytes,
+                    segments,
                 };
                 Ok((entry, sha))
             })
@@ -439,7 +447,7 @@ impl Spill {
                     .map(|(path, _)| {
                         let file =
                             std::fs::File::open(path).map_err(|e| saved::io(path, "read", e))?;
-                        Ok(GzDecoder::new(Hashed::new(file)))
+                        Ok(MultiGzDecoder::new(Hashed::new(file)))
                     })
                     .collect::<Result<Vec<_>>>()?;
                 let damaged = |path: &Path, e: std::io::Error| {
@@ -518,8 +526,8 @@ impl Spill {
 pub struct LayerWriter {
     k: usize,
     dir: PathBuf,
-    /// Per split: the file's name, its stream, the bytes appended (uncompressed).
-    files: Vec<(String, SplitWriter, u64)>,
+    /// Per split: the file's name and its stream.
+    files: Vec<(String, SplitWriter)>,
     started: std::time::Instant,
 }
 
@@ -530,16 +538,15 @@ impl LayerWriter {
         self.files
             .par_iter_mut()
             .zip(stores)
-            .try_for_each(|((name, gz, bytes), store)| {
-                *bytes += store.len() as u64;
+            .try_for_each(|((name, gz), store)| {
                 gz.write_all(store)
                     .map_err(|e| saved::io(&dir.join(name.as_str()), "write", e))
             })
     }
 }
 
-/// One split file being written: gzip over a hashed, buffered file.
-type SplitWriter = GzEncoder<Hashed<std::io::BufWriter<std::fs::File>>>;
+/// One split file being written: gzip members, one a segment, over a hashed, buffered file.
+type SplitWriter = SegmentWriter<Hashed<std::io::BufWriter<std::fs::File>>>;
 
 /// A reader or writer that takes the SHA-256 and the count of the bytes through it.
 pub struct Hashed<T> {

@@ -1,0 +1,258 @@
+//! The segments of a split file: a split's values are compressed as a run of gzip members,
+//! one for each segment, a fixed run of whole groups of stored configurations. The cut
+//! depends only on the layout and the precision, never on how the layer was solved (in
+//! memory, in parts of any size, or by any number of ranks), so:
+//!
+//! - a part or a rank whose share is a run of whole segments compresses its members on its
+//!   own, and the members joined in order are the file the analysis in memory writes, byte
+//!   for byte (the same SHA-256 whatever the parts or the ranks);
+//! - the header records each member's compressed length, so a reader can start at any
+//!   segment (a rank streams its share of the layer above from the joined file).
+//!
+//! A multi-member gzip file inflates to the members' contents one after another: readers
+//! use `MultiGzDecoder`. Tables written before segments are one member a file and read the
+//! same way.
+
+use super::layout::Layout;
+use flate2::Compression;
+use flate2::write::GzEncoder;
+use std::io::Write;
+use std::ops::Range;
+
+/// The most bytes of values (uncompressed) in one segment of one split: what a reader
+/// inflates to reach a segment's first byte at most, and little of the compression lost.
+pub const SEGMENT_BYTES: usize = 16 << 20;
+
+/// The fewest segments a split is cut into when it has that many groups: so that small
+/// layers too can be shared out among ranks (at most this many take a share each).
+pub const MIN_SEGMENTS: usize = 16;
+
+/// The segments of every split of layer `k` at `per_byte` slots a byte: runs of whole
+/// groups of its stored configurations, in order, covering them all (none for an empty
+/// layer).
+pub fn cut(layout: &Layout, k: usize, per_byte: usize) -> Vec<Range<usize>> {
+    let stored = layout.stored(k).len();
+    let per_config = (layout.stored_len() / per_byte).max(1);
+    let most = (SEGMENT_BYTES / per_config)
+        .min(stored.div_ceil(MIN_SEGMENTS))
+        .max(1);
+    let mut segments = Vec::new();
+    let (mut start, mut rank) = (0, 0);
+    while rank < stored {
+        let next = rank + layout.group_len(k, rank);
+        if next - start > most && rank > start {
+            segments.push(start..rank);
+            start = rank;
+        }
+        rank = next;
+    }
+    if start < stored {
+        segments.push(start..stored);
+    }
+    segments
+}
+
+/// The bytes of each segment of a split under `cut` (`per_config` bytes a configuration).
+pub fn lengths(cut: &[Range<usize>], per_config: usize) -> Vec<usize> {
+    cut.iter().map(|r| r.len() * per_config).collect()
+}
+
+/// A writer that compresses what it is given as gzip members cut at the segments' lengths,
+/// whatever the cut of the writes, and counts each member's compressed bytes.
+pub struct SegmentWriter<W: Write> {
+    state: State<W>,
+    /// The bytes of each segment still to come, in reverse (the current one last).
+    to_come: Vec<usize>,
+    /// Bytes of the current segment written so far.
+    in_segment: usize,
+    /// Each finished member's compressed bytes.
+    members: Vec<u64>,
+    /// Bytes written (uncompressed).
+    bytes: u64,
+}
+
+/// Between members (the counted output), or inside one (its encoder over the output).
+enum State<W: Write> {
+    Between(Counted<W>),
+    Member(GzEncoder<Counted<W>>),
+    /// Only while moving from one to the other.
+    Moving,
+}
+
+impl<W: Write> SegmentWriter<W> {
+    /// A writer over `inner` of segments of `lengths` bytes.
+    pub fn new(inner: W, lengths: &[usize]) -> SegmentWriter<W> {
+        SegmentWriter {
+            state: State::Between(Counted { inner, bytes: 0 }),
+            to_come: lengths.iter().rev().copied().collect(),
+            in_segment: 0,
+            members: Vec::new(),
+            bytes: 0,
+        }
+    }
+
+    /// Ends the member being written: its compressed bytes are recorded.
+    fn end_member(&mut self) -> std::io::Result<()> {
+        let State::Member(gz) = std::mem::replace(&mut self.state, State::Moving) else {
+            unreachable!("a member is open")
+        };
+        let counted = gz.finish()?;
+        let before: u64 = self.members.iter().sum();
+        self.members.push(counted.bytes - before);
+        self.state = State::Between(counted);
+        Ok(())
+    }
+
+    /// The member being written, opened if need be.
+    fn member(&mut self) -> &mut GzEncoder<Counted<W>> {
+        if let State::Between(_) = self.state {
+            let State::Between(counted) = std::mem::replace(&mut self.state, State::Moving) else {
+                unreachable!()
+            };
+            self.state = State::Member(GzEncoder::new(counted, Compression::fast()));
+        }
+        match &mut self.state {
+            State::Member(gz) => gz,
+            _ => unreachable!("a member was just opened"),
+        }
+    }
+
+    /// Writes `bytes`, which must not run past the last segment.
+    pub fn write_all(&mut self, mut bytes: &[u8]) -> std::io::Result<()> {
+        self.bytes += bytes.len() as u64;
+        while !bytes.is_empty() {
+            let Some(&len) = self.to_come.last() else {
+                return Err(std::io::Error::other("more bytes than the segments hold"));
+            };
+            let take = (len - self.in_segment).min(bytes.len());
+            self.member().write_all(&bytes[..take])?;
+            self.in_segment += take;
+            bytes = &bytes[take..];
+            if self.in_segment == len {
+                self.end_member()?;
+                self.to_come.pop();
+                self.in_segment = 0;
+            }
+        }
+        Ok(())
+    }
+
+    /// Ends the writing, which must have filled every segment: the output, each member's
+    /// compressed bytes and the bytes written (uncompressed). A split without segments (no
+    /// configuration) is one empty member.
+    pub fn finish(mut self) -> std::io::Result<(W, Vec<u64>, u64)> {
+        if !self.to_come.is_empty() {
+            return Err(std::io::Error::other("fewer bytes than the segments hold"));
+        }
+        if self.members.is_empty() {
+            self.member();
+            self.end_member()?;
+        }
+        let State::Between(counted) = self.state else {
+            unreachable!("every member is ended")
+        };
+        Ok((counted.inner, self.members, self.bytes))
+    }
+}
+
+/// A writer that counts the bytes through it.
+pub struct Counted<W> {
+    inner: W,
+    bytes: u64,
+}
+
+impl<W: Write> Write for Counted<W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let n = self.inner.write(buf)?;
+        self.bytes += n as u64;
+        Ok(n)
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.inner.flush()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use flate2::read::MultiGzDecoder;
+    use std::io::Read;
+
+    fn bytes(n: usize) -> Vec<u8> {
+        (0..n).map(|i| (i * 7 % 13) as u8).collect()
+    }
+
+    fn write_in(pieces: &[usize], data: &[u8], lengths: &[usize]) -> (Vec<u8>, Vec<u64>) {
+        let mut w = SegmentWriter::new(Vec::new(), lengths);
+        let mut at = 0;
+        for &p in pieces {
+            w.write_all(&data[at..at + p]).unwrap();
+            at += p;
+        }
+        let (out, members, written) = w.finish().unwrap();
+        assert_eq!(written as usize, data.len());
+        (out, members)
+    }
+
+    #[test]
+    fn the_bytes_do_not_depend_on_the_cut_of_the_writes() {
+        let lengths = [1000, 1, 2500, 700];
+        let data = bytes(lengths.iter().sum());
+        let (whole, members) = write_in(&[data.len()], &data, &lengths);
+        assert_eq!(members.len(), 4);
+        assert_eq!(members.iter().sum::<u64>() as usize, whole.len());
+        for pieces in [
+            &[1, 999, 1, 2500, 700][..],
+            &[4201],
+            &[3000, 1201],
+            &[1001, 3200],
+        ] {
+            assert_eq!(write_in(pieces, &data, &lengths).0, whole);
+        }
+        // The members joined inflate to the bytes; each member alone to its segment.
+        let mut back = Vec::new();
+        MultiGzDecoder::new(&whole[..])
+            .read_to_end(&mut back)
+            .unwrap();
+        assert_eq!(back, data);
+        let (start, end) = (
+            members[0] + members[1],
+            members[0] + members[1] + members[2],
+        );
+        let mut third = Vec::new();
+        MultiGzDecoder::new(&whole[start as usize..end as usize])
+            .read_to_end(&mut third)
+            .unwrap();
+        assert_eq!(third, data[1001..3501]);
+    }
+
+    #[test]
+    fn shares_of_whole_segments_joined_are_the_whole() {
+        let lengths = [300, 500, 200, 900];
+        let data = bytes(1900);
+        let (whole, _) = write_in(&[1900], &data, &lengths);
+        let (first, _) = write_in(&[800], &data[..800], &lengths[..2]);
+        let (second, _) = write_in(&[1100], &data[800..], &lengths[2..]);
+        assert_eq!([first, second].concat(), whole);
+    }
+
+    #[test]
+    fn too_few_or_too_many_bytes_are_refused() {
+        let mut w = SegmentWriter::new(Vec::new(), &[10]);
+        assert!(w.write_all(&[0; 11]).is_err());
+        let mut w = SegmentWriter::new(Vec::new(), &[10, 10]);
+        w.write_all(&[0; 15]).unwrap();
+        assert!(w.finish().is_err());
+    }
+
+    #[test]
+    fn no_segment_is_one_empty_member() {
+        let (out, members, written) = SegmentWriter::new(Vec::new(), &[]).finish().unwrap();
+        assert_eq!((members, written), (vec![out.len() as u64], 0));
+        let mut back = Vec::new();
+        MultiGzDecoder::new(&out[..])
+            .read_to_end(&mut back)
+            .unwrap();
+        assert!(back.is_empty());
+    }
+}
