@@ -576,22 +576,21 @@ fn retro_ranked(
     progress: &dyn Progress,
     result: &mut CellResult,
 ) -> Result<()> {
-    progress.message("ranking the wall configurations (the tables do not fit the budget)");
+    progress.message("ranking the wall configurations");
     let ranked = Ranked::build(board, walls);
     let e = retro::cell_estimate(&ranked);
     let room = options.memory_budget.saturating_sub(ranked.bytes());
     if precision == Precision::Exact {
         return retro_exact(&ranked, options, progress, result);
     }
-    // The layers kept take at most two thirds of the room, and leave the search its floor.
-    let search_floor = MIN_ON_DEMAND_BYTES + ON_DEMAND_SLACK_BYTES;
-    let analysis = (room / 3 * 2).min(room.saturating_sub(search_floor));
-    let solved = outcomes(&ranked, ranked.bytes() + analysis, options, progress)?;
+    let budget = ranked_analysis_budget(&ranked, precision, options);
+    let solved = outcomes(&ranked, budget, options, progress)?;
     let r = solved.result();
     record_retro(&r, e.positions, result);
     let Some(winner) = r.winner else {
         return Ok(());
     };
+    let search_floor = MIN_ON_DEMAND_BYTES + ON_DEMAND_SLACK_BYTES;
     // The search gets what the layers kept leave: at least the floor the analysis left it
     // (its table a quarter, its slack, the store the rest), unless the layers kept took more
     // than their share.
@@ -624,6 +623,61 @@ fn retro_ranked(
     record_found(&found, options, &start, &mut searched);
     take_length(searched, result);
     Ok(())
+}
+
+/// The budget of the analysis over the ranked numbering `ranked` at `precision`: the whole
+/// budget for the exact one; for the compact one, at most two thirds of what the
+/// numbering leaves, and the length's search its floor.
+fn ranked_analysis_budget(ranked: &Ranked, precision: Precision, options: &SolveOptions) -> u64 {
+    let room = options.memory_budget.saturating_sub(ranked.bytes());
+    let search_floor = MIN_ON_DEMAND_BYTES + ON_DEMAND_SLACK_BYTES;
+    match precision {
+        Precision::Exact => options.memory_budget,
+        Precision::Compact => {
+            ranked.bytes() + (room / 3 * 2).min(room.saturating_sub(search_floor))
+        }
+    }
+}
+
+/// What a rank other than rank 0 does of `solve` across ranks (`options.save`'s ranks,
+/// the same options as rank 0): its share of every layer of the analysis, over the
+/// ranked numbering at the precision rank 0 decides. Rank 0 runs `solve`, answers, and
+/// searches the length alone.
+pub fn solve_share(
+    board: Board,
+    walls: u8,
+    options: &SolveOptions,
+    progress: &dyn Progress,
+) -> Result<()> {
+    let to = match &options.save {
+        Some(to) if to.ranks.is_some() && to.resume => to,
+        _ => {
+            return Err(Error::Argument(
+                "a rank's share goes through a directory all ranks share: give --scratch".into(),
+            ));
+        }
+    };
+    crate::retro::check_board(board)?;
+    let decision = crate::plan::decide(board, walls, options);
+    let Some(precision) = decision.retro.filter(|_| decision.need.ranked) else {
+        return Err(Error::Argument(
+            "only the retrograde analysis runs across ranks: use --method retro".into(),
+        ));
+    };
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(options.threads)
+        .build()
+        .map_err(|e| {
+            Error::Argument(format!(
+                "cannot start {}: {e}",
+                count(options.threads, "thread")
+            ))
+        })?;
+    pool.install(|| {
+        let ranked = Ranked::build(board, walls);
+        let budget = ranked_analysis_budget(&ranked, precision, options);
+        crate::retro::saved::save_share(&ranked, budget, precision, to, progress)
+    })
 }
 
 /// The analysis's answer into the cell's result (no length after a compact analysis).

@@ -202,6 +202,7 @@ pub fn run(t: &TableRun, events: &dyn TableEvents) -> Result<TableSummary> {
                     dir: path,
                     replace: t.force || t.resume,
                     resume: false,
+                    ranks: None,
                 });
                 keep.push(name);
             } else {
@@ -218,6 +219,7 @@ pub fn run(t: &TableRun, events: &dyn TableEvents) -> Result<TableSummary> {
                 dir: path,
                 replace: false,
                 resume: true,
+                ranks: None,
             });
         }
         let result = match solve(board, walls, &cell_options, events) {

@@ -220,6 +220,7 @@ fn a_table_saved_layer_by_layer_is_the_table_saved_from_memory() {
                 dir: dir.clone(),
                 replace: false,
                 resume: true,
+                ranks: None,
             };
             let (through, _) =
                 saved::save_through(&tables, budget, retro::Precision::Exact, &to, &Silent)

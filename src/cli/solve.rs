@@ -251,11 +251,13 @@ impl SolveArgs {
                     dir: dir.clone(),
                     replace: self.force,
                     resume: false,
+                    ranks: None,
                 }),
                 (None, Some(dir)) => Some(saved::Target {
                     dir: dir.clone(),
                     replace: false,
                     resume: true,
+                    ranks: None,
                 }),
                 (None, None) => None,
             },

@@ -47,9 +47,15 @@ pub fn decide(board: Board, walls: u8, options: &SolveOptions) -> Decision {
         (Some(options.time_limit), None, why)
     } else if options.method == Method::Retro {
         let p = precision();
-        let over = match need.ranked {
-            true => "the ranked numbering (the tables do not fit)",
-            false => "the tables",
+        let across = options.save.as_ref().and_then(|to| to.ranks.as_ref());
+        let over = match (need.ranked, across) {
+            (true, Some(r)) => &format!(
+                "the ranked numbering, across {} (each holds its own numbering and its \
+                 share of a layer)",
+                count(r.0.size(), "rank")
+            ),
+            (true, None) => "the ranked numbering (the tables do not fit)",
+            (false, _) => "the tables",
         };
         (
             None,

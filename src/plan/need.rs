@@ -106,10 +106,16 @@ pub fn retro_precision(e: &RetroEstimate, tables_bytes: u64, options: &SolveOpti
 /// Whether `--method retro` reads the ranked numbering of the configurations
 /// (`tables::Ranked`, a bit per wall-slot list) instead of building the tables: when the
 /// analysis with the tables does not fit the budget and the one with the numbering needs
-/// less (unless `--store full` asks for the tables). The tables are faster to read and
+/// less (unless `--store full` asks for the tables), and always across ranks. The tables
+/// are faster to read and
 /// serve the length's search directly; the numbering takes a few bytes per configuration
 /// where the tables take hundreds.
 pub fn retro_over_ranked(estimate: &CellEstimate, options: &SolveOptions) -> bool {
+    // Across ranks each rank holds its own configurations beside its share of a layer:
+    // the numbering, not the tables, or no rank's memory would fall with their number.
+    if across_ranks(options) {
+        return true;
+    }
     let (eager, ranked) = (
         tables_need(estimate, options),
         ranked_need(estimate, options),
@@ -124,6 +130,11 @@ pub fn retro_over_ranked(estimate: &CellEstimate, options: &SolveOptions) -> boo
     options.store != Store::Full
         && (eager > options.memory_budget || in_parts)
         && (ranked <= options.memory_budget || ranked < eager)
+}
+
+/// Whether the analysis runs across ranks (`retro::across`).
+pub fn across_ranks(options: &SolveOptions) -> bool {
+    options.save.as_ref().is_some_and(|to| to.ranks.is_some())
 }
 
 /// The least memory of the compact analysis in parts through a directory over the ranked

@@ -7,7 +7,7 @@ use super::layout::{self, Layout};
 use super::solved::{Solved, Splits};
 use super::spill;
 use super::store::{self, Compact, Exact, Packing, Precision};
-use super::{ConfigSource, RetroStats, block, check_board, code, layer, parts};
+use super::{ConfigSource, RetroStats, across, block, check_board, code, layer, parts};
 use crate::error::{Error, Result, count};
 use crate::geometry::Board;
 use crate::memory;
@@ -162,15 +162,7 @@ pub fn analyse_outcomes_through<'t>(
     let room = memory_budget.saturating_sub(configs.bytes());
     let part_bytes = part_bytes(&e, Precision::Compact, room);
     check_parts(configs, &e, Precision::Compact, part_bytes, memory_budget)?;
-    // Read back once the parts are gone: the layers from 0 up that fit beside the indices.
-    let layer_bytes = |k: usize| e.layer_bytes(Precision::Compact, k);
-    let mut kept = e.layers.min(2);
-    let mut bytes: u128 = e.index + (0..kept).map(layer_bytes).sum::<u128>();
-    let room_for_layers = room.saturating_sub(parts::SLACK_BYTES) as u128;
-    while kept < e.layers && bytes + layer_bytes(kept) <= room_for_layers {
-        bytes += layer_bytes(kept);
-        kept += 1;
-    }
+    let kept = kept_after_parts(&e, Precision::Compact, room);
     run_in_parts::<Compact>(
         configs,
         Precision::Compact,
@@ -178,6 +170,79 @@ pub fn analyse_outcomes_through<'t>(
         (part_bytes, kept),
         progress,
     )
+}
+
+/// The layers read back after an analysis through the disk, once its parts are gone: two
+/// for the exact one (the start's value and its line need no more); for the compact one,
+/// as many from layer 0 up as fit `room` beside the indices (each one more makes a better
+/// oracle for the length's search), at least two.
+fn kept_after_parts(e: &RetroEstimate, precision: Precision, room: u64) -> usize {
+    let mut kept = e.layers.min(2);
+    if precision == Precision::Exact {
+        return kept;
+    }
+    let layer_bytes = |k: usize| e.layer_bytes(precision, k);
+    let mut bytes: u128 = e.index + (0..kept).map(layer_bytes).sum::<u128>();
+    let room_for_layers = room.saturating_sub(parts::SLACK_BYTES) as u128;
+    while kept < e.layers && bytes + layer_bytes(kept) <= room_for_layers {
+        bytes += layer_bytes(kept);
+        kept += 1;
+    }
+    kept
+}
+
+/// Solves every position of the cell of `configs` at `precision` across `ranks` (every
+/// rank calls it, each with its own `spill` over the directory they share: `across.rs`),
+/// going on from the layers an earlier run wrote there; each rank holds its share of a
+/// layer at a time, within `budget`. Rank 0 then reads back the layers the start's value
+/// needs (as `analyse_through` or `analyse_outcomes_through`) and gets the analysis;
+/// the other ranks get `None`.
+pub fn analyse_across<'t>(
+    configs: &'t dyn ConfigSource,
+    precision: Precision,
+    spill: &mut spill::Spill,
+    (ranks, budget): (&dyn super::ranks::Ranks, u64),
+    progress: &dyn Progress,
+) -> Result<Option<Solved<'t>>> {
+    check_board(configs.board())?;
+    let layout = Layout::new(configs);
+    let stats_before = spill.stats_from(spill.written_from());
+    let (solved, per_byte) = match precision {
+        Precision::Exact => {
+            let done =
+                across::solve_layers::<Exact>(configs, &layout, spill, (ranks, budget), progress)?;
+            (done, Exact::PER_BYTE)
+        }
+        Precision::Compact => {
+            let done = across::solve_layers::<Compact>(
+                configs,
+                &layout,
+                spill,
+                (ranks, budget),
+                progress,
+            )?;
+            (done, Compact::PER_BYTE)
+        }
+    };
+    if ranks.rank() != 0 {
+        return Ok(None);
+    }
+    let stats = solved.iter().fold(stats_before, |a, (_, l)| a + l.stats);
+    let e = cell_estimate(configs);
+    let kept = kept_after_parts(&e, precision, budget.saturating_sub(configs.bytes()));
+    let working = (0..layout.layers())
+        .map(|k| across::share_bytes(&layout, (k, per_byte), ranks.size()))
+        .max()
+        .unwrap_or(0);
+    let solved = match precision {
+        Precision::Exact => {
+            read_back::<Exact>(configs, layout, spill, (precision, kept), stats, working)?
+        }
+        Precision::Compact => {
+            read_back::<Compact>(configs, layout, spill, (precision, kept), stats, working)?
+        }
+    };
+    Ok(Some(solved))
 }
 
 /// Solves the layers not written to `spill` yet in parts of at most `part_bytes`, packed
@@ -250,7 +315,23 @@ fn run_in_parts<'t, P: Packing>(
         pace.layer_done(k, 0, progress);
     }
     progress.finish();
-    let mut values: Vec<Splits> = vec![Vec::new(); layers];
+    let streaming = (parts::STREAM_CHUNKS * parts::chunk_bytes(part_bytes as u64)) as usize;
+    let working = (largest + streaming) as u64;
+    read_back::<P>(configs, layout, spill, (precision, kept), stats, working)
+}
+
+/// The analysis of the cell once every layer is in `spill`: layers `0..kept` read back
+/// (packed by `P`), with the cell's counts `stats`; its peak is the larger of the layers
+/// read and `working` (what solving the layers held at most), with the layout's indices.
+fn read_back<'t, P: Packing>(
+    configs: &'t dyn ConfigSource,
+    layout: Layout,
+    spill: &spill::Spill,
+    (precision, kept): (Precision, usize),
+    stats: RetroStats,
+    working: u64,
+) -> Result<Solved<'t>> {
+    let mut values: Vec<Splits> = vec![Vec::new(); layout.layers()];
     let mut low = 0;
     for (k, layer) in values.iter_mut().enumerate().take(kept) {
         *layer = spill.read_layer::<P>(k, &layout)?;
@@ -261,10 +342,9 @@ fn run_in_parts<'t, P: Packing>(
     // (the length's search) has the budget's room.
     // SAFETY: `malloc_trim` only returns free memory to the system.
     unsafe { libc::malloc_trim(0) };
-    let streaming = (parts::STREAM_CHUNKS * parts::chunk_bytes(part_bytes as u64)) as usize;
     Ok(Solved {
         configs,
-        peak_bytes: (largest + streaming).max(low) as u64 + layout.bytes(),
+        peak_bytes: working.max(low as u64) + layout.bytes(),
         layout,
         precision,
         values,

@@ -76,6 +76,7 @@
 //! layer; the layout's indices (at most 12 bytes per configuration) count in all, the
 //! tables in none.
 
+pub mod across;
 mod block;
 mod code;
 mod driver;
@@ -85,6 +86,7 @@ mod layout;
 mod line;
 mod parts;
 mod pawn_graph;
+pub mod ranks;
 pub mod sampled;
 pub mod saved;
 mod segments;
@@ -96,8 +98,8 @@ mod symmetry;
 
 pub use code::MAX_REMOTENESS;
 pub use driver::{
-    analyse, analyse_in_parts, analyse_keeping, analyse_outcomes, analyse_outcomes_through,
-    analyse_through,
+    analyse, analyse_across, analyse_in_parts, analyse_keeping, analyse_outcomes,
+    analyse_outcomes_through, analyse_through,
 };
 pub use estimate::{Keep, RetroEstimate, cell_estimate, estimate, pushes_last};
 pub use parts::POSITIONS_PER_SECOND as PARTS_POSITIONS_PER_SECOND;

@@ -77,15 +77,21 @@ pub fn plan(layout: &Layout, k: usize, per_byte: usize, part_bytes: usize) -> Ve
     // As many parts as the most a part holds asks, of even sizes (a group more at most).
     let stored = layout.stored(k).len();
     let even = stored.div_ceil(stored.div_ceil(most).max(1)) + 1;
-    runs(layout, k, most.min(even))
+    runs(layout, k, 0..stored, most.min(even))
 }
 
-/// Layer `k`'s stored configurations cut into runs of whole groups of at most `most`
-/// configurations each (or one group when a group is more).
-fn runs(layout: &Layout, k: usize, most: usize) -> Vec<Range<usize>> {
-    let stored = layout.stored(k).len();
+/// The stored configurations `within` of layer `k` (a run of whole groups) cut into runs
+/// of whole groups of at most `most` configurations each (or one group when a group is
+/// more).
+pub(super) fn runs(
+    layout: &Layout,
+    k: usize,
+    within: Range<usize>,
+    most: usize,
+) -> Vec<Range<usize>> {
+    let stored = within.end;
     let mut runs = Vec::new();
-    let (mut start, mut rank) = (0, 0);
+    let (mut start, mut rank) = (within.start, within.start);
     while rank < stored {
         let next = rank + layout.group_len(k, rank);
         if next - start > most && rank > start {
@@ -115,47 +121,77 @@ pub fn solve_layer<P: Packing>(
     part_bytes: usize,
     (progress, pace): (&dyn Progress, &mut Pace),
 ) -> Result<RetroStats> {
-    let n = source.walls_per_player();
     let last = layout.layers() - 1;
     let parts = plan(layout, k, P::PER_BYTE, part_bytes);
     let per_config = layout.stored_len();
     let mut writer = spill.layer_writer(layout, (k, P::PER_BYTE))?;
     let mut stats = RetroStats::default();
     for (i, ranks) in parts.iter().enumerate() {
-        let len = ranks.len() * per_config / P::PER_BYTE;
-        let start = if k < last { P::NO_EXITS } else { P::EMPTY };
-        let mut stores: Vec<Vec<u8>> = (0..layout.splits(k)).map(|_| vec![start; len]).collect();
+        let mut stores = fresh_stores::<P>(layout, k, ranks.len());
         if k < last {
             let window = ranks.start * per_config..ranks.end * per_config;
             let parents: Vec<&[AtomicU8]> = stores.iter_mut().map(|s| store::atomic(s)).collect();
             let chunk = chunk_bytes(part_bytes as u64) as usize;
             push_layer_above::<P>(source, layout, (k + 1, chunk), spill, &parents, window)?;
         }
-        let below = if k < last {
-            Below::Pushed
-        } else {
-            Below::Nothing
-        };
-        for pair in layout::split_pairs(n, k) {
-            let (first, second) = pair_stores(&mut stores, pair);
-            stats = stats
-                + layer::solve_pair::<P>(
-                    source,
-                    layout,
-                    (k, ranks.clone()),
-                    pair,
-                    first,
-                    second,
-                    below,
-                )
-                .map_err(|block::TooDeep| too_deep(source.board(), n))?;
-        }
+        stats = stats + solve_stores::<P>(source, layout, (k, ranks.clone()), &mut stores)?;
         writer.append(&stores)?;
         let slots = ranks.len() * per_config * layout.splits(k);
         progress.advance(slots as u64);
         pace.part_done(k, (i + 1, parts.len()), slots, progress);
     }
     spill.finish_layer(writer, stats, progress)?;
+    Ok(stats)
+}
+
+/// The stores of `configs` stored configurations of layer `k`, by split, as they start:
+/// no exit yet, or (the last layer, which has no wall moves) nothing.
+pub(super) fn fresh_stores<P: Packing>(layout: &Layout, k: usize, configs: usize) -> Vec<Vec<u8>> {
+    let len = configs * layout.stored_len() / P::PER_BYTE;
+    let start = match k < layout.layers() - 1 {
+        true => P::NO_EXITS,
+        false => P::EMPTY,
+    };
+    (0..layout.splits(k)).map(|_| vec![start; len]).collect()
+}
+
+/// The splits of layer `c` that hold children of a wall Player 2 placed in layer `c - 1`:
+/// those whose Player 1 holds as many walls as in a split of layer `c - 1`.
+pub(super) fn splits_pushed(layout: &Layout, c: usize) -> Vec<usize> {
+    (0..layout.splits(c))
+        .filter(|&j| layout.has_split(c - 1, layout.split_left(c, j)[0]))
+        .collect()
+}
+
+/// Solves the stored configurations `ranks` of layer `k`, whose `stores` (by split) hold
+/// the exits pushed from the layer above (none in the last layer), by their pawn moves;
+/// returns their counts.
+pub(super) fn solve_stores<P: Packing>(
+    source: &dyn ConfigSource,
+    layout: &Layout,
+    (k, ranks): (usize, Range<usize>),
+    stores: &mut [Vec<u8>],
+) -> Result<RetroStats> {
+    let n = source.walls_per_player();
+    let below = match k < layout.layers() - 1 {
+        true => Below::Pushed,
+        false => Below::Nothing,
+    };
+    let mut stats = RetroStats::default();
+    for pair in layout::split_pairs(n, k) {
+        let (first, second) = pair_stores(stores, pair);
+        stats = stats
+            + layer::solve_pair::<P>(
+                source,
+                layout,
+                (k, ranks.clone()),
+                pair,
+                first,
+                second,
+                below,
+            )
+            .map_err(|block::TooDeep| too_deep(source.board(), n))?;
+    }
     Ok(stats)
 }
 
@@ -182,16 +218,19 @@ fn push_layer_above<P: Packing>(
     parents: &[&[AtomicU8]],
     window: Range<usize>,
 ) -> Result<()> {
-    // Player 2 placed the wall: Player 1 holds as many walls in the parent.
-    let splits: Vec<usize> = (0..layout.splits(c))
-        .filter(|&j| layout.has_split(c - 1, layout.split_left(c, j)[0]))
-        .collect();
+    let splits = splits_pushed(layout, c);
     if splits.is_empty() {
         return Ok(());
     }
     let per_config = layout.stored_len();
     let each_split = (chunk_bytes / splits.len()).max(1);
-    let chunks = runs(layout, c, (each_split * P::PER_BYTE / per_config).max(1));
+    let all = 0..layout.stored(c).len();
+    let chunks = runs(
+        layout,
+        c,
+        all,
+        (each_split * P::PER_BYTE / per_config).max(1),
+    );
     let mirror = &symmetry::cell_maps(source.board())[symmetry::MIRROR];
     spill.stream_splits::<P>((c, &splits), layout, &chunks, |ranks, bytes| {
         let first = ranks.start;
@@ -212,17 +251,18 @@ fn push_layer_above<P: Packing>(
 }
 
 /// The most splits of a layer: walls left to Player 1 from 0 to the most a player holds.
-const MAX_SPLITS: usize = MAX_WALLS_PER_PLAYER as usize + 1;
+pub(super) const MAX_SPLITS: usize = MAX_WALLS_PER_PLAYER as usize + 1;
 
 /// The most walls of a configuration, and so the most parents.
 const MAX_WALLS: usize = 2 * MAX_WALLS_PER_PLAYER as usize;
 
 /// Where the pushes of a pass go: the part's stores by split (`parents`), the slots of
 /// the part (`window`), and the board's mirror for parents that are their own image.
-struct Window<'a> {
-    parents: &'a [&'a [AtomicU8]],
-    window: &'a Range<usize>,
-    mirror: &'a [crate::geometry::Cell; crate::geometry::MAX_CELLS],
+#[derive(Clone, Copy)]
+pub(super) struct Window<'a> {
+    pub parents: &'a [&'a [AtomicU8]],
+    pub window: &'a Range<usize>,
+    pub mirror: &'a [crate::geometry::Cell; crate::geometry::MAX_CELLS],
 }
 
 /// Pushes the Player 1 half of stored configuration `r` of layer `c`, in each split of
@@ -230,7 +270,7 @@ struct Window<'a> {
 /// each configuration of layer `c - 1` it is made from by a wall Player 2 placed, Player 2
 /// to move there. A parent's stored block does not depend on the split (only which split
 /// holds it), so the parents in the part are found once.
-fn push_stored<P: Packing>(
+pub(super) fn push_stored<P: Packing>(
     source: &dyn ConfigSource,
     layout: &Layout,
     (c, r): (usize, usize),

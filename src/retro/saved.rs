@@ -23,6 +23,7 @@ use super::ConfigSource;
 use super::layout::Layout;
 use super::segments::{self, SegmentWriter};
 use super::solved::Splits;
+use super::spill::Spill;
 use super::{Precision, RetroStats, Solved};
 use crate::error::{Error, Result, count};
 use crate::geometry::Board;
@@ -124,6 +125,9 @@ pub struct Target {
     /// the same cell wrote there (`spill.rs`, `solve --scratch`), rather than into a
     /// temporary directory renamed onto `dir` at the end.
     pub resume: bool,
+    /// Solve across these ranks (`retro::across`), each a share of every layer, `dir`
+    /// shared by all (with `resume`: they write straight into it).
+    pub ranks: Option<super::ranks::SharedRanks>,
 }
 
 /// The name of a cell's directory in a `table --save` directory, e.g. `3x3-w1`.
@@ -388,6 +392,7 @@ pub fn save(solved: &Solved, dir: &Path) -> Result<u64> {
             dir: dir.to_path_buf(),
             replace: false,
             resume: false,
+            ranks: None,
         },
     )
 }
@@ -438,12 +443,20 @@ pub fn save_through<'t>(
     progress: &dyn crate::progress::Progress,
 ) -> Result<(Solved<'t>, u64)> {
     let run = |dir: &Path| -> Result<(Solved<'t>, u64)> {
-        let mut spill = super::spill::Spill::open(dir, configs, precision, progress)?;
-        let solved = match precision {
-            Precision::Exact => {
+        let mut spill = match &to.ranks {
+            Some(r) => Spill::open_across(dir, configs, precision, (r.0.as_ref(), progress))?,
+            None => Spill::open(dir, configs, precision, progress)?,
+        };
+        let solved = match (&to.ranks, precision) {
+            (Some(ranks), _) => {
+                let across = (ranks.0.as_ref(), memory_budget);
+                super::analyse_across(configs, precision, &mut spill, across, progress)?
+                    .expect("rank 0 gets the analysis")
+            }
+            (None, Precision::Exact) => {
                 super::analyse_through(configs, memory_budget, &mut spill, progress)?
             }
-            Precision::Compact => {
+            (None, Precision::Compact) => {
                 super::analyse_outcomes_through(configs, memory_budget, &mut spill, progress)?
             }
         };
@@ -454,6 +467,28 @@ pub fn save_through<'t>(
         true => run(&to.dir),
         false => through_temporary(to, run),
     }
+}
+
+/// What a rank other than rank 0 does of `save_through` across ranks (`to.ranks`, into
+/// `to.dir`, which rank 0 shares): its share of every layer, with the same `configs`,
+/// `memory_budget` and `precision` as rank 0. Rank 0 writes the table's header.
+pub fn save_share(
+    configs: &dyn ConfigSource,
+    memory_budget: u64,
+    precision: Precision,
+    to: &Target,
+    progress: &dyn crate::progress::Progress,
+) -> Result<()> {
+    let ranks = to
+        .ranks
+        .as_ref()
+        .expect("a rank's share is across ranks")
+        .0
+        .as_ref();
+    let mut spill = Spill::open_across(&to.dir, configs, precision, (ranks, progress))?;
+    let across = (ranks, memory_budget);
+    super::analyse_across(configs, precision, &mut spill, across, progress)?;
+    Ok(())
 }
 
 /// Renames the whole table `part` onto `dir`, moving what `dir` held aside first and

@@ -36,25 +36,20 @@ pub fn cut(layout: &Layout, k: usize, per_byte: usize) -> Vec<Range<usize>> {
     let most = (SEGMENT_BYTES / per_config)
         .min(stored.div_ceil(MIN_SEGMENTS))
         .max(1);
-    let mut segments = Vec::new();
-    let (mut start, mut rank) = (0, 0);
-    while rank < stored {
-        let next = rank + layout.group_len(k, rank);
-        if next - start > most && rank > start {
-            segments.push(start..rank);
-            start = rank;
-        }
-        rank = next;
-    }
-    if start < stored {
-        segments.push(start..stored);
-    }
-    segments
+    super::parts::runs(layout, k, 0..stored, most)
 }
 
 /// The bytes of each segment of a split under `cut` (`per_config` bytes a configuration).
 pub fn lengths(cut: &[Range<usize>], per_config: usize) -> Vec<usize> {
     cut.iter().map(|r| r.len() * per_config).collect()
+}
+
+/// The segments of `cut` that a share of configurations `share` covers: `share` must be a
+/// run of whole segments.
+pub fn covering(cut: &[Range<usize>], share: &Range<usize>) -> Range<usize> {
+    let first = cut.partition_point(|s| s.start < share.start);
+    let end = cut.partition_point(|s| s.start < share.end);
+    first..end
 }
 
 /// A writer that compresses what it is given as gzip members cut at the segments' lengths,
@@ -69,6 +64,8 @@ pub struct SegmentWriter<W: Write> {
     members: Vec<u64>,
     /// Bytes written (uncompressed).
     bytes: u64,
+    /// Whether no segment at all is one empty member (a whole split) or nothing (a share).
+    empty_member: bool,
 }
 
 /// Between members (the counted output), or inside one (its encoder over the output).
@@ -80,7 +77,7 @@ enum State<W: Write> {
 }
 
 impl<W: Write> SegmentWriter<W> {
-    /// A writer over `inner` of segments of `lengths` bytes.
+    /// A writer over `inner` of a whole split, of segments of `lengths` bytes.
     pub fn new(inner: W, lengths: &[usize]) -> SegmentWriter<W> {
         SegmentWriter {
             state: State::Between(Counted { inner, bytes: 0 }),
@@ -88,6 +85,17 @@ impl<W: Write> SegmentWriter<W> {
             in_segment: 0,
             members: Vec::new(),
             bytes: 0,
+            empty_member: true,
+        }
+    }
+
+    /// A writer over `inner` of a share of a split (some of its segments, of `lengths`
+    /// bytes): a share of no segment writes nothing, so that the shares joined are the
+    /// whole split.
+    pub fn share(inner: W, lengths: &[usize]) -> SegmentWriter<W> {
+        SegmentWriter {
+            empty_member: false,
+            ..SegmentWriter::new(inner, lengths)
         }
     }
 
@@ -138,13 +146,13 @@ impl<W: Write> SegmentWriter<W> {
     }
 
     /// Ends the writing, which must have filled every segment: the output, each member's
-    /// compressed bytes and the bytes written (uncompressed). A split without segments (no
-    /// configuration) is one empty member.
+    /// compressed bytes and the bytes written (uncompressed). A whole split without
+    /// segments (no configuration) is one empty member.
     pub fn finish(mut self) -> std::io::Result<(W, Vec<u64>, u64)> {
         if !self.to_come.is_empty() {
             return Err(std::io::Error::other("fewer bytes than the segments hold"));
         }
-        if self.members.is_empty() {
+        if self.members.is_empty() && self.empty_member {
             self.member();
             self.end_member()?;
         }
@@ -234,6 +242,8 @@ mod tests {
         let (first, _) = write_in(&[800], &data[..800], &lengths[..2]);
         let (second, _) = write_in(&[1100], &data[800..], &lengths[2..]);
         assert_eq!([first, second].concat(), whole);
+        let (none, members, _) = SegmentWriter::share(Vec::new(), &[]).finish().unwrap();
+        assert!(none.is_empty() && members.is_empty());
     }
 
     #[test]
@@ -254,5 +264,13 @@ mod tests {
             .read_to_end(&mut back)
             .unwrap();
         assert!(back.is_empty());
+    }
+
+    #[test]
+    fn covering_finds_the_segments_of_a_share() {
+        let cut = [0..3, 3..5, 5..9, 9..10];
+        assert_eq!(covering(&cut, &(3..9)), 1..3);
+        assert_eq!(covering(&cut, &(0..10)), 0..4);
+        assert_eq!(covering(&cut, &(10..10)), 4..4);
     }
 }

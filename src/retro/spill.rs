@@ -123,6 +123,38 @@ impl Spill {
         Ok(spill)
     }
 
+    /// `open` on every rank of `ranks` (each calls it), one after the other: rank 0 first
+    /// (it creates the directory and checks what is there), then the others, before any
+    /// rank writes, so that none takes another's first files for a damaged table. An error
+    /// on one rank is an error on all.
+    pub fn open_across(
+        dir: &Path,
+        configs: &dyn ConfigSource,
+        precision: Precision,
+        (ranks, progress): (&dyn super::ranks::Ranks, &dyn Progress),
+    ) -> Result<Spill> {
+        use super::ranks::all_gather;
+        let first = (ranks.rank() == 0).then(|| Spill::open(dir, configs, precision, progress));
+        let first_ok = first.as_ref().is_none_or(Result::is_ok) as u8;
+        if all_gather(ranks, &[first_ok])[0] != [1] {
+            return first.unwrap_or_else(|| {
+                Err(Error::Argument(format!(
+                    "rank 0 could not take up {}: see its message",
+                    dir.display()
+                )))
+            });
+        }
+        let mine = first.unwrap_or_else(|| Spill::open(dir, configs, precision, progress));
+        let all = all_gather(ranks, &[mine.is_ok() as u8]);
+        match all.iter().position(|ok| ok != &[1]) {
+            Some(r) if mine.is_ok() => Err(Error::Io(format!(
+                "rank {r} could not take up {}: see its message",
+                dir.display()
+            ))),
+            _ => mine,
+        }
+    }
+
     /// Reads `progress.json` of an earlier run of this cell and keeps the top layers whose
     /// files are whole.
     fn take_up(&mut self, progress: &dyn Progress) -> Result<()> {
@@ -370,14 +402,31 @@ impl Spill {
         (k, per_byte): (usize, usize),
     ) -> Result<LayerWriter> {
         let lengths = saved::segment_lengths(layout, k, per_byte);
-        let files = (0..layout.splits(k))
+        self.writer(
+            k,
+            layout.splits(k),
+            |j| saved::split_file_name(k, j),
+            |file| SegmentWriter::new(file, &lengths),
+        )
+    }
+
+    /// A writer of `splits` files of layer `k` named by `name`, each compressed by the
+    /// writer `segments` makes over it.
+    fn writer(
+        &self,
+        k: usize,
+        splits: usize,
+        name: impl Fn(usize) -> String,
+        segments: impl Fn(HashedFile) -> SplitWriter,
+    ) -> Result<LayerWriter> {
+        let files = (0..splits)
             .map(|j| {
-                let name = saved::split_file_name(k, j);
+                let name = name(j);
                 let path = self.dir.join(&name);
                 let file =
                     std::fs::File::create(&path).map_err(|e| saved::io(&path, "write", e))?;
                 let hashed = Hashed::new(std::io::BufWriter::with_capacity(256 << 10, file));
-                Ok((name, SegmentWriter::new(hashed, &lengths)))
+                Ok((name, segments(hashed)))
             })
             .collect::<Result<_>>()?;
         Ok(LayerWriter {
@@ -395,26 +444,8 @@ impl Spill {
         stats: RetroStats,
         progress: &dyn Progress,
     ) -> Result<()> {
-        let (k, started, dir) = (writer.k, writer.started, writer.dir);
-        let written = writer
-            .files
-            .into_par_iter()
-            .map(|(name, gz)| {
-                let path = dir.join(&name);
-                let fail = |e: std::io::Error| saved::io(&path, "write", e);
-                let (hashed, segments, bytes) = gz.finish().map_err(fail)?;
-                let (file, sha, file_bytes) = hashed.finish();
-                let file = file.into_inner().map_err(|e| fail(e.into_error()))?;
-                file.sync_all().map_err(fail)?;
-                let entry = SplitFile {
-                    file: name,
-                    bytes,
-                    file_bytes,
-                    segments,
-                };
-                Ok((entry, sha))
-            })
-            .collect::<Result<Vec<_>>>()?;
+        let (k, started) = (writer.k, writer.started);
+        let written = writer.finish()?;
         self.record_layer(k, written, stats, started, progress)
     }
 
@@ -429,64 +460,156 @@ impl Spill {
         (k, splits): (usize, &[usize]),
         layout: &Layout,
         chunks: &[std::ops::Range<usize>],
-        mut each: impl FnMut(std::ops::Range<usize>, &[Vec<u8>]),
+        each: impl FnMut(std::ops::Range<usize>, &[Vec<u8>]),
     ) -> Result<()> {
-        let layer = self.progress.layers[k]
-            .as_ref()
-            .expect("only layers written are read back");
-        let per_config = layout.stored_len() / P::PER_BYTE;
-        let files: Vec<(PathBuf, &String)> = splits
+        let layer = self.written(k);
+        let files = splits
             .iter()
-            .map(|&j| (self.dir.join(&layer.files[j].file), &layer.sha256[j]))
+            .map(|&j| Stream {
+                path: self.dir.join(&layer.files[j].file),
+                bytes: 0..layer.files[j].file_bytes,
+                sha: Some(&layer.sha256[j]),
+            })
             .collect();
-        std::thread::scope(|scope| {
-            let (send, receive) = std::sync::mpsc::sync_channel::<(usize, Vec<Vec<u8>>)>(1);
-            let reader = scope.spawn(|| -> Result<()> {
-                let mut streams = files
-                    .iter()
-                    .map(|(path, _)| {
-                        let file =
-                            std::fs::File::open(path).map_err(|e| saved::io(path, "read", e))?;
-                        Ok(MultiGzDecoder::new(Hashed::new(file)))
-                    })
-                    .collect::<Result<Vec<_>>>()?;
-                let damaged = |path: &Path, e: std::io::Error| {
-                    Error::Damaged(format!("{}: {e}", path.display()))
+        stream::<P>(files, layout.stored_len(), chunks, each)
+    }
+
+    /// As `stream_splits`, but only the configurations of the segments `segments` of each
+    /// split (`segments.rs`), read from where their members start in the files: a rank's
+    /// share. The files' SHA-256 are not taken (they were checked when the run took them
+    /// up, or written by this run); each member's CRC-32 is.
+    pub fn stream_segments<P: Packing>(
+        &self,
+        (k, splits): (usize, &[usize]),
+        layout: &Layout,
+        (segments, chunks): (std::ops::Range<usize>, &[std::ops::Range<usize>]),
+        each: impl FnMut(std::ops::Range<usize>, &[Vec<u8>]),
+    ) -> Result<()> {
+        let layer = self.written(k);
+        let files = splits
+            .iter()
+            .map(|&j| {
+                let f = &layer.files[j];
+                let members = &f.segments;
+                if members.len() < segments.end {
+                    return Err(Error::Damaged(format!(
+                        "{}: {} segments recorded, the layer has more (written before \
+                         segments? solve it again)",
+                        self.dir.join(&f.file).display(),
+                        members.len()
+                    )));
+                }
+                let start: u64 = members[..segments.start].iter().sum();
+                let len: u64 = members[segments.clone()].iter().sum();
+                Ok(Stream {
+                    path: self.dir.join(&f.file),
+                    bytes: start..start + len,
+                    sha: None,
+                })
+            })
+            .collect::<Result<_>>()?;
+        stream::<P>(files, layout.stored_len(), chunks, each)
+    }
+
+    /// Written layer `k`.
+    fn written(&self, k: usize) -> &Written {
+        self.progress.layers[k]
+            .as_ref()
+            .expect("only layers written are read back")
+    }
+
+    /// A writer of rank `rank`'s share of layer `k` (the segments `segments`, `per_byte`
+    /// slots a byte): a file a split beside the layer's (`shard_file_name`), joined by
+    /// `join_shards` once every rank has written its own.
+    pub fn shard_writer(
+        &self,
+        layout: &Layout,
+        (k, per_byte): (usize, usize),
+        (segments, rank): (std::ops::Range<usize>, usize),
+    ) -> Result<LayerWriter> {
+        let lengths = saved::segment_lengths(layout, k, per_byte);
+        self.writer(
+            k,
+            layout.splits(k),
+            |j| shard_file_name(k, j, rank),
+            |file| SegmentWriter::share(file, &lengths[segments.clone()]),
+        )
+    }
+
+    /// Joins the shards of layer `k` (`shards[r]`: rank `r`'s files, by split, as
+    /// `LayerWriter::finish` gave them) into the layer's split files, in rank order, and
+    /// records the layer with its counts. The members are copied, not inflated: the files
+    /// are those a single process writes. With `write` false (a rank other than the first)
+    /// only records the layer here, as the first rank writes it, for the next layer's
+    /// stream.
+    pub fn join_shards(
+        &mut self,
+        k: usize,
+        shards: &[Vec<SplitFile>],
+        (stats, write): (RetroStats, bool),
+        progress: &dyn Progress,
+    ) -> Result<()> {
+        let started = std::time::Instant::now();
+        let splits = shards.first().map_or(0, Vec::len);
+        let written = (0..splits)
+            .into_par_iter()
+            .map(|j| {
+                let name = saved::split_file_name(k, j);
+                let pieces: Vec<&SplitFile> = shards.iter().map(|s| &s[j]).collect();
+                let entry = SplitFile {
+                    file: name.clone(),
+                    bytes: pieces.iter().map(|p| p.bytes).sum(),
+                    file_bytes: pieces.iter().map(|p| p.file_bytes).sum(),
+                    segments: pieces.iter().flat_map(|p| p.segments.clone()).collect(),
                 };
-                for (i, ranks) in chunks.iter().enumerate() {
-                    let mut piece = Vec::with_capacity(streams.len());
-                    for (gz, (path, _)) in streams.iter_mut().zip(&files) {
-                        let mut bytes = vec![0u8; ranks.len() * per_config];
-                        gz.read_exact(&mut bytes).map_err(|e| damaged(path, e))?;
-                        piece.push(bytes);
-                    }
-                    if send.send((i, piece)).is_err() {
-                        return Ok(()); // the consumer stopped
-                    }
-                }
-                drop(send);
-                for (gz, (path, sha)) in streams.into_iter().zip(&files) {
-                    let mut gz = gz;
-                    let mut rest = Vec::new();
-                    gz.read_to_end(&mut rest).map_err(|e| damaged(path, e))?;
-                    let mut hashed = gz.into_inner();
-                    std::io::copy(&mut hashed, &mut std::io::sink())
-                        .map_err(|e| damaged(path, e))?;
-                    if !rest.is_empty() || hashed.finish().1 != **sha {
-                        return Err(Error::Damaged(format!(
-                            "{} is damaged: its SHA-256 or its length differs from what was \
-                             written",
-                            path.display()
-                        )));
-                    }
-                }
+                let sha = match write {
+                    true => self.join_files(&name, &pieces)?,
+                    false => String::new(),
+                };
+                Ok((entry, sha))
+            })
+            .collect::<Result<Vec<_>>>()?;
+        match write {
+            true => self.record_layer(k, written, stats, started, progress),
+            false => {
+                let (files, sha256) = written.into_iter().unzip();
+                self.progress.layers[k] = Some(Written {
+                    files,
+                    sha256,
+                    stats,
+                });
                 Ok(())
-            });
-            for (i, piece) in receive {
-                each(chunks[i].clone(), &piece);
             }
-            reader.join().expect("the reader does not panic")
-        })
+        }
+    }
+
+    /// Copies the files `pieces` one after another into `name`, synced; removes them;
+    /// returns the SHA-256 of the whole.
+    fn join_files(&self, name: &str, pieces: &[&SplitFile]) -> Result<String> {
+        let path = self.dir.join(name);
+        let fail = |e: std::io::Error| saved::io(&path, "write", e);
+        let file = std::fs::File::create(&path).map_err(fail)?;
+        let mut out = Hashed::new(std::io::BufWriter::with_capacity(1 << 20, file));
+        for piece in pieces {
+            let from = self.dir.join(&piece.file);
+            let mut input = std::fs::File::open(&from).map_err(|e| saved::io(&from, "read", e))?;
+            let copied = std::io::copy(&mut input, &mut out).map_err(fail)?;
+            if copied != piece.file_bytes {
+                return Err(Error::Damaged(format!(
+                    "{} has {copied} bytes, its rank wrote {}",
+                    from.display(),
+                    piece.file_bytes
+                )));
+            }
+        }
+        let (file, sha, _) = out.finish();
+        let file = file.into_inner().map_err(|e| fail(e.into_error()))?;
+        file.sync_all().map_err(fail)?;
+        for piece in pieces {
+            let from = self.dir.join(&piece.file);
+            std::fs::remove_file(&from).map_err(|e| saved::io(&from, "remove", e))?;
+        }
+        Ok(sha)
     }
 
     /// Every layer is written: the header and the manifest make the directory a saved
@@ -521,6 +644,87 @@ impl Spill {
     }
 }
 
+/// A stretch of a split file to stream: its bytes `bytes` (whole gzip members), checked
+/// against `sha` at the end when it is the whole file.
+struct Stream<'a> {
+    path: PathBuf,
+    bytes: std::ops::Range<u64>,
+    sha: Option<&'a String>,
+}
+
+/// Streams `files` side by side in the pieces `chunks` (runs of stored configurations of
+/// `stored_len` slots, in order, covering the files' stretches): `each(ranks, bytes)` gets
+/// each piece, file by file, under packing `P`, while the next is read and inflated.
+fn stream<P: Packing>(
+    files: Vec<Stream>,
+    stored_len: usize,
+    chunks: &[std::ops::Range<usize>],
+    mut each: impl FnMut(std::ops::Range<usize>, &[Vec<u8>]),
+) -> Result<()> {
+    use std::io::Seek;
+    let per_config = stored_len / P::PER_BYTE;
+    let damaged =
+        |path: &Path, e: std::io::Error| Error::Damaged(format!("{}: {e}", path.display()));
+    if chunks.is_empty() {
+        return Ok(()); // a rank's empty share: nothing to read (no member to inflate)
+    }
+    std::thread::scope(|scope| {
+        let (send, receive) = std::sync::mpsc::sync_channel::<(usize, Vec<Vec<u8>>)>(1);
+        let reader = scope.spawn(|| -> Result<()> {
+            let mut streams = files
+                .iter()
+                .map(|f| {
+                    let path = &f.path;
+                    let mut file =
+                        std::fs::File::open(path).map_err(|e| saved::io(path, "read", e))?;
+                    file.seek(std::io::SeekFrom::Start(f.bytes.start))
+                        .map_err(|e| saved::io(path, "read", e))?;
+                    let stretch = file.take(f.bytes.end - f.bytes.start);
+                    Ok(MultiGzDecoder::new(Hashed::new(stretch)))
+                })
+                .collect::<Result<Vec<_>>>()?;
+            for (i, ranks) in chunks.iter().enumerate() {
+                let mut piece = Vec::with_capacity(streams.len());
+                for (gz, f) in streams.iter_mut().zip(&files) {
+                    let mut bytes = vec![0u8; ranks.len() * per_config];
+                    gz.read_exact(&mut bytes).map_err(|e| damaged(&f.path, e))?;
+                    piece.push(bytes);
+                }
+                if send.send((i, piece)).is_err() {
+                    return Ok(()); // the consumer stopped
+                }
+            }
+            drop(send);
+            for (gz, f) in streams.into_iter().zip(&files) {
+                let mut gz = gz;
+                let mut rest = Vec::new();
+                gz.read_to_end(&mut rest).map_err(|e| damaged(&f.path, e))?;
+                let mut hashed = gz.into_inner();
+                std::io::copy(&mut hashed, &mut std::io::sink())
+                    .map_err(|e| damaged(&f.path, e))?;
+                let sha_differs = f.sha.is_some_and(|sha| hashed.finish().1 != *sha);
+                if !rest.is_empty() || sha_differs {
+                    return Err(Error::Damaged(format!(
+                        "{} is damaged: its SHA-256 or its length differs from what was \
+                         written",
+                        f.path.display()
+                    )));
+                }
+            }
+            Ok(())
+        });
+        for (i, piece) in receive {
+            each(chunks[i].clone(), &piece);
+        }
+        reader.join().expect("the reader does not panic")
+    })
+}
+
+/// The name of rank `rank`'s share of split `j` of layer `k` while the layer is written.
+fn shard_file_name(k: usize, j: usize, rank: usize) -> String {
+    format!("layer-{k:02}-split-{j:02}.rank-{rank:03}.bin.gz")
+}
+
 /// The split files of one layer being written part after part: each a gzip stream whose
 /// SHA-256 is taken as it goes, so that nothing is read back to record it.
 pub struct LayerWriter {
@@ -532,6 +736,29 @@ pub struct LayerWriter {
 }
 
 impl LayerWriter {
+    /// Ends every file (synced): each one's entry and SHA-256.
+    pub fn finish(self) -> Result<Vec<(SplitFile, String)>> {
+        let dir = self.dir;
+        self.files
+            .into_par_iter()
+            .map(|(name, gz)| {
+                let path = dir.join(&name);
+                let fail = |e: std::io::Error| saved::io(&path, "write", e);
+                let (hashed, segments, bytes) = gz.finish().map_err(fail)?;
+                let (file, sha, file_bytes) = hashed.finish();
+                let file = file.into_inner().map_err(|e| fail(e.into_error()))?;
+                file.sync_all().map_err(fail)?;
+                let entry = SplitFile {
+                    file: name,
+                    bytes,
+                    file_bytes,
+                    segments,
+                };
+                Ok((entry, sha))
+            })
+            .collect()
+    }
+
     /// Appends a part: `stores[j]` to split `j`'s file (the splits compress in parallel).
     pub fn append(&mut self, stores: &[Vec<u8>]) -> Result<()> {
         let dir = &self.dir;
@@ -546,7 +773,10 @@ impl LayerWriter {
 }
 
 /// One split file being written: gzip members, one a segment, over a hashed, buffered file.
-type SplitWriter = SegmentWriter<Hashed<std::io::BufWriter<std::fs::File>>>;
+type SplitWriter = SegmentWriter<HashedFile>;
+
+/// A file being written, through a buffer, its SHA-256 taken.
+type HashedFile = Hashed<std::io::BufWriter<std::fs::File>>;
 
 /// A reader or writer that takes the SHA-256 and the count of the bytes through it.
 pub struct Hashed<T> {

@@ -1,0 +1,384 @@
+//! The analysis across ranks (processes, on one machine or many: `ranks.rs`), through a
+//! directory they all reach. Every rank owns a share of every layer, a run of whole
+//! segments (`segments.rs`) of its stored configurations, and holds only that share and
+//! what it receives. For layer `k`:
+//!
+//! 1. each rank streams its share of layer `k + 1` from the layer's files (starting at its
+//!    first segment's member), and sends each stored block to the ranks that own one of
+//!    its parents (the configuration less one of its walls), compressed, in rounds of one
+//!    all-to-all exchange each;
+//! 2. each rank pushes the blocks it receives into the exits of its own parents, as the
+//!    analysis in parts pushes the stream of the layer above (`parts::push_stored`), then
+//!    solves its blocks by their pawn moves;
+//! 3. each rank writes its share as gzip members (its own files); rank 0 joins the files
+//!    of all ranks in order into the layer's split files, which are byte for byte those
+//!    of a single process (the members are cut at the same segments), and records the
+//!    layer in `progress.json`.
+//!
+//! The values do not depend on the number of ranks (an exit is the best of its pushes,
+//! whatever their order), and neither do the files. A run stopped at any point goes on from
+//! the last layer rank 0 recorded, with the same number of ranks or another.
+
+use super::layout::Layout;
+use super::parts::{self, MAX_SPLITS, Window};
+use super::ranks::{self, Ranks};
+use super::saved::SplitFile;
+use super::segments;
+use super::source::ConfigSource;
+use super::spill::Spill;
+use super::store::{self, Packing};
+use super::{RetroStats, layer, symmetry};
+use crate::error::{Error, Result, count};
+use crate::geometry::Player;
+use crate::progress::Progress;
+use arrayvec::ArrayVec;
+use flate2::Compression;
+use rayon::prelude::*;
+use std::io::{Read, Write};
+use std::ops::Range;
+use std::sync::atomic::AtomicU8;
+
+/// The most ranks: a configuration's owners are a bit each in a word.
+pub const MAX_RANKS: usize = 64;
+
+/// What one layer took across the ranks: its counts, and the bytes the ranks sent each
+/// other (compressed; a rank's messages to itself are not counted).
+#[derive(Clone, Copy, Debug, Default, serde::Serialize, serde::Deserialize)]
+pub struct LayerAcross {
+    pub stats: RetroStats,
+    pub sent: u64,
+}
+
+/// The shares of the ranks in a layer cut into `cut` segments: `size` runs of whole
+/// segments, in rank order, of about as many configurations each (some empty when there
+/// are fewer segments than ranks).
+pub fn share_out(cut: &[Range<usize>], size: usize) -> Vec<Range<usize>> {
+    let stored = cut.last().map_or(0, |s| s.end);
+    // Rank r starts at the first segment that starts at or past its even share.
+    let first = |r: usize| match cut.partition_point(|s| s.start < stored * r / size) {
+        i if i < cut.len() => cut[i].start,
+        _ => stored,
+    };
+    (0..size).map(|r| first(r)..first(r + 1)).collect()
+}
+
+/// The bytes a rank holds for layer `k` at most, besides the configurations and the
+/// layout: its share of the layer's stores, and the pieces of the stream and of the
+/// exchange (`piece_bytes`).
+pub fn share_bytes(layout: &Layout, (k, per_byte): (usize, usize), size: usize) -> u64 {
+    let cut = segments::cut(layout, k, per_byte);
+    let per_config = layout.splits(k) * layout.stored_len() / per_byte;
+    let most = share_out(&cut, size)
+        .iter()
+        .map(Range::len)
+        .max()
+        .unwrap_or(0);
+    let share = (most * per_config) as u64;
+    share + pieces_bytes(layout, (k + 1, per_byte), size)
+}
+
+/// The bytes of the pieces in flight while layer `c` is pushed to the layer below: three
+/// pieces of the stream, and what a rank sends and receives in a round (each piece's
+/// blocks to at most every rank, and from every rank).
+fn pieces_bytes(layout: &Layout, (c, per_byte): (usize, usize), size: usize) -> u64 {
+    if c >= layout.layers() {
+        return 0;
+    }
+    (parts::STREAM_CHUNKS + 2 * size as u64) * piece_bytes(layout, (c, per_byte), size)
+}
+
+/// The bytes of one piece of a rank's share of layer `c`, every split pushed together:
+/// no more than `parts::CHUNK_BYTES`, and small enough that all the pieces in flight take
+/// a quarter of a share of the layer below at most.
+fn piece_bytes(layout: &Layout, (c, per_byte): (usize, usize), size: usize) -> u64 {
+    let below = layout.layer_len(c - 1) / per_byte;
+    parts::chunk_bytes((below / (4 * size * (2 * size + 3))) as u64)
+}
+
+/// Solves the layers of the cell not yet written to `spill`, from the most walls down,
+/// across `ranks`, each rank its share (every rank calls it, with the same arguments but
+/// its own `ranks` and `spill` over the same directory). Refused on every rank alike
+/// when a rank's share does not fit `budget`. Returns the counts of the layers solved
+/// and the bytes the ranks sent each other, by layer.
+pub fn solve_layers<P: Packing>(
+    source: &dyn ConfigSource,
+    layout: &Layout,
+    spill: &mut Spill,
+    (ranks, budget): (&dyn Ranks, u64),
+    progress: &dyn Progress,
+) -> Result<Vec<(usize, LayerAcross)>> {
+    let size = ranks.size();
+    let written_from = spill.written_from();
+    check_ranks(source, layout, (P::PER_BYTE, size), budget)?;
+    let slots = |ks: Range<usize>| ks.map(|k| layout.layer_len(k) as u64).sum::<u64>();
+    progress.begin(
+        &format!("retrograde analysis across {}", count(size, "rank")),
+        slots(0..layout.layers()),
+    );
+    progress.advance(slots(written_from..layout.layers()));
+    let mut done = Vec::new();
+    for k in (0..written_from).rev() {
+        spill.check_room(k, slots(k..k + 1) / P::PER_BYTE as u64)?;
+        let started = std::time::Instant::now();
+        let across = solve_layer::<P>(source, layout, k, spill, ranks, progress)?;
+        progress.advance(slots(k..k + 1));
+        progress.message(&format!(
+            "layer {k}: {} positions across {} in {:.1} s; {} exchanged",
+            across.stats.positions,
+            count(size, "rank"),
+            started.elapsed().as_secs_f64(),
+            crate::error::format_bytes(across.sent),
+        ));
+        done.push((k, across));
+    }
+    progress.finish();
+    Ok(done)
+}
+
+/// Refuses more ranks than the largest layer has segments, or a share that does not fit
+/// `budget` beside the configurations and the layout: the same answer on every rank.
+fn check_ranks(
+    source: &dyn ConfigSource,
+    layout: &Layout,
+    (per_byte, size): (usize, usize),
+    budget: u64,
+) -> Result<()> {
+    let most_segments = (0..layout.layers())
+        .map(|k| segments::cut(layout, k, per_byte).len())
+        .max()
+        .unwrap_or(0);
+    if size > most_segments.min(MAX_RANKS) {
+        return Err(Error::Argument(format!(
+            "{} ranks for {} with {}: its largest layer has {} to share out (at most {} \
+             ranks)",
+            size,
+            source.board(),
+            count(source.walls_per_player(), "wall"),
+            count(most_segments, "segment"),
+            most_segments.min(MAX_RANKS)
+        )));
+    }
+    let (k, most) = (0..layout.layers())
+        .map(|k| (k, share_bytes(layout, (k, per_byte), size)))
+        .max_by_key(|&(_, b)| b)
+        .unwrap_or((0, 0));
+    crate::memory::check(
+        &format!(
+            "retrograde analysis of {} with {} across {}: layer {k}'s share, the pieces \
+             exchanged, the configurations and the layout, on each rank",
+            source.board(),
+            count(source.walls_per_player(), "wall"),
+            count(size, "rank"),
+        ),
+        most + source.bytes() + layout.bytes() + parts::SLACK_BYTES,
+        budget,
+    )
+}
+
+/// Solves this rank's share of layer `k` from the layer above, writes it, and (rank 0)
+/// joins the shares into the layer's files; every rank records the layer.
+fn solve_layer<P: Packing>(
+    source: &dyn ConfigSource,
+    layout: &Layout,
+    k: usize,
+    spill: &mut Spill,
+    ranks: &dyn Ranks,
+    progress: &dyn Progress,
+) -> Result<LayerAcross> {
+    let me = ranks.rank();
+    let cut = segments::cut(layout, k, P::PER_BYTE);
+    let shares = share_out(&cut, ranks.size());
+    let mine = shares[me].clone();
+    let mut stores = parts::fresh_stores::<P>(layout, k, mine.len());
+    let mut sent = 0;
+    if k + 1 < layout.layers() {
+        let parents: Vec<&[AtomicU8]> = stores.iter_mut().map(|s| store::atomic(s)).collect();
+        sent = push_layer_above::<P>(source, layout, (k + 1, &shares), spill, ranks, &parents)?;
+    }
+    let stats = parts::solve_stores::<P>(source, layout, (k, mine.clone()), &mut stores)?;
+    let mut writer = spill.shard_writer(
+        layout,
+        (k, P::PER_BYTE),
+        (segments::covering(&cut, &mine), me),
+    )?;
+    writer.append(&stores)?;
+    drop(stores);
+    let files: Vec<SplitFile> = writer.finish()?.into_iter().map(|(f, _)| f).collect();
+    // Every rank learns every rank's files and counts; rank 0 joins the files.
+    let mine = LayerAcross { stats, sent };
+    let report = serde_json::to_vec(&(files, mine)).expect("serializable");
+    let mut shards = Vec::new();
+    let mut layer = LayerAcross::default();
+    for bytes in ranks::all_gather(ranks, &report) {
+        let (files, theirs): (Vec<SplitFile>, LayerAcross) =
+            serde_json::from_slice(&bytes).expect("written by a rank of this program");
+        shards.push(files);
+        layer.stats = layer.stats + theirs.stats;
+        layer.sent += theirs.sent;
+    }
+    spill.join_shards(k, &shards, (layer.stats, me == 0), progress)?;
+    // The layer's files are whole before any rank reads them.
+    ranks::barrier(ranks);
+    Ok(layer)
+}
+
+/// Streams this rank's share of layer `c` and sends each stored block to the ranks that
+/// own one of its parents in layer `c - 1` (`shares_below`); pushes what it receives into
+/// its own parents (`parents`: its share's stores, by split). Returns the bytes it sent to
+/// other ranks.
+fn push_layer_above<P: Packing>(
+    source: &dyn ConfigSource,
+    layout: &Layout,
+    (c, shares_below): (usize, &[Range<usize>]),
+    spill: &Spill,
+    ranks: &dyn Ranks,
+    parents: &[&[AtomicU8]],
+) -> Result<u64> {
+    let splits = parts::splits_pushed(layout, c);
+    if splits.is_empty() {
+        return Ok(0); // the same on every rank: no exchange at all
+    }
+    let (me, size) = (ranks.rank(), ranks.size());
+    let stored_len = layout.stored_len();
+    let windows: Vec<Range<usize>> = shares_below
+        .iter()
+        .map(|s| s.start * stored_len..s.end * stored_len)
+        .collect();
+    let cut = segments::cut(layout, c, P::PER_BYTE);
+    let mine = share_out(&cut, size)[me].clone();
+    let block = stored_len / P::PER_BYTE;
+    let piece = piece_bytes(layout, (c, P::PER_BYTE), size) as usize;
+    let most = (piece / (splits.len() * block)).max(1);
+    let chunks = parts::runs(layout, c, mine.clone(), most);
+    let rounds = ranks::all_max(ranks, chunks.len() as u64) as usize;
+    let round = Round {
+        source,
+        layout,
+        c,
+        splits: &splits,
+        windows: &windows,
+        ranks,
+        to: Window {
+            parents,
+            window: &windows[me],
+            mirror: &symmetry::cell_maps(source.board())[symmetry::MIRROR],
+        },
+    };
+    let mut sent = 0;
+    let segments = segments::covering(&cut, &mine);
+    spill.stream_segments::<P>(
+        (c, &splits),
+        layout,
+        (segments, &chunks),
+        |configs, bytes| {
+            sent += round.run::<P>(Some((configs, bytes)));
+        },
+    )?;
+    // Ranks whose share is smaller still take part in every round.
+    for _ in chunks.len()..rounds {
+        sent += round.run::<P>(None);
+    }
+    Ok(sent)
+}
+
+/// One round of the exchange of the layer above (`push_layer_above`).
+struct Round<'a> {
+    source: &'a dyn ConfigSource,
+    layout: &'a Layout,
+    c: usize,
+    splits: &'a [usize],
+    /// Each rank's slots of layer `c - 1` (in every split).
+    windows: &'a [Range<usize>],
+    ranks: &'a dyn Ranks,
+    to: Window<'a>,
+}
+
+impl Round<'_> {
+    /// Sends the stored blocks of `piece` (configurations, and their bytes by split) to
+    /// their parents' owners, and pushes what this rank receives; returns the bytes sent to
+    /// other ranks. A message is the records of its blocks, each the configuration's rank
+    /// (8 bytes) and its block in every split, deflated.
+    fn run<P: Packing>(&self, piece: Option<(Range<usize>, &[Vec<u8>])>) -> u64 {
+        let (me, size) = (self.ranks.rank(), self.ranks.size());
+        let block = self.layout.stored_len() / P::PER_BYTE;
+        let mut send: Vec<Vec<u8>> = vec![Vec::new(); size];
+        if let Some((configs, bytes)) = piece {
+            let owners: Vec<u64> = configs
+                .clone()
+                .into_par_iter()
+                .map(|r| self.owners(r))
+                .collect();
+            for (i, r) in configs.enumerate() {
+                for (to, out) in send.iter_mut().enumerate() {
+                    if owners[i] >> to & 1 == 1 {
+                        out.extend_from_slice(&(r as u64).to_le_bytes());
+                        for split in bytes {
+                            out.extend_from_slice(&split[i * block..][..block]);
+                        }
+                    }
+                }
+            }
+        }
+        let packed: Vec<Vec<u8>> = send.into_par_iter().map(|m| deflate(&m)).collect();
+        let sent = packed
+            .iter()
+            .enumerate()
+            .filter(|&(to, _)| to != me)
+            .map(|(_, m)| m.len() as u64)
+            .sum();
+        let record = 8 + self.splits.len() * block;
+        for message in self.ranks.exchange(packed) {
+            let records = inflate(&message);
+            records.par_chunks(record).for_each(|rec| {
+                let r = u64::from_le_bytes(rec[..8].try_into().expect("8 bytes")) as usize;
+                let blocks: ArrayVec<&[u8], MAX_SPLITS> = rec[8..].chunks(block).collect();
+                parts::push_stored::<P>(
+                    self.source,
+                    self.layout,
+                    (self.c, r),
+                    (self.splits, &blocks),
+                    self.to,
+                );
+            });
+        }
+        sent
+    }
+
+    /// The ranks that own a parent of stored configuration `r` of layer `c`, a bit each.
+    fn owners(&self, r: usize) -> u64 {
+        let (layout, c) = (self.layout, self.c);
+        let config = layout.stored(c)[r];
+        let left1 = layout.split_left(c, self.splits[0])[0];
+        let mut owners = 0u64;
+        layer::for_each_parent(self.source, self.source.walls(config), |parent, _| {
+            let start = layout.view(c - 1, parent, left1, Player::Two).start;
+            let owner = self.windows.partition_point(|w| w.end <= start);
+            if owner < self.windows.len() {
+                owners |= 1 << owner;
+            }
+        });
+        owners
+    }
+}
+
+/// `bytes` deflated at the fastest level (an empty message stays empty).
+fn deflate(bytes: &[u8]) -> Vec<u8> {
+    if bytes.is_empty() {
+        return Vec::new();
+    }
+    let mut z = flate2::write::DeflateEncoder::new(Vec::new(), Compression::fast());
+    z.write_all(bytes).expect("writing to memory");
+    z.finish().expect("writing to memory")
+}
+
+/// A message of another rank of this program inflated (an empty one stays empty).
+fn inflate(bytes: &[u8]) -> Vec<u8> {
+    let mut out = Vec::new();
+    if bytes.is_empty() {
+        return out;
+    }
+    flate2::read::DeflateDecoder::new(bytes)
+        .read_to_end(&mut out)
+        .expect("a message deflated by a rank of this program");
+    out
+}
