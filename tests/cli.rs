@@ -1196,3 +1196,29 @@ fn solve_plan_says_how_and_what_it_would_take_and_solves_nothing() {
             .contains("--plan prints text only")
     );
 }
+
+#[test]
+fn distributed_is_refused_without_its_build_or_its_directory() {
+    let solve = [
+        "solve",
+        "3x3",
+        "--walls",
+        "1",
+        "--method",
+        "retro",
+        "--distributed",
+    ];
+    let err = refused(&solve);
+    assert!(err.contains("--scratch"), "{err}");
+    let dir = std::env::temp_dir().join("qs-distributed-refused");
+    let _ = std::fs::remove_dir_all(&dir);
+    let with_dir = [&solve[..], &["--scratch", dir.to_str().unwrap()]].concat();
+    if cfg!(feature = "mpi") {
+        return;
+    }
+    let err = refused(&with_dir);
+    assert!(err.contains("--features mpi"), "{err}");
+    assert!(!dir.exists(), "nothing is written");
+    let search = [&with_dir[..4], &["--method", "search"], &with_dir[6..]].concat();
+    assert!(refused(&search).contains("--method retro"));
+}

@@ -12,6 +12,8 @@ mod analyst;
 mod analyze;
 mod configs;
 mod interrupt;
+#[cfg(feature = "mpi")]
+mod mpi_ranks;
 mod perft;
 mod play;
 mod progress;

@@ -100,6 +100,14 @@ pub struct SolveArgs {
     #[arg(long, value_name = "DIR")]
     scratch: Option<std::path::PathBuf>,
 
+    /// With --method retro and --scratch: run as one rank of an MPI job, `mpirun -np R
+    /// quoridor-solver solve ... --distributed`. Every rank solves a share of every layer
+    /// over the ranked numbering, and the ranks exchange the layer above through MPI; DIR
+    /// must be one directory every rank reaches, and ends as the table one process writes.
+    /// Rank 0 prints. Needs a build with `--features mpi` (docs/CLUSTER.md)
+    #[arg(long, requires = "scratch")]
+    distributed: bool,
+
     /// With --save: replace the saved table (or `table --save` directory) already in DIR,
     /// deleting it once the new one is whole. A directory holding other files is never
     /// replaced
@@ -195,6 +203,7 @@ pub struct Solve {
     json: bool,
     plan: bool,
     stats: bool,
+    distributed: bool,
     options: SolveOptions,
 }
 
@@ -217,6 +226,20 @@ impl SolveArgs {
         if self.precision.is_some() && method == Method::Search {
             return Err(Error::Argument(
                 "--precision says what the retrograde analysis keeps; --method search runs none"
+                    .into(),
+            ));
+        }
+        if self.distributed && (method != Method::Retro || self.plan) {
+            return Err(Error::Argument(
+                "--distributed shares out the retrograde analysis: use it with --method retro \
+                 (and without --plan)"
+                    .into(),
+            ));
+        }
+        if self.distributed && !cfg!(feature = "mpi") {
+            return Err(Error::Argument(
+                "--distributed needs MPI, and this build has none: build with `cargo build \
+                 --release --features mpi` (docs/CLUSTER.md)"
                     .into(),
             ));
         }
@@ -274,6 +297,7 @@ impl SolveArgs {
             json: self.json,
             plan: self.plan,
             stats: self.stats,
+            distributed: self.distributed,
             options,
         })
     }
@@ -317,6 +341,14 @@ impl SolveArgs {
 }
 
 pub fn run(s: Solve, bars: &Bars, out: &mut dyn Write) -> Result<ExitCode> {
+    if s.distributed {
+        return as_a_rank(s, bars, out);
+    }
+    solve_here(s, bars, out)
+}
+
+/// Solves (or plans) the cell in this process: the whole of `solve` but `--distributed`.
+fn solve_here(s: Solve, bars: &Bars, out: &mut dyn Write) -> Result<ExitCode> {
     if s.plan {
         let decision = plan::decide(s.board, s.walls, &s.options);
         writeln!(out, "{}", decision.why)?;
@@ -371,6 +403,44 @@ pub fn run(s: Solve, bars: &Bars, out: &mut dyn Write) -> Result<ExitCode> {
         return Ok(ExitCode::from(130));
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// `--distributed`: this process becomes a rank of the MPI job. Rank 0 solves as one
+/// process would (the ranks in its options) and prints; any other rank solves its share of
+/// every layer and prints nothing. Refusals that every rank makes alike, before any rank
+/// waits on another (memory, arguments, a directory none can take up), are printed by rank
+/// 0 alone. Any other error stops the whole job: the rank prints it, naming itself and the
+/// layer, and aborts every rank (the others would wait for it in an exchange forever).
+#[cfg(feature = "mpi")]
+fn as_a_rank(mut s: Solve, bars: &Bars, out: &mut dyn Write) -> Result<ExitCode> {
+    use quoridor_solver::retro::ranks::{Ranks, SharedRanks};
+    let ranks = std::sync::Arc::new(super::mpi_ranks::MpiRanks::start()?);
+    let rank = ranks.rank();
+    if let Some(to) = s.options.save.as_mut() {
+        to.ranks = Some(SharedRanks(ranks.clone()));
+    }
+    let result = match rank {
+        0 => solve_here(s, bars, out),
+        _ => {
+            let silent = quoridor_solver::progress::Silent;
+            quoridor_solver::solver::solve_share(s.board, s.walls, &s.options, &silent)
+                .map(|()| ExitCode::SUCCESS)
+        }
+    };
+    match result {
+        Err(e @ (Error::Memory { .. } | Error::Argument(_))) if rank == 0 => Err(e),
+        Err(Error::Memory { .. } | Error::Argument(_)) => Ok(ExitCode::from(2)),
+        Err(e) => {
+            eprintln!("error: {e}");
+            ranks.abort(2)
+        }
+        done => done,
+    }
+}
+
+#[cfg(not(feature = "mpi"))]
+fn as_a_rank(_: Solve, _: &Bars, _: &mut dyn Write) -> Result<ExitCode> {
+    unreachable!("refused by `validate` without the mpi feature")
 }
 
 /// `solve --json`: the result with its line in notation (docs/FORMATS.md).

@@ -119,8 +119,14 @@ pub fn solve_layers<P: Packing>(
     let mut done = Vec::new();
     for k in (0..written_from).rev() {
         spill.check_room(k, slots(k..k + 1) / P::PER_BYTE as u64)?;
+        progress.message(&format!(
+            "layer {k}: {} stored positions to solve across {}",
+            slots(k..k + 1),
+            count(size, "rank")
+        ));
         let started = std::time::Instant::now();
-        let across = solve_layer::<P>(source, layout, k, spill, ranks, progress)?;
+        let across = solve_layer::<P>(source, layout, k, spill, ranks, progress)
+            .map_err(|e| naming(e, &format!("rank {}, layer {k}", ranks.rank())))?;
         progress.advance(slots(k..k + 1));
         progress.message(&format!(
             "layer {k}: {} positions across {} in {:.1} s; {} exchanged",
@@ -358,6 +364,27 @@ impl Round<'_> {
             }
         });
         owners
+    }
+}
+
+/// Error `e` of a rank, its message led by `who` (the rank, and the layer where there is
+/// one); refusals every rank makes alike are left as they are.
+pub fn naming(e: Error, who: &str) -> Error {
+    match e {
+        Error::Io(m) => Error::Io(format!("{who}: {m}")),
+        Error::Damaged(m) => Error::Damaged(format!("{who}: {m}")),
+        Error::Disk {
+            dir,
+            what,
+            needed,
+            free,
+        } => Error::Disk {
+            dir,
+            what: format!("{who}: {what}"),
+            needed,
+            free,
+        },
+        other => other,
     }
 }
 

@@ -485,7 +485,8 @@ pub fn save_share(
         .expect("a rank's share is across ranks")
         .0
         .as_ref();
-    let mut spill = Spill::open_across(&to.dir, configs, precision, (ranks, progress))?;
+    let mut spill = Spill::open_across(&to.dir, configs, precision, (ranks, progress))
+        .map_err(|e| super::across::naming(e, &format!("rank {}", ranks.rank())))?;
     let across = (ranks, memory_budget);
     super::analyse_across(configs, precision, &mut spill, across, progress)?;
     Ok(())

@@ -186,6 +186,15 @@ impl Spill {
             }
             self.progress.layers[k] = Some(layer.clone());
         }
+        let (from, layers) = (self.written_from(), found.layers.len());
+        if from < layers {
+            progress.message(&format!(
+                "{}: layers {from} to {} of an earlier run are whole; going on from layer {}",
+                self.dir.display(),
+                layers - 1,
+                from.saturating_sub(1)
+            ));
+        }
         Ok(())
     }
 
