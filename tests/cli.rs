@@ -1198,6 +1198,33 @@ fn solve_plan_says_how_and_what_it_would_take_and_solves_nothing() {
 }
 
 #[test]
+fn solve_plan_with_ranks_says_what_each_rank_takes() {
+    let per_rank = |ranks: &str| -> String {
+        let out = ok(&["solve", "5x5", "--walls", "4", "--plan", "--ranks", ranks]);
+        let line = out
+            .lines()
+            .find(|l| l.starts_with("across "))
+            .unwrap_or_default();
+        assert!(out.contains("sent between ranks: at most"), "{out}");
+        line.to_string()
+    };
+    assert!(per_rank("1").starts_with("across 1 rank (--distributed)"));
+    assert!(per_rank("4").starts_with("across 4 ranks (--distributed)"));
+    assert_ne!(per_rank("1"), per_rank("4"), "a share falls with the ranks");
+    for bad in [
+        &["--ranks", "0", "--plan"][..],
+        &["--ranks", "65", "--plan"],
+        &["--ranks", "2"],
+    ] {
+        let args = [&["solve", "5x5", "--walls", "4"][..], bad].concat();
+        refused(&args);
+    }
+    // Past the analysis, no ranks' line.
+    let big = ok(&["solve", "9x9", "--walls", "3", "--plan", "--ranks", "4"]);
+    assert!(!big.contains("across"), "{big}");
+}
+
+#[test]
 fn distributed_is_refused_without_its_build_or_its_directory() {
     let solve = [
         "solve",

@@ -8,7 +8,7 @@ use quoridor_solver::error::{count, format_bytes};
 use quoridor_solver::estimate::CellEstimate;
 use quoridor_solver::geometry::{Board, Player};
 use quoridor_solver::notation::{action_name, format_moves};
-use quoridor_solver::plan::{self, Costs};
+use quoridor_solver::plan::{self, AcrossCosts, Costs};
 use quoridor_solver::progress::Progress;
 use quoridor_solver::retro::{Precision, saved};
 use quoridor_solver::search::NoWin;
@@ -54,6 +54,13 @@ pub struct SolveArgs {
     /// and what each way to solve it would take (memory, disk, time), from the estimates
     #[arg(long)]
     plan: bool,
+
+    /// With --plan: also what the analysis across R MPI ranks would take (`--distributed`):
+    /// each rank's memory, the shared directory's disk, the bytes the ranks send each other
+    /// for a layer, the time (docs/CLUSTER.md)
+    #[arg(long, value_name = "R", requires = "plan",
+          value_parser = clap::value_parser!(u16).range(1..=64))]
+    ranks: Option<u16>,
 
     /// With --method retro: also print the counts over every position of the cell
     /// (positions, wins for Player 1, wins for Player 2, draws)
@@ -202,6 +209,7 @@ pub struct Solve {
     walls: u8,
     json: bool,
     plan: bool,
+    ranks: Option<u16>,
     stats: bool,
     distributed: bool,
     options: SolveOptions,
@@ -296,6 +304,7 @@ impl SolveArgs {
             walls,
             json: self.json,
             plan: self.plan,
+            ranks: self.ranks,
             stats: self.stats,
             distributed: self.distributed,
             options,
@@ -365,8 +374,14 @@ fn solve_here(s: Solve, bars: &Bars, out: &mut dyn Write) -> Result<ExitCode> {
                 format_bytes(decision.need.bytes)
             )?,
         }
-        for line in Costs::of(s.board, s.walls).lines() {
+        let costs = Costs::of(s.board, s.walls);
+        for line in costs.lines() {
             writeln!(out, "{line}")?;
+        }
+        if let Some(ranks) = s.ranks.filter(|_| costs.retro_board) {
+            for line in AcrossCosts::of(s.board, s.walls, ranks.into()).lines() {
+                writeln!(out, "{line}")?;
+            }
         }
         return Ok(ExitCode::SUCCESS);
     }

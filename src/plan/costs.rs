@@ -104,6 +104,86 @@ impl Costs {
     }
 }
 
+/// The values on disk against their bytes before compression: at most a quarter (measured:
+/// 4 to 6 times less, docs/DISK.md).
+const DISK_SHARE: u64 = 4;
+
+/// What the analysis across `ranks` MPI ranks (`solve --distributed`) would take, from the
+/// estimates alone: `solve --plan --ranks R`, and the cluster plan of docs/CLUSTER.md.
+#[derive(Clone, Debug)]
+pub struct AcrossCosts {
+    pub ranks: usize,
+    /// Each rank's memory, exact and compact: the ranked numbering (every rank holds its
+    /// own), the layout's indices, its share of the largest layer and the pieces in flight.
+    pub per_rank: [u64; 2],
+    pub numbering: u64,
+    /// The table in the shared directory, exact and compact (`DISK_SHARE` of its values).
+    pub disk: [u64; 2],
+    /// The most bytes the ranks send each other for one layer, exact and compact: each
+    /// block of the layer above goes to at most min(ranks - 1, its walls) other ranks,
+    /// compressed as on disk.
+    pub sent_most: [u64; 2],
+    /// Seconds with 2 cores a rank at the rate measured in parts on this machine, the
+    /// exchanges not included.
+    pub seconds: f64,
+}
+
+impl AcrossCosts {
+    pub fn of(board: Board, walls: u8, ranks: usize) -> AcrossCosts {
+        let e = CellEstimate::new(board, walls);
+        let r = &e.retro;
+        let both = |f: &dyn Fn(Precision) -> u64| [f(Precision::Exact), f(Precision::Compact)];
+        let sent = |p: Precision| {
+            (1..r.layers)
+                .map(|c| {
+                    let disk = r.layer_bytes(p, c) / DISK_SHARE as u128;
+                    disk * ranks.saturating_sub(1).min(c) as u128
+                })
+                .max()
+                .map_or(0, |b| u64::try_from(b).unwrap_or(u64::MAX))
+        };
+        AcrossCosts {
+            ranks,
+            per_rank: both(&|p| r.peak_across(p, ranks).saturating_add(e.ranked_bytes)),
+            numbering: e.ranked_bytes,
+            disk: both(&|p| r.values_bytes(p) / DISK_SHARE),
+            sent_most: both(&sent),
+            seconds: r.positions as f64 / (PARTS_POSITIONS_PER_SECOND * ranks.max(1) as f64),
+        }
+    }
+
+    /// The costs as lines of text.
+    pub fn lines(&self) -> Vec<String> {
+        let b = format_bytes;
+        let [exact, compact] = self.per_rank;
+        vec![
+            format!(
+                "across {} (--distributed): each rank about {} exact or {} compact (the \
+                 ranked numbering {}, which every rank holds, the layout's indices, its share \
+                 of the largest layer and the pieces exchanged)",
+                crate::error::count(self.ranks, "rank"),
+                b(exact),
+                b(compact),
+                b(self.numbering)
+            ),
+            format!(
+                "  the directory every rank reaches: about {} exact or {} compact on disk",
+                b(self.disk[0]),
+                b(self.disk[1])
+            ),
+            format!(
+                "  sent between ranks: at most {} exact or {} compact for one layer",
+                b(self.sent_most[0]),
+                b(self.sent_most[1])
+            ),
+            format!(
+                "  time: about {} with 2 cores a rank, the exchanges not included",
+                hours(self.seconds)
+            ),
+        ]
+    }
+}
+
 /// Seconds as seconds, minutes or hours.
 fn hours(seconds: f64) -> String {
     match seconds {
@@ -124,6 +204,12 @@ mod tests {
         assert!(c.compact_two < c.exact_two && c.exact_two < c.exact_every);
         assert!(c.values_compact * 4 >= c.values_exact && c.values_compact * 3 < c.values_exact);
         assert_eq!(c.lines().len(), 6);
+        let one = AcrossCosts::of(Board::new(5, 5).unwrap(), 4, 1);
+        let four = AcrossCosts::of(Board::new(5, 5).unwrap(), 4, 4);
+        assert!(four.per_rank[0] < one.per_rank[0] && four.per_rank[1] < four.per_rank[0]);
+        assert_eq!(one.sent_most, [0, 0], "one rank sends nothing");
+        assert!(four.sent_most[0] > 0 && four.disk == one.disk);
+        assert!((one.seconds / four.seconds - 4.0).abs() < 1e-9);
         let big = Costs::of(Board::new(9, 9).unwrap(), 3);
         assert!(!big.retro_board);
         assert!(big.lines().last().unwrap().contains("none"));

@@ -34,7 +34,7 @@ pub use ask::{
     AUTO_SEARCH_SHARE, DEFAULT_TT_BYTES, EAGER_SLACK_BYTES, MIN_ON_DEMAND_BYTES,
     MIN_SEARCH_SECONDS, Method, ON_DEMAND_SLACK_BYTES, SolveOptions, Store,
 };
-pub use costs::Costs;
+pub use costs::{AcrossCosts, Costs};
 pub use decide::{Decision, analysis_fits, decide};
 pub use need::{Need, retro_configs_bytes, retro_over_ranked, retro_precision, through_disk_need};
 use std::time::Duration;

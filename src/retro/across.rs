@@ -325,16 +325,14 @@ impl Round<'_> {
                 }
             }
         }
+        // What this rank sends itself is pushed as it is, neither deflated nor exchanged.
+        let own = std::mem::take(&mut send[me]);
         let packed: Vec<Vec<u8>> = send.into_par_iter().map(|m| deflate(&m)).collect();
-        let sent = packed
-            .iter()
-            .enumerate()
-            .filter(|&(to, _)| to != me)
-            .map(|(_, m)| m.len() as u64)
-            .sum();
+        let sent = packed.iter().map(|m| m.len() as u64).sum();
         let record = 8 + self.splits.len() * block;
-        for message in self.ranks.exchange(packed) {
-            let records = inflate(&message);
+        let received = self.ranks.exchange(packed);
+        let others = received.iter().enumerate().filter(|&(from, _)| from != me);
+        for records in std::iter::once(own).chain(others.map(|(_, m)| inflate(m))) {
             records.par_chunks(record).for_each(|rec| {
                 let r = u64::from_le_bytes(rec[..8].try_into().expect("8 bytes")) as usize;
                 let blocks: ArrayVec<&[u8], MAX_SPLITS> = rec[8..].chunks(block).collect();

@@ -113,6 +113,34 @@ impl RetroEstimate {
         u64::try_from(fixed + part).unwrap_or(u64::MAX)
     }
 
+    /// The peak bytes of one rank of an analysis across `ranks` (`across.rs`) at
+    /// `precision`, besides the configurations: its even share of the largest layer, the
+    /// pieces of the layer above in flight (`across::share_bytes`), the layout's indices
+    /// and the slack. The shares are runs of whole segments, so a rank's share can exceed
+    /// the even share by up to a segment (16 MiB, `segments.rs`).
+    pub fn peak_across(&self, precision: Precision, ranks: usize) -> u64 {
+        let r = ranks.max(1) as u128;
+        let pieces = |below: u128| {
+            let piece = parts::chunk_bytes(
+                u64::try_from(below / (4 * r * (2 * r + 3))).unwrap_or(u64::MAX),
+            );
+            (parts::STREAM_CHUNKS as u128 + 2 * r) * piece as u128
+        };
+        let most = (0..self.layers)
+            .map(|k| {
+                let layer = self.layer_bytes(precision, k);
+                let above = if k + 1 < self.layers {
+                    pieces(layer)
+                } else {
+                    0
+                };
+                layer.div_ceil(r) + above
+            })
+            .max()
+            .unwrap_or(0);
+        u64::try_from(most + self.index + parts::SLACK_BYTES as u128).unwrap_or(u64::MAX)
+    }
+
     /// The bytes of the values of every layer at `precision`, uncompressed: what an
     /// analysis through the disk writes before compression.
     pub fn values_bytes(&self, precision: Precision) -> u64 {
