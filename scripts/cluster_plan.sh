@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The cluster plan of docs/CLUSTER.md, from `solve --plan --ranks R` (estimates only: the
 # configuration counts, the rate measured in parts on this machine, compact precision):
-# per cell and number of ranks, each rank's memory, the shared directory's disk, the most a
+# per cell and number of ranks, each rank's memory (and what of it every rank holds whole), the shared directory's disk, the most a
 # layer sends between ranks, the hours without the exchanges. Prints a Markdown table.
 #
 #   scripts/cluster_plan.sh                         7x5 w5-w7, w10 and 6x6 w5 on 8, 16, 32, 64 ranks
@@ -11,8 +11,8 @@ cd "$(dirname "$0")/.."
 cells=${CELLS:-"7x5:5 6x6:5 7x5:6 7x5:7 7x5:10"}; rank_counts=${RANKS:-"8 16 32 64"}
 cargo build --release --quiet
 bin=target/release/quoridor-solver
-echo "| cell | positions | ranks | RAM a rank (compact) | of which the numbering | disk (compact) | most sent for a layer | hours |"
-echo "|---|---|---|---|---|---|---|---|"
+echo "| cell | positions | ranks | RAM a rank (compact) | of which numbering + indices | share of the largest layer | disk (compact) | most sent for a layer | hours |"
+echo "|---|---|---|---|---|---|---|---|---|"
 for cell in $cells; do
   board=${cell%%:*}; walls=${cell##*:}
   for r in $rank_counts; do
@@ -21,11 +21,15 @@ for cell in $cells; do
 import re, sys
 text = sys.stdin.read()
 positions = re.search(r"^positions: (\S+)", text, re.M).group(1)
-per_rank, numbering = re.search(r"or (\S+ \S+) compact \(the ranked numbering (\S+ \S+),", text).groups()
+per_rank = re.search(r"or (\S+ \S+) compact$", text, re.M).group(1)
+numbering, index = re.search(r"ranked numbering (\S+ \S+) and the layout.s indices (\S+ \S+);", text).groups()
 disk = re.search(r"or (\S+ \S+) compact on disk", text).group(1)
 sent = re.search(r"or (\S+ \S+) compact for one layer", text).group(1)
 t = re.search(r"time: about (\S+ \S+) with", text).group(1)
-print("| %s w%s | %s | %s | %s | %s | %s | %s | %s |" % (sys.argv[1], sys.argv[2], positions, sys.argv[3], per_rank, numbering, disk, sent, t))
+units = {"B": 0, "KiB": 1, "MiB": 2, "GiB": 3, "TiB": 4}
+size = lambda t: float(t.split()[0]) * 1024 ** units[t.split()[1]]
+share = (size(per_rank) - size(numbering) - size(index)) / 2**30
+print("| %s w%s | %s | %s | %s | %s + %s | %.1f GiB | %s | %s | %s |" % (sys.argv[1], sys.argv[2], positions, sys.argv[3], per_rank, numbering, index, share, disk, sent, t))
 ' "$board" "$walls" "$r"
   done
 done

@@ -6,7 +6,9 @@
 # run: seconds, the largest peak of a rank (each rank measured by /usr/bin/time), that peak
 # against one process's, and the bytes the ranks sent each other against the bytes the
 # layers take on disk (largest ratio of a layer, and all layers together). Exits 1 when two
-# tables differ. Needs OpenMPI (`apt-get install libopenmpi-dev openmpi-bin libclang-dev`).
+# tables differ. The ranks are not bound to cores (`--bind-to none`: by default mpirun binds
+# one or two ranks to a core each, and one rank then runs on one core). Needs OpenMPI
+# (`apt-get install libopenmpi-dev openmpi-bin libclang-dev`).
 #
 #   scripts/mpi_check.sh                          5x5:4 3x9:5 on 1 2 3 4 ranks
 #   CELLS="5x5:5 3x9:6" RANKS="1 2 4" scripts/mpi_check.sh
@@ -34,7 +36,7 @@ for cell in $cells; do
   for r in $rank_counts; do
     many="$dir/many"; rm -rf "$many"
     start=$(date +%s.%N)
-    mpirun --oversubscribe -np "$r" /usr/bin/time -f "rank-peak %e %M" \
+    mpirun --oversubscribe --bind-to none -np "$r" /usr/bin/time -f "rank-peak %e %M" \
       "$bin" "${solve[@]}" --scratch "$many" --distributed >/dev/null 2>"$dir/err"
     end=$(date +%s.%N)
     python3 - "$dir/err" "$cell" "$r" "$start" "$end" "$kib1" <<'PY'

@@ -117,6 +117,7 @@ pub struct AcrossCosts {
     /// own), the layout's indices, its share of the largest layer and the pieces in flight.
     pub per_rank: [u64; 2],
     pub numbering: u64,
+    pub index: u64,
     /// The table in the shared directory, exact and compact (`DISK_SHARE` of its values).
     pub disk: [u64; 2],
     /// The most bytes the ranks send each other for one layer, exact and compact: each
@@ -146,6 +147,7 @@ impl AcrossCosts {
             ranks,
             per_rank: both(&|p| r.peak_across(p, ranks).saturating_add(e.ranked_bytes)),
             numbering: e.ranked_bytes,
+            index: r.index_bytes(),
             disk: both(&|p| r.values_bytes(p) / DISK_SHARE),
             sent_most: both(&sent),
             seconds: r.positions as f64 / (PARTS_POSITIONS_PER_SECOND * ranks.max(1) as f64),
@@ -158,13 +160,17 @@ impl AcrossCosts {
         let [exact, compact] = self.per_rank;
         vec![
             format!(
-                "across {} (--distributed): each rank about {} exact or {} compact (the \
-                 ranked numbering {}, which every rank holds, the layout's indices, its share \
-                 of the largest layer and the pieces exchanged)",
+                "across {} (--distributed): each rank about {} exact or {} compact",
                 crate::error::count(self.ranks, "rank"),
                 b(exact),
                 b(compact),
-                b(self.numbering)
+            ),
+            format!(
+                "  of which every rank holds whole the ranked numbering {} and the layout's \
+                 indices {}; the rest is its share of the largest layer and the pieces \
+                 exchanged",
+                b(self.numbering),
+                b(self.index)
             ),
             format!(
                 "  the directory every rank reaches: about {} exact or {} compact on disk",

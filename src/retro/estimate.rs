@@ -113,6 +113,12 @@ impl RetroEstimate {
         u64::try_from(fixed + part).unwrap_or(u64::MAX)
     }
 
+    /// The bytes of the layout's indices (`layout::index_bytes`), which the analysis in
+    /// parts and every rank of an analysis across ranks hold whole.
+    pub fn index_bytes(&self) -> u64 {
+        u64::try_from(self.index).unwrap_or(u64::MAX)
+    }
+
     /// The peak bytes of one rank of an analysis across `ranks` (`across.rs`) at
     /// `precision`, besides the configurations: its even share of the largest layer, the
     /// pieces of the layer above in flight (`across::share_bytes`), the layout's indices
