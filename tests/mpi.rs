@@ -103,7 +103,7 @@ fn more_ranks_than_the_work_are_refused_in_one_line() {
         ],
     );
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(!out.status.success());
+    assert_eq!(out.status.code(), Some(2), "rank 0's status: {err}");
     let ours: Vec<&str> = err.lines().filter(|l| l.starts_with("error:")).collect();
     assert_eq!(ours.len(), 1, "{err}");
     assert!(ours[0].contains("17 ranks for 3x3 with 1 wall"), "{err}");

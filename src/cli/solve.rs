@@ -424,8 +424,9 @@ fn solve_here(s: Solve, bars: &Bars, out: &mut dyn Write) -> Result<ExitCode> {
 /// process would (the ranks in its options) and prints; any other rank solves its share of
 /// every layer and prints nothing. Refusals that every rank makes alike, before any rank
 /// waits on another (memory, arguments, a directory none can take up), are printed by rank
-/// 0 alone. Any other error stops the whole job: the rank prints it, naming itself and the
-/// layer, and aborts every rank (the others would wait for it in an exchange forever).
+/// 0 alone, and the job ends with its status 2. Any other error stops the whole job: the
+/// rank prints it, naming itself and the layer, and aborts every rank (the others would
+/// wait for it in an exchange forever).
 #[cfg(feature = "mpi")]
 fn as_a_rank(mut s: Solve, bars: &Bars, out: &mut dyn Write) -> Result<ExitCode> {
     use quoridor_solver::retro::ranks::{Ranks, SharedRanks};
@@ -444,7 +445,9 @@ fn as_a_rank(mut s: Solve, bars: &Bars, out: &mut dyn Write) -> Result<ExitCode>
     };
     match result {
         Err(e @ (Error::Memory { .. } | Error::Argument(_))) if rank == 0 => Err(e),
-        Err(Error::Memory { .. } | Error::Argument(_)) => Ok(ExitCode::from(2)),
+        // Exit 0: a rank's non-zero status makes mpirun end the job at once, which could
+        // cut rank 0 off before its line; the job's status is then rank 0's 2.
+        Err(Error::Memory { .. } | Error::Argument(_)) => Ok(ExitCode::SUCCESS),
         Err(e) => {
             eprintln!("error: {e}");
             ranks.abort(2)
