@@ -2,7 +2,8 @@
 //! the `mpi` feature (`cargo test --release --features mpi --test mpi`; CI runs it): for 2
 //! and 3 ranks (more ranks than the machine's cores, `--oversubscribe`), the directory ends
 //! as the table one process writes, file for file (the same manifest), and rank 0 prints
-//! what one process prints. Without the feature, `--distributed` is refused (tests/cli.rs).
+//! what one process prints; a rank that fails in a layer names itself and the layer and
+//! ends the job. Without the feature, `--distributed` is refused (tests/cli.rs).
 #![cfg(feature = "mpi")]
 
 use std::path::Path;
@@ -107,5 +108,37 @@ fn more_ranks_than_the_work_are_refused_in_one_line() {
     let ours: Vec<&str> = err.lines().filter(|l| l.starts_with("error:")).collect();
     assert_eq!(ours.len(), 1, "{err}");
     assert!(ours[0].contains("17 ranks for 3x3 with 1 wall"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_rank_that_fails_in_a_layer_names_itself_and_the_layer_and_ends_the_job() {
+    let dir = scratch("mpi-rank-fails");
+    let bin = env!("CARGO_BIN_EXE_quoridor-solver");
+    let job = Command::new("mpirun")
+        .args(["--oversubscribe", "-np", "2", bin])
+        .args(["solve", "5x5", "--walls", "4", "--method", "retro"])
+        .args(["--scratch", s(&dir), "--distributed"])
+        .env("OMPI_ALLOW_RUN_AS_ROOT", "1")
+        .env("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("mpirun runs");
+    // Once layer 6 is joined, a directory where rank 1 will write its share of layer 4
+    // makes that write fail on rank 1 alone.
+    let started = std::time::Instant::now();
+    while !dir.join("layer-06-split-00.bin.gz").exists() {
+        assert!(started.elapsed().as_secs() < 120, "layer 6 never written");
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    }
+    std::fs::create_dir(dir.join("layer-04-split-00.rank-001.bin.gz")).unwrap();
+    let out = job.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{err}");
+    let ours: Vec<&str> = err.lines().filter(|l| l.starts_with("error:")).collect();
+    assert_eq!(ours.len(), 1, "{err}");
+    assert!(ours[0].starts_with("error: rank 1, layer 4: "), "{err}");
+    assert!(!dir.join("MANIFEST.sha256").exists());
     let _ = std::fs::remove_dir_all(&dir);
 }
