@@ -254,15 +254,7 @@ pub fn solve(
         need.bytes,
         options.memory_budget,
     )?;
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(options.threads)
-        .build()
-        .map_err(|e| {
-            Error::Argument(format!(
-                "cannot start {}: {e}",
-                count(options.threads, "thread")
-            ))
-        })?;
+    let pool = thread_pool(options.threads)?;
     pool.install(|| {
         let mut result = CellResult::undecided(board, walls);
         if on_demand {
@@ -664,20 +656,20 @@ pub fn solve_share(
             "only the retrograde analysis runs across ranks: use --method retro".into(),
         ));
     };
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(options.threads)
-        .build()
-        .map_err(|e| {
-            Error::Argument(format!(
-                "cannot start {}: {e}",
-                count(options.threads, "thread")
-            ))
-        })?;
+    let pool = thread_pool(options.threads)?;
     pool.install(|| {
         let ranked = Ranked::build(board, walls);
         let budget = ranked_analysis_budget(&ranked, precision, options);
         crate::retro::saved::save_share(&ranked, budget, precision, to, progress)
     })
+}
+
+/// A pool of `threads` workers for one cell's work (results do not depend on their number).
+fn thread_pool(threads: usize) -> Result<rayon::ThreadPool> {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| Error::Argument(format!("cannot start {}: {e}", count(threads, "thread"))))
 }
 
 /// The analysis's answer into the cell's result (no length after a compact analysis).
