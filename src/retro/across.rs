@@ -64,7 +64,7 @@ pub fn share_out(cut: &[Range<usize>], size: usize) -> Vec<Range<usize>> {
 
 /// The bytes a rank holds for layer `k` at most, besides the configurations and the
 /// layout: its share of the layer's stores, and the pieces of the stream and of the
-/// exchange (`piece_bytes`).
+/// exchange (`pieces_over`).
 pub fn share_bytes(layout: &Layout, (k, per_byte): (usize, usize), size: usize) -> u64 {
     let cut = segments::cut(layout, k, per_byte);
     let per_config = layout.splits(k) * layout.stored_len() / per_byte;
@@ -84,15 +84,21 @@ fn pieces_bytes(layout: &Layout, (c, per_byte): (usize, usize), size: usize) -> 
     if c >= layout.layers() {
         return 0;
     }
-    (parts::STREAM_CHUNKS + 2 * size as u64) * piece_bytes(layout, (c, per_byte), size)
+    pieces_over((layout.layer_len(c - 1) / per_byte) as u64, size)
 }
 
-/// The bytes of one piece of a rank's share of layer `c`, every split pushed together:
-/// no more than `parts::CHUNK_BYTES`, and small enough that all the pieces in flight take
-/// a quarter of a share of the layer below at most.
-fn piece_bytes(layout: &Layout, (c, per_byte): (usize, usize), size: usize) -> u64 {
-    let below = layout.layer_len(c - 1) / per_byte;
-    parts::chunk_bytes((below / (4 * size * (2 * size + 3))) as u64)
+/// `pieces_bytes` for a layer below of `below` bytes (every split): also what the
+/// estimates count (`RetroEstimate::peak_across`).
+pub fn pieces_over(below: u64, size: usize) -> u64 {
+    (parts::STREAM_CHUNKS + 2 * size as u64) * piece_over(below, size)
+}
+
+/// The bytes of one piece of a rank's share of a layer whose layer below takes `below`
+/// bytes, every split pushed together: no more than `parts::CHUNK_BYTES`, and small enough
+/// that all the pieces in flight take a quarter of a share of the layer below at most.
+fn piece_over(below: u64, size: usize) -> u64 {
+    let size = size as u64;
+    parts::chunk_bytes(below / (4 * size * (2 * size + 3)))
 }
 
 /// Solves the layers of the cell not yet written to `spill`, from the most walls down,
@@ -253,7 +259,8 @@ fn push_layer_above<P: Packing>(
     let cut = segments::cut(layout, c, P::PER_BYTE);
     let mine = share_out(&cut, size)[me].clone();
     let block = stored_len / P::PER_BYTE;
-    let piece = piece_bytes(layout, (c, P::PER_BYTE), size) as usize;
+    let below = (layout.layer_len(c - 1) / P::PER_BYTE) as u64;
+    let piece = piece_over(below, size) as usize;
     let most = (piece / (splits.len() * block)).max(1);
     let chunks = parts::runs(layout, c, mine.clone(), most);
     let rounds = ranks::all_max(ranks, chunks.len() as u64) as usize;

@@ -125,22 +125,15 @@ impl RetroEstimate {
     /// and the slack. The shares are runs of whole segments, so a rank's share can exceed
     /// the even share by up to a segment (16 MiB, `segments.rs`).
     pub fn peak_across(&self, precision: Precision, ranks: usize) -> u64 {
-        let r = ranks.max(1) as u128;
-        let pieces = |below: u128| {
-            let piece = parts::chunk_bytes(
-                u64::try_from(below / (4 * r * (2 * r + 3))).unwrap_or(u64::MAX),
-            );
-            (parts::STREAM_CHUNKS as u128 + 2 * r) * piece as u128
-        };
+        let r = ranks.max(1);
         let most = (0..self.layers)
             .map(|k| {
                 let layer = self.layer_bytes(precision, k);
-                let above = if k + 1 < self.layers {
-                    pieces(layer)
-                } else {
-                    0
+                let above = match k + 1 < self.layers {
+                    true => super::across::pieces_over(u64::try_from(layer).unwrap_or(u64::MAX), r),
+                    false => 0,
                 };
-                layer.div_ceil(r) + above
+                layer.div_ceil(r as u128) + above as u128
             })
             .max()
             .unwrap_or(0);
