@@ -188,11 +188,14 @@ impl Spill {
         }
         let (from, layers) = (self.written_from(), found.layers.len());
         if from < layers {
+            let next = match from {
+                0 => "the table is finished from them".to_string(),
+                _ => format!("going on from layer {}", from - 1),
+            };
             progress.message(&format!(
-                "{}: layers {from} to {} of an earlier run are whole; going on from layer {}",
+                "{}: layers {from} to {} of an earlier run are whole; {next}",
                 self.dir.display(),
                 layers - 1,
-                from.saturating_sub(1)
             ));
         }
         Ok(())
