@@ -71,6 +71,7 @@ mod tests {
             peak_bytes: 0,
             version: String::new(),
             depth_reached: 0,
+            line: String::new(),
         }
     }
 

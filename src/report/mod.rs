@@ -10,7 +10,8 @@ pub mod published;
 pub mod svg;
 
 use crate::error::{Error, Result, count};
-use crate::geometry::Board;
+use crate::geometry::{Board, Player};
+use crate::notation::format_moves;
 use crate::position::MAX_WALLS_PER_PLAYER;
 use crate::solver::{CellResult, MethodUsed, Outcome};
 use serde::{Deserialize, Serialize};
@@ -31,6 +32,13 @@ pub struct CellRecord {
     pub version: String,
     /// The deepest search iteration completed (what "unknown" reached).
     pub depth_reached: u32,
+    /// The principal line from the start in move notation (`1. c2 c4 2. b2h c3`): for a
+    /// win, the winner's line of exactly `plies` plies, which `show --moves` replays to the
+    /// goal (scripts/replay_lines.sh); for a draw, moves into the cycle. Empty when the run
+    /// found none (undecided, or a compact analysis whose length search stopped) and in
+    /// rows written before the column existed, which read back with it empty.
+    #[serde(default)]
+    pub line: String,
 }
 
 impl CellRecord {
@@ -47,6 +55,10 @@ impl CellRecord {
             peak_bytes: r.peak_bytes,
             version: version(),
             depth_reached: r.depth_reached,
+            line: match Board::new(r.width, r.height) {
+                Ok(board) => format_moves(board, Player::One, &r.line),
+                Err(_) => String::new(),
+            },
         }
     }
 
@@ -300,15 +312,18 @@ mod tests {
             peak_bytes: 1 << 20,
             version: "0.1.0".into(),
             depth_reached: plies.unwrap_or(40),
+            line: String::new(),
         }
     }
 
     #[test]
     fn csv_round_trips_and_files_appear() {
         let dir = std::env::temp_dir().join(format!("qs-report-{}", std::process::id()));
+        let mut with_line = record(3, 3, 0, "2", Some(4));
+        with_line.line = "1. b1 b3 2. b2 b2".into();
         let records = vec![
             record(5, 5, 4, "2", Some(38)),
-            record(3, 3, 0, "2", Some(4)),
+            with_line,
             record(8, 3, 3, "unknown", None),
         ];
         write_all(&dir, &records).unwrap();
@@ -322,6 +337,22 @@ mod tests {
         assert!(svg.contains(">2 (38)<"), "{svg}");
         let entries: Vec<_> = std::fs::read_dir(&dir).unwrap().collect();
         assert_eq!(entries.len(), 4, "no temporary file left");
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[test]
+    fn a_table_written_before_the_line_column_reads_with_empty_lines() {
+        let dir = std::env::temp_dir().join(format!("qs-report-old-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join(CSV_NAME);
+        std::fs::write(
+            &path,
+            "width,height,walls,outcome,plies,method,nodes,seconds,peak_bytes,version,depth_reached\n\
+             3,3,0,2,4,proof-search,10,0.5,1048576,0.1.0,4\n",
+        )
+        .unwrap();
+        let back = read_csv(&path).unwrap();
+        assert_eq!(back, vec![record(3, 3, 0, "2", Some(4))]);
         std::fs::remove_dir_all(dir).unwrap();
     }
 }

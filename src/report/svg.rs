@@ -129,6 +129,7 @@ mod tests {
             peak_bytes: 0,
             version: String::new(),
             depth_reached: 12,
+            line: String::new(),
         }
     }
 
