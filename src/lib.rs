@@ -7,7 +7,9 @@
 
 pub mod analysis;
 pub mod bitboard;
+pub mod campaign;
 pub mod configs;
+pub mod confirm;
 pub mod diagram;
 pub mod error;
 pub mod estimate;

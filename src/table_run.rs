@@ -8,6 +8,7 @@
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
+use crate::confirm::{self, ConfirmSummary};
 use crate::error::{Error, Result, count, format_bytes};
 use crate::estimate::CellEstimate;
 use crate::geometry::Board;
@@ -38,6 +39,9 @@ pub struct TableRun {
     pub force: bool,
     /// Skip a board's cells with more walls than one left undecided.
     pub stop_at_undecided: bool,
+    /// After the cells, solve each decided cell of the selection again by the other
+    /// method within this limit and compare (`confirm.rs`); `None`: no second method.
+    pub confirm: Option<Duration>,
 }
 
 /// What a run tells while it goes, besides the solver's own progress.
@@ -65,6 +69,8 @@ pub struct TableSummary {
     pub seconds: f64,
     /// With `resume`, the line naming the kept cells another build solved.
     pub other_builds: Option<String>,
+    /// What the second method said, when the run asked for it.
+    pub confirmed: Option<ConfirmSummary>,
 }
 
 impl TableRun {
@@ -91,6 +97,46 @@ impl TableRun {
             ))),
             _ => Ok(()),
         }
+    }
+
+    /// How the run solves the cell, knowing the rows of the results table so far.
+    fn plan_cell(&self, board: Board, walls: u8, records: &[CellRecord]) -> plan::Plan {
+        let options = &self.options;
+        plan::plan_with_disk(
+            board,
+            walls,
+            (
+                options.memory_budget,
+                options.time_limit.unwrap_or(Duration::MAX),
+            ),
+            &earlier(records),
+            self.scratch.is_some(),
+        )
+    }
+
+    /// The plan of every selected cell not decided in the results table yet, as the run
+    /// would make it now: what a campaign prints before it starts. With
+    /// `stop_at_undecided`, only each board's first such cell: the board's next wall
+    /// count is tried only if that one is decided, and is planned then.
+    pub fn plans(&self) -> Result<Vec<crate::campaign::Planned>> {
+        let csv_path = self.csv_path();
+        let records = match self.resume && csv_path.exists() {
+            true => report::read_csv(&csv_path)?,
+            false => Vec::new(),
+        };
+        let mut boards: Vec<Board> = Vec::new();
+        let mut plans = Vec::new();
+        for &(b, n) in &self.cells {
+            let decided = records
+                .iter()
+                .any(|r| r.cell() == (b.width(), b.height(), n) && r.is_decided());
+            if decided || (self.stop_at_undecided && boards.contains(&b)) {
+                continue;
+            }
+            boards.push(b);
+            plans.push((b, n, self.plan_cell(b, n, &records)));
+        }
+        Ok(plans)
     }
 
     /// The results table's CSV file.
@@ -160,16 +206,7 @@ pub fn run(t: &TableRun, events: &dyn TableEvents) -> Result<TableSummary> {
             passed_over += 1;
             continue;
         }
-        let planned = plan::plan_with_disk(
-            board,
-            walls,
-            (
-                options.memory_budget,
-                options.time_limit.unwrap_or(Duration::MAX),
-            ),
-            &earlier(&records),
-            t.scratch.is_some(),
-        );
+        let planned = t.plan_cell(board, walls, &records);
         let mut cell_options = SolveOptions {
             // `auto` (the default) follows the plan; `search` and `retro` are the user's.
             method: match options.method {
@@ -275,6 +312,10 @@ pub fn run(t: &TableRun, events: &dyn TableEvents) -> Result<TableSummary> {
     // Written again at the end, so that a run with nothing left to solve (--resume)
     // brings the files up to date with this version, table.svg included.
     report::write_all(dir, &records)?;
+    let confirmed = match t.confirm {
+        Some(limit) => Some(confirm::run(t, &records, limit, events)?),
+        None => None,
+    };
     Ok(TableSummary {
         records,
         solved: todo.len() - skipped - passed_over,
@@ -282,6 +323,7 @@ pub fn run(t: &TableRun, events: &dyn TableEvents) -> Result<TableSummary> {
         passed_over,
         seconds: started.elapsed().as_secs_f64(),
         other_builds,
+        confirmed,
     })
 }
 

@@ -22,7 +22,7 @@ fn rows(dir: &Path) -> Vec<((String, String, String), String)> {
         .skip(1)
         .map(|l| {
             let f: Vec<&str> = l.split(',').collect();
-            assert_eq!(f.len(), 11, "a whole row: {l}");
+            assert_eq!(f.len(), 12, "a whole row: {l}");
             ((f[0].into(), f[1].into(), f[2].into()), l.to_string())
         })
         .collect()
@@ -259,4 +259,168 @@ fn table_save_keeps_each_cells_values_and_verify_accepts_them() {
     assert!(rows(&dir).iter().all(|(_, l)| l.contains(",retrograde,")));
     let _ = std::fs::remove_dir_all(&dir);
     let _ = std::fs::remove_dir_all(&saved);
+}
+
+/// scripts/replay_lines.sh against a table the binary wrote: every decided cell's line
+/// replays to its winner in its plies; a line cut short, or a length changed, fails.
+#[test]
+fn every_decided_line_replays_with_show_and_a_wrong_one_is_caught() {
+    let dir = temp_dir("replay");
+    let status = bin()
+        .args([
+            "table", "--boards", "3x3,4x3", "--walls", "0..=2", "-q", "--out",
+        ])
+        .arg(&dir)
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/replay_lines.sh");
+    let replay = |csv: &Path| {
+        let out = Command::new("bash")
+            .arg(script)
+            .arg(csv)
+            .env("BIN", env!("CARGO_BIN_EXE_quoridor-solver"))
+            .output()
+            .unwrap();
+        (out.status.code(), String::from_utf8(out.stdout).unwrap())
+    };
+    let csv = dir.join("table.csv");
+    let (code, text) = replay(&csv);
+    assert_eq!(code, Some(0), "{text}");
+    assert!(text.contains("6 lines replayed"), "{text}");
+    assert!(
+        text.contains("0 decided rows without a line, 0 failed"),
+        "{text}"
+    );
+    // Drop the last ply of each line: the winner is then not on the goal yet, and the
+    // count no longer matches either.
+    let table = std::fs::read_to_string(&csv).unwrap();
+    let cut: String = table
+        .lines()
+        .map(|l| match l.rsplit_once(' ') {
+            Some((head, _)) if !l.starts_with("width") => format!("{head}\n"),
+            _ => format!("{l}\n"),
+        })
+        .collect();
+    std::fs::write(&csv, cut).unwrap();
+    let (code, text) = replay(&csv);
+    assert_eq!(code, Some(1), "{text}");
+    assert!(text.contains("0 lines replayed"), "{text}");
+    assert!(text.contains("FAILED: 3x3 with 0 walls"), "{text}");
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+/// A campaign's output: stdout and exit code.
+fn campaign(dir: &Path, extra: &[&str]) -> (Option<i32>, String) {
+    let out = bin()
+        .args(["table", "--boards", "3x3,4x3", "--walls", "0..=3", "-q"])
+        .args(["--max-seconds", "30", "--campaign"])
+        .arg(dir.join("campaign"))
+        .arg("--out")
+        .arg(dir.join("out"))
+        .args(extra)
+        .output()
+        .unwrap();
+    (out.status.code(), String::from_utf8(out.stdout).unwrap())
+}
+
+/// A campaign decides every cell, confirms each by the other method, resumes with nothing
+/// left to do, and reports a disagreement (here a length edited into the table) with exit 1.
+#[test]
+fn a_campaign_decides_confirms_and_resumes_without_redoing() {
+    let dir = temp_dir("campaign");
+    let (code, text) = campaign(&dir, &[]);
+    assert_eq!(code, Some(0), "{text}");
+    assert!(text.starts_with("plan: 3x3 with 0 walls"), "{text}");
+    assert!(text.contains("plan: 2 cells to solve"), "{text}");
+    assert!(text.contains("8 cells solved"), "{text}");
+    assert!(
+        text.contains("second method: 8 cells the same (outcome and length)"),
+        "{text}"
+    );
+    let confirm = std::fs::read_to_string(dir.join("out/confirm.csv")).unwrap();
+    assert_eq!(confirm.lines().count(), 9, "{confirm}");
+    // Resumed: nothing to solve, nothing to confirm again.
+    let (code, text) = campaign(&dir, &[]);
+    assert_eq!(code, Some(0), "{text}");
+    assert!(text.contains("plan: 0 cells to solve"), "{text}");
+    assert!(text.contains("0 cells solved"), "{text}");
+    assert_eq!(
+        std::fs::read_to_string(dir.join("out/confirm.csv")).unwrap(),
+        confirm
+    );
+    // 4x3 with 2 walls is Player 2 in 10: a table that says 12 is caught.
+    let csv = dir.join("out/table.csv");
+    let table = std::fs::read_to_string(&csv).unwrap();
+    let edited = table.replace("4,3,2,2,10,", "4,3,2,2,12,");
+    assert_ne!(edited, table, "{table}");
+    std::fs::write(&csv, edited).unwrap();
+    let (code, text) = campaign(&dir, &[]);
+    assert_eq!(code, Some(1), "{text}");
+    assert!(text.contains("1 differ"), "{text}");
+    assert!(text.contains("DIFFERS 4x3 with 2 walls: 2 (12)"), "{text}");
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+/// A cell an earlier pass left undecided short of the campaign's limit is tried again and
+/// its board goes on past it; one left undecided after the whole limit is given up.
+#[test]
+fn a_campaign_goes_past_a_short_failure_and_gives_up_a_full_one() {
+    let dir = temp_dir("campaign-undecided");
+    std::fs::create_dir_all(dir.join("out")).unwrap();
+    let header =
+        "width,height,walls,outcome,plies,method,nodes,seconds,peak_bytes,version,depth_reached\n";
+    std::fs::write(
+        dir.join("out/table.csv"),
+        format!(
+            "{header}3,3,0,2,4,proof-search,25,0.001,4800512,0.1.0,4\n\
+             3,3,1,unknown,,proof-search,10,1.5,4800512,0.1.0,3\n\
+             4,3,0,2,4,proof-search,25,0.001,4800512,0.1.0,4\n\
+             4,3,1,unknown,,proof-search,10,45.0,4800512,0.1.0,5\n"
+        ),
+    )
+    .unwrap();
+    let (code, text) = campaign(&dir, &["--plan"]);
+    assert_eq!(code, Some(0), "{text}");
+    assert!(text.contains("plan: 3x3 with 1 wall: "), "{text}");
+    assert!(
+        text.contains("plan: 4x3 with 1 wall: not tried again: undecided after 45 s"),
+        "{text}"
+    );
+    let (code, text) = campaign(&dir, &["--confirm-seconds", "0"]);
+    assert_eq!(code, Some(0), "{text}");
+    let table = std::fs::read_to_string(dir.join("out/table.csv")).unwrap();
+    for decided in ["3,3,1,2,8,", "3,3,2,2,12,", "3,3,3,2,12,"] {
+        assert!(table.contains(decided), "{decided}\n{table}");
+    }
+    assert!(table.contains("4,3,1,unknown,"), "{table}");
+    assert!(!table.contains("4,3,2,"), "{table}");
+    assert!(!dir.join("out/confirm.csv").exists());
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+/// Cells the analysis decided are confirmed by the proof search alone, in a plain table run
+/// with --confirm-seconds.
+#[test]
+fn cells_the_analysis_decided_are_confirmed_by_the_search() {
+    let dir = temp_dir("confirm-search");
+    let out = bin()
+        .args([
+            "table", "--boards", "3x4", "--walls", "0..=2", "-q", "--method", "retro",
+        ])
+        .args(["--confirm-seconds", "30", "--out"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    assert!(text.contains("second method: 3 cells the same"), "{text}");
+    let confirm = std::fs::read_to_string(dir.join("confirm.csv")).unwrap();
+    let methods: Vec<&str> = confirm
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').nth(5).unwrap())
+        .collect();
+    assert_eq!(methods, ["proof-search"; 3], "{confirm}");
+    std::fs::remove_dir_all(dir).unwrap();
 }

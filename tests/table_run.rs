@@ -75,6 +75,7 @@ fn job(cells: Vec<(Board, u8)>, dir: PathBuf, max_depth: u8) -> TableRun {
         scratch: None,
         force: false,
         stop_at_undecided: false,
+        confirm: None,
     }
 }
 

@@ -9,6 +9,7 @@ use std::sync::OnceLock;
 
 use clap::Args;
 use indicatif::ProgressBar;
+use quoridor_solver::campaign;
 use quoridor_solver::error::{clip, count};
 use quoridor_solver::geometry::Board;
 use quoridor_solver::position::MAX_WALLS_PER_PLAYER;
@@ -90,7 +91,8 @@ pub struct TableArgs {
         value_name = "FILE",
         conflicts_with_all = [
             "boards", "walls", "even", "beyond", "stop_at_undecided", "max_seconds", "method", "max_depth",
-            "resume", "out", "threads", "memory", "save", "scratch",
+            "resume", "out", "threads", "memory", "save", "scratch", "campaign",
+            "confirm_seconds", "plan",
         ]
     )]
     check: Option<PathBuf>,
@@ -118,6 +120,31 @@ pub struct TableArgs {
     #[arg(long, value_name = "DIR", conflicts_with = "save")]
     scratch: Option<PathBuf>,
 
+    /// A campaign over many runs, its layers and their checkpoints in DIR (outside the
+    /// repository): resumes from OUT's table (a decided cell is never solved again or
+    /// lost), stops a board only at a cell it could not decide within its limit, runs an
+    /// analysis that does not fit in memory in parts through DIR/scratch (resumed from the
+    /// layers written), gives each cell up to --max-seconds [default with it: 10800],
+    /// prints each cell's plan and the hours they add up to before it starts, and then
+    /// runs the second method on every decided cell (--confirm-seconds). Implies --resume
+    /// and --stop-at-undecided
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["save", "scratch"])]
+    campaign: Option<PathBuf>,
+
+    /// After the run's cells, solve every decided cell of the selection again by the other
+    /// method within S seconds and compare: proof search alone for a cell the analysis
+    /// decided, the analysis alone for one the search decided. The second answers go to
+    /// OUT/confirm.csv (a cell decided there is not tried again; an undecided one only
+    /// with a longer limit); a disagreement is printed and the run exits 1. 0: none
+    /// [default: none; --max-seconds with --campaign]
+    #[arg(long, value_name = "S", allow_negative_numbers = true)]
+    confirm_seconds: Option<f64>,
+
+    /// Print the plan of each cell left to solve (method, estimated time) and the hours
+    /// they add up to, and solve nothing
+    #[arg(long)]
+    plan: bool,
+
     /// With --save: replace the saved tables already in DIR: each cell's as it is saved,
     /// and at the end of the run those this run did not save (with --resume, only a
     /// single table saved by `solve`; the cells kept stay). A directory holding other
@@ -142,12 +169,19 @@ const DEFAULT_MAX_SECONDS: f64 = 900.0;
 /// The same with `--beyond`: a first pass over many more cells, most decided by search
 /// in seconds or not within minutes.
 const BEYOND_MAX_SECONDS: f64 = 60.0;
+/// The same with `--campaign`: hours a cell, which a session of a few hours can run (an
+/// analysis in parts goes on from its layers in the next).
+const CAMPAIGN_MAX_SECONDS: f64 = 10800.0;
 
 /// What a checked `table` command does (named apart from the configuration tables and the
 /// results table it writes).
 pub enum TableJob {
     Check(PathBuf),
     Run(TableRun),
+    /// `--campaign`: the cheapest cell left at every step (`campaign.rs`).
+    Campaign(TableRun),
+    /// Print the plans of the cells left (`--plan`), solve nothing; `true` for a campaign.
+    Plan(TableRun, bool),
 }
 
 impl TableArgs {
@@ -204,11 +238,20 @@ impl TableArgs {
             .collect();
         // Cheapest first: smaller boards, then fewer walls.
         cells.sort_by_key(|(b, n)| (b.cells(), *n, b.height(), b.width()));
-        let default_seconds = match self.beyond {
-            true => BEYOND_MAX_SECONDS,
-            false => DEFAULT_MAX_SECONDS,
+        let default_seconds = match (&self.campaign, self.beyond) {
+            (Some(_), _) => CAMPAIGN_MAX_SECONDS,
+            (None, true) => BEYOND_MAX_SECONDS,
+            (None, false) => DEFAULT_MAX_SECONDS,
         };
         let time_limit = super::time_limit(self.max_seconds.unwrap_or(default_seconds))?;
+        let confirm = match (self.confirm_seconds, &self.campaign) {
+            (Some(0.0), _) => None,
+            (Some(s), _) => Some(super::time_limit(s).map_err(|e| {
+                Error::Argument(e.to_string().replace("--max-seconds", "--confirm-seconds"))
+            })?),
+            (None, Some(_)) => Some(time_limit),
+            (None, None) => None,
+        };
         let max_depth = super::max_depth(self.max_depth)?;
         let method = self.method.into();
         if self.scratch.is_some() && method == Method::Search {
@@ -236,7 +279,7 @@ impl TableArgs {
             save: None,
             store: Store::Auto,
         };
-        let job = TableRun {
+        let mut job = TableRun {
             cells,
             options,
             resume: self.resume,
@@ -245,12 +288,21 @@ impl TableArgs {
                 false => PathBuf::from("results"),
             }),
             save: self.save.clone(),
-            scratch: self.scratch.clone(),
+            scratch: match &self.campaign {
+                Some(dir) => Some(dir.join("scratch")),
+                None => self.scratch.clone(),
+            },
             force: self.force,
-            stop_at_undecided: self.beyond || self.stop_at_undecided,
+            stop_at_undecided: self.beyond || self.stop_at_undecided || self.campaign.is_some(),
+            confirm,
         };
+        job.resume |= self.campaign.is_some();
         job.check_budget()?;
-        Ok(TableJob::Run(job))
+        Ok(match (self.plan, self.campaign.is_some()) {
+            (true, campaign) => TableJob::Plan(job, campaign),
+            (false, true) => TableJob::Campaign(job),
+            (false, false) => TableJob::Run(job),
+        })
     }
 }
 
@@ -302,8 +354,19 @@ pub fn run(t: TableJob, bars: &Bars, out: &mut dyn Write) -> Result<ExitCode> {
             write_summary(&summary, out)?;
             return Ok(exit_code(&summary));
         }
-        TableJob::Run(job) => job,
+        TableJob::Plan(job, campaign) => {
+            write_plans(&job, campaign, out)?;
+            return Ok(ExitCode::SUCCESS);
+        }
+        TableJob::Campaign(job) => {
+            // It says what it is about to do, and for how long, before hours of it.
+            write_plans(&job, true, out)?;
+            out.flush()?;
+            (job, true)
+        }
+        TableJob::Run(job) => (job, false),
     };
+    let (job, campaign) = job;
     super::interrupt::hint_on_interrupt(&format!(
         "interrupted: every cell finished so far is in {}; run the same command again with \
          --resume to solve only the others",
@@ -313,7 +376,10 @@ pub fn run(t: TableJob, bars: &Bars, out: &mut dyn Write) -> Result<ExitCode> {
         bars,
         overall: OnceLock::new(),
     };
-    let done = table_run::run(&job, &events)?;
+    let done = match campaign {
+        true => campaign::run(&job, &events)?,
+        false => table_run::run(&job, &events)?,
+    };
     if let Some(overall) = events.overall.get() {
         overall.finish_and_clear();
     }
@@ -333,7 +399,92 @@ pub fn run(t: TableJob, bars: &Bars, out: &mut dyn Write) -> Result<ExitCode> {
     let summary = check(&done.records, &published::cells());
     write_summary(&summary, out)?;
     write_even_heights(&done.records, out)?;
-    Ok(exit_code(&summary))
+    let mut code = exit_code(&summary);
+    if let Some(confirmed) = &done.confirmed {
+        writeln!(out, "{}", confirmed.line())?;
+        for (first, second) in &confirmed.differ {
+            writeln!(
+                out,
+                "DIFFERS {}x{} with {}: {} by {}, {} by {}",
+                first.width,
+                first.height,
+                count(first.walls, "wall"),
+                report::markdown::cell_text(first),
+                first.method,
+                report::markdown::cell_text(second),
+                second.method
+            )?;
+        }
+        if !confirmed.differ.is_empty() {
+            code = ExitCode::from(1);
+        }
+    }
+    Ok(code)
+}
+
+/// Each cell left to solve with its plan, and the hours they add up to; for a campaign in
+/// its order, with the cells it gave up.
+fn write_plans(job: &TableRun, campaign: bool, out: &mut dyn Write) -> Result<()> {
+    let (plans, given_up) = match campaign {
+        true => campaign::next_cells(job)?,
+        false => (job.plans()?, Vec::new()),
+    };
+    let mut total = 0.0;
+    for (board, walls, plan) in &plans {
+        total += plan.at_most;
+        writeln!(
+            out,
+            "plan: {board} with {}: {} (at most {})",
+            count(*walls, "wall"),
+            plan.why,
+            duration(plan.at_most)
+        )?;
+    }
+    for r in &given_up {
+        writeln!(
+            out,
+            "plan: {}x{} with {}: not tried again: undecided after {:.0} s (searched to {}); \
+             a longer --max-seconds tries it",
+            r.width,
+            r.height,
+            count(r.walls, "wall"),
+            r.seconds,
+            count(r.depth_reached, "ply")
+        )?;
+    }
+    let confirm = match job.confirm {
+        Some(limit) => format!(
+            "; then the second method on every decided cell, up to {} each",
+            duration(limit.as_secs_f64())
+        ),
+        None => String::new(),
+    };
+    let scratch = match &job.scratch {
+        Some(dir) => format!("; layers in {}", dir.display()),
+        None => String::new(),
+    };
+    writeln!(
+        out,
+        "plan: {} to solve, at most {} as planned now{}{confirm}; results in {}{scratch}",
+        count(plans.len(), "cell"),
+        duration(total),
+        match job.stop_at_undecided {
+            true =>
+                " (each board's first undecided cell; its next wall count follows once it is decided)",
+            false => "",
+        },
+        job.dir.display()
+    )?;
+    Ok(())
+}
+
+/// Seconds as a reader takes them in a plan: seconds, minutes or hours.
+fn duration(seconds: f64) -> String {
+    match seconds {
+        s if s < 90.0 => format!("{s:.0} s"),
+        s if s < 5400.0 => format!("{:.0} min", s / 60.0),
+        s => format!("{:.1} h", s / 3600.0),
+    }
 }
 
 /// A table run's events on the terminal: its lines above the bars, and a bar of the cells.

@@ -65,6 +65,10 @@ pub struct Plan {
     pub through_disk: bool,
     /// One line saying what was chosen and why.
     pub why: String,
+    /// The most seconds the cell should take as planned, from the estimates: the
+    /// analysis's time (at the rate in parts through disk), the search's slice before it,
+    /// the time limit for a search alone. What a campaign adds up before it starts.
+    pub at_most: f64,
 }
 
 /// Plans the cell (`board`, `walls`) within `budget` bytes and `time_limit`, knowing the
@@ -143,6 +147,7 @@ pub fn plan_with_disk(
                     seconds.ceil(),
                     need as f64 / (1u64 << 30) as f64
                 ),
+                at_most: seconds,
             };
         }
     }
@@ -178,12 +183,25 @@ pub fn plan_with_disk(
             ),
         ),
     };
+    let limit = time_limit.as_secs_f64();
+    let at_most = match method {
+        Method::Search => limit,
+        Method::Retro => retro_seconds,
+        // The search's slice as `decide` gives it, then the analysis.
+        Method::Auto => {
+            (retro_seconds * AUTO_SEARCH_SHARE)
+                .max(MIN_SEARCH_SECONDS)
+                .min(limit)
+                + retro_seconds
+        }
+    };
     Plan {
         method,
         tt_bytes,
         precision,
         through_disk: false,
         why,
+        at_most,
     }
 }
 

@@ -203,6 +203,20 @@ fn csv_reason(e: &csv::Error, headers: &csv::StringRecord) -> String {
 pub fn write_all(dir: &Path, records: &[CellRecord]) -> Result<()> {
     std::fs::create_dir_all(dir)
         .map_err(|e| Error::Io(format!("cannot create {}: {e}", dir.display())))?;
+    let sorted = write_csv(&dir.join(CSV_NAME), records)?;
+    let json = serde_json::to_string_pretty(&sorted).map_err(|e| Error::Io(e.to_string()))?;
+    write_atomically(&dir.join(JSON_NAME), format!("{json}\n").as_bytes())?;
+    write_atomically(
+        &dir.join(MARKDOWN_NAME),
+        markdown::render(&sorted).as_bytes(),
+    )?;
+    write_atomically(&dir.join(SVG_NAME), svg::render(&sorted).as_bytes())?;
+    Ok(())
+}
+
+/// Writes `records` to the CSV file `path` atomically, sorted by board and walls (height,
+/// then width), and returns them so sorted.
+pub fn write_csv(path: &Path, records: &[CellRecord]) -> Result<Vec<CellRecord>> {
     let mut sorted = records.to_vec();
     sorted.sort_by_key(|r| (r.height, r.width, r.walls));
     let mut csv_bytes = Vec::new();
@@ -213,15 +227,8 @@ pub fn write_all(dir: &Path, records: &[CellRecord]) -> Result<()> {
         }
         w.flush()?;
     }
-    write_atomically(&dir.join(CSV_NAME), &csv_bytes)?;
-    let json = serde_json::to_string_pretty(&sorted).map_err(|e| Error::Io(e.to_string()))?;
-    write_atomically(&dir.join(JSON_NAME), format!("{json}\n").as_bytes())?;
-    write_atomically(
-        &dir.join(MARKDOWN_NAME),
-        markdown::render(&sorted).as_bytes(),
-    )?;
-    write_atomically(&dir.join(SVG_NAME), svg::render(&sorted).as_bytes())?;
-    Ok(())
+    write_atomically(path, &csv_bytes)?;
+    Ok(sorted)
 }
 
 /// The extension of the temporary files `write_atomically` renames into place.

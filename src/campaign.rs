@@ -1,0 +1,97 @@
+//! A campaign: the cells of a table decided over many runs (sessions of a few hours), each
+//! given the method its estimates favour (`plan.rs`), and at every step the cheapest cell
+//! left: of each board the first wall count not decided yet (the next follows once that
+//! one is), ordered by the plan's time. A cell is one table run of its own (`table_run`),
+//! so the results table is written after each and nothing decided is lost; a cell left
+//! undecided after the whole limit is given up and not tried again at that limit, which
+//! a resumed campaign reads from the table itself. Then the second method
+//! (`confirm.rs`) on every decided cell of the selection.
+
+use std::time::{Duration, Instant};
+
+use crate::confirm;
+use crate::error::Result;
+use crate::geometry::Board;
+use crate::plan::Plan;
+use crate::report::{self, CellRecord};
+use crate::table_run::{self, TableEvents, TableRun, TableSummary};
+
+/// Whether an earlier run left the cell undecided after `limit` or longer: the campaign
+/// does not try it again at that limit (a longer one tries it).
+pub fn given_up(record: &CellRecord, limit: Duration) -> bool {
+    // A search stops at its limit give or take a check of the clock.
+    !record.is_decided() && record.seconds + 1.0 >= limit.as_secs_f64()
+}
+
+/// A cell and how it is to be solved.
+pub type Planned = (Board, u8, Plan);
+
+/// The campaign's next cells, cheapest first by their plans, and the cells given up.
+pub fn next_cells(t: &TableRun) -> Result<(Vec<Planned>, Vec<CellRecord>)> {
+    let limit = t.options.time_limit.unwrap_or(Duration::MAX);
+    let records = match t.csv_path().exists() {
+        true => report::read_csv(&t.csv_path())?,
+        false => Vec::new(),
+    };
+    let row = |b: Board, n: u8| {
+        records
+            .iter()
+            .find(|r| r.cell() == (b.width(), b.height(), n))
+    };
+    let mut next = Vec::new();
+    let mut given = Vec::new();
+    for (b, n, plan) in t.plans()? {
+        match row(b, n) {
+            Some(r) if given_up(r, limit) => given.push(r.clone()),
+            _ => next.push((b, n, plan)),
+        }
+    }
+    next.sort_by(|x, y| x.2.at_most.total_cmp(&y.2.at_most));
+    Ok((next, given))
+}
+
+/// Runs the campaign until no cell is left to try, then the second method when asked.
+/// `t` must resume (its table is the campaign's memory) and stop a board at a cell it
+/// cannot decide.
+pub fn run(t: &TableRun, events: &dyn TableEvents) -> Result<TableSummary> {
+    debug_assert!(t.resume && t.stop_at_undecided);
+    let started = Instant::now();
+    let mut total = TableSummary {
+        records: Vec::new(),
+        solved: 0,
+        skipped: 0,
+        passed_over: 0,
+        seconds: 0.0,
+        other_builds: None,
+        confirmed: None,
+    };
+    // A cell this run tried is not tried again in it, whatever became of it (skipped over
+    // the budget, or undecided short of the limit at the search's depth or memory).
+    let mut tried: Vec<(Board, u8)> = Vec::new();
+    loop {
+        let (next, _) = next_cells(t)?;
+        let Some(&(board, walls, _)) = next.iter().find(|(b, n, _)| !tried.contains(&(*b, *n)))
+        else {
+            break;
+        };
+        tried.push((board, walls));
+        let one = TableRun {
+            cells: vec![(board, walls)],
+            confirm: None,
+            ..t.clone()
+        };
+        let done = table_run::run(&one, events)?;
+        total.solved += done.solved;
+        total.skipped += done.skipped;
+        total.other_builds = total.other_builds.or(done.other_builds);
+    }
+    total.records = match t.csv_path().exists() {
+        true => report::read_csv(&t.csv_path())?,
+        false => Vec::new(),
+    };
+    total.seconds = started.elapsed().as_secs_f64();
+    if let Some(limit) = t.confirm {
+        total.confirmed = Some(confirm::run(t, &total.records, limit, events)?);
+    }
+    Ok(total)
+}
