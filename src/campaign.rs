@@ -16,13 +16,6 @@ use crate::plan::Plan;
 use crate::report::{self, CellRecord};
 use crate::table_run::{self, TableEvents, TableRun, TableSummary};
 
-/// Whether an earlier run left the cell undecided after `limit` or longer: the campaign
-/// does not try it again at that limit (a longer one tries it).
-pub fn given_up(record: &CellRecord, limit: Duration) -> bool {
-    // A search stops at its limit give or take a check of the clock.
-    !record.is_decided() && record.seconds + 1.0 >= limit.as_secs_f64()
-}
-
 /// A cell and how it is to be solved.
 pub type Planned = (Board, u8, Plan);
 
@@ -42,7 +35,7 @@ pub fn next_cells(t: &TableRun) -> Result<(Vec<Planned>, Vec<CellRecord>)> {
     let mut given = Vec::new();
     for (b, n, plan) in t.plans()? {
         match row(b, n) {
-            Some(r) if given_up(r, limit) => given.push(r.clone()),
+            Some(r) if r.undecided_after(limit) => given.push(r.clone()),
             _ => next.push((b, n, plan)),
         }
     }

@@ -191,8 +191,7 @@ pub fn run(
         let name = format!("{board} with {}", count(first.walls, "wall"));
         let before = seconds.iter().find(|r| r.cell() == first.cell()).cloned();
         // Decided, or tried as long as this limit allows: nothing new to learn.
-        if let Some(before) = before.filter(|r| r.is_decided() || r.seconds >= limit.as_secs_f64())
-        {
+        if let Some(before) = before.filter(|r| r.is_decided() || r.undecided_after(limit)) {
             summary.add(first, &before);
             continue;
         }

@@ -66,6 +66,13 @@ impl CellRecord {
         (self.width, self.height, self.walls)
     }
 
+    /// Whether this row is a cell left undecided after `limit` or longer: a campaign does
+    /// not try it again at that limit (a longer one does), nor the second method.
+    pub fn undecided_after(&self, limit: std::time::Duration) -> bool {
+        // A search stops at its limit give or take a check of the clock.
+        !self.is_decided() && self.seconds + 1.0 >= limit.as_secs_f64()
+    }
+
     /// Whether the cell is decided (not `unknown`).
     pub fn is_decided(&self) -> bool {
         self.outcome != Outcome::Unknown
