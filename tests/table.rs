@@ -217,6 +217,10 @@ fn bad_table_options_are_refused() {
         &["table", "--max-seconds", "0"],
         &["table", "--check", "/nonexistent/table.csv"],
         &["table", "--beyond", "--boards", "5x5"],
+        &["table", "--confirm-seconds", "-1"],
+        &["table", "--campaign", "/tmp/c", "--scratch", "/tmp/s"],
+        &["table", "--campaign", "/tmp/c", "--save", "/tmp/s"],
+        &["table", "--check", "results/table.csv", "--plan"],
     ] {
         let out = bin().args(args).output().unwrap();
         assert_eq!(out.status.code(), Some(2), "{args:?}");

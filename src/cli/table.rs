@@ -247,7 +247,10 @@ impl TableArgs {
         let confirm = match (self.confirm_seconds, &self.campaign) {
             (Some(0.0), _) => None,
             (Some(s), _) => Some(super::time_limit(s).map_err(|e| {
-                Error::Argument(e.to_string().replace("--max-seconds", "--confirm-seconds"))
+                Error::Argument(e.to_string().replace(
+                    "--max-seconds must be",
+                    "--confirm-seconds must be 0 (no second method) or",
+                ))
             })?),
             (None, Some(_)) => Some(time_limit),
             (None, None) => None,
