@@ -13,7 +13,7 @@ use crate::confirm;
 use crate::error::Result;
 use crate::geometry::Board;
 use crate::plan::Plan;
-use crate::report::{self, CellRecord};
+use crate::report::CellRecord;
 use crate::table_run::{self, TableEvents, TableRun, TableSummary};
 
 /// A cell and how it is to be solved.
@@ -22,10 +22,7 @@ pub type Planned = (Board, u8, Plan);
 /// The campaign's next cells, cheapest first by their plans, and the cells given up.
 pub fn next_cells(t: &TableRun) -> Result<(Vec<Planned>, Vec<CellRecord>)> {
     let limit = t.options.time_limit.unwrap_or(Duration::MAX);
-    let records = match t.csv_path().exists() {
-        true => report::read_csv(&t.csv_path())?,
-        false => Vec::new(),
-    };
+    let records = t.kept_records()?;
     let row = |b: Board, n: u8| {
         records
             .iter()
@@ -33,7 +30,7 @@ pub fn next_cells(t: &TableRun) -> Result<(Vec<Planned>, Vec<CellRecord>)> {
     };
     let mut next = Vec::new();
     let mut given = Vec::new();
-    for (b, n, plan) in t.plans()? {
+    for (b, n, plan) in t.plans(&records) {
         match row(b, n) {
             Some(r) if r.undecided_after(limit) => given.push(r.clone()),
             _ => next.push((b, n, plan)),
@@ -78,10 +75,7 @@ pub fn run(t: &TableRun, events: &dyn TableEvents) -> Result<TableSummary> {
         total.skipped += done.skipped;
         total.other_builds = total.other_builds.or(done.other_builds);
     }
-    total.records = match t.csv_path().exists() {
-        true => report::read_csv(&t.csv_path())?,
-        false => Vec::new(),
-    };
+    total.records = t.kept_records()?;
     total.seconds = started.elapsed().as_secs_f64();
     if let Some(limit) = t.confirm {
         total.confirmed = Some(confirm::run(t, &total.records, limit, events)?);

@@ -171,10 +171,7 @@ pub fn run(
     events: &dyn TableEvents,
 ) -> Result<ConfirmSummary> {
     let path = t.dir.join(CONFIRM_NAME);
-    let mut seconds: Vec<CellRecord> = match path.exists() {
-        true => report::read_csv(&path)?,
-        false => Vec::new(),
-    };
+    let mut seconds = report::read_csv_if_any(&path)?;
     let mut summary = ConfirmSummary::default();
     let firsts: Vec<&CellRecord> = t
         .cells

@@ -114,16 +114,11 @@ impl TableRun {
         )
     }
 
-    /// The plan of every selected cell not decided in the results table yet, as the run
+    /// The plan of every selected cell not decided in `records` (the results table) yet, as the run
     /// would make it now: what a campaign prints before it starts. With
     /// `stop_at_undecided`, only each board's first such cell: the board's next wall
     /// count is tried only if that one is decided, and is planned then.
-    pub fn plans(&self) -> Result<Vec<crate::campaign::Planned>> {
-        let csv_path = self.csv_path();
-        let records = match self.resume && csv_path.exists() {
-            true => report::read_csv(&csv_path)?,
-            false => Vec::new(),
-        };
+    pub fn plans(&self, records: &[CellRecord]) -> Vec<crate::campaign::Planned> {
         let mut boards: Vec<Board> = Vec::new();
         let mut plans = Vec::new();
         for &(b, n) in &self.cells {
@@ -134,9 +129,18 @@ impl TableRun {
                 continue;
             }
             boards.push(b);
-            plans.push((b, n, self.plan_cell(b, n, &records)));
+            plans.push((b, n, self.plan_cell(b, n, records)));
         }
-        Ok(plans)
+        plans
+    }
+
+    /// The rows of the results table the run keeps: those in `dir` with `resume`, none
+    /// without it.
+    pub fn kept_records(&self) -> Result<Vec<CellRecord>> {
+        match self.resume {
+            true => report::read_csv_if_any(&self.csv_path()),
+            false => Ok(Vec::new()),
+        }
     }
 
     /// The results table's CSV file.
@@ -160,12 +164,7 @@ pub fn run(t: &TableRun, events: &dyn TableEvents) -> Result<TableSummary> {
         true => found.cells.clone(),
         false => Vec::new(),
     };
-    let csv_path = t.csv_path();
-    let mut records: Vec<CellRecord> = if t.resume && csv_path.exists() {
-        report::read_csv(&csv_path)?
-    } else {
-        Vec::new()
-    };
+    let mut records = t.kept_records()?;
     let done = |records: &[CellRecord], b: &Board, n: u8| {
         records
             .iter()

@@ -343,7 +343,7 @@ fn parse_walls(text: &str) -> Result<Vec<u8>> {
 }
 
 pub fn run(t: TableJob, bars: &Bars, out: &mut dyn Write) -> Result<ExitCode> {
-    let job = match t {
+    let (job, campaign) = match t {
         TableJob::Check(file) => {
             let records = report::read_csv(&file)?;
             // A check of nothing would pass: an empty file is a wrong path, not a result.
@@ -369,7 +369,6 @@ pub fn run(t: TableJob, bars: &Bars, out: &mut dyn Write) -> Result<ExitCode> {
         }
         TableJob::Run(job) => (job, false),
     };
-    let (job, campaign) = job;
     super::interrupt::hint_on_interrupt(&format!(
         "interrupted: every cell finished so far is in {}; run the same command again with \
          --resume to solve only the others",
@@ -430,7 +429,7 @@ pub fn run(t: TableJob, bars: &Bars, out: &mut dyn Write) -> Result<ExitCode> {
 fn write_plans(job: &TableRun, campaign: bool, out: &mut dyn Write) -> Result<()> {
     let (plans, given_up) = match campaign {
         true => campaign::next_cells(job)?,
-        false => (job.plans()?, Vec::new()),
+        false => (job.plans(&job.kept_records()?), Vec::new()),
     };
     let mut total = 0.0;
     for (board, walls, plan) in &plans {

@@ -187,6 +187,14 @@ pub fn read_csv(path: &Path) -> Result<Vec<CellRecord>> {
     Ok(records.into_iter().map(|(r, _)| r).collect())
 }
 
+/// `read_csv`, or no rows when there is no file at `path` yet (a first run).
+pub fn read_csv_if_any(path: &Path) -> Result<Vec<CellRecord>> {
+    match path.exists() {
+        true => read_csv(path),
+        false => Ok(Vec::new()),
+    }
+}
+
 /// What is wrong with a CSV row, without the csv crate's own position (the caller names
 /// the line) and with the column's name rather than its index.
 fn csv_reason(e: &csv::Error, headers: &csv::StringRecord) -> String {
