@@ -73,6 +73,7 @@ pub fn run(t: &TableRun, events: &dyn TableEvents) -> Result<TableSummary> {
         let done = table_run::run(&one, events)?;
         total.solved += done.solved;
         total.skipped += done.skipped;
+        total.passed_over += done.passed_over;
         total.other_builds = total.other_builds.or(done.other_builds);
     }
     total.records = t.kept_records()?;
