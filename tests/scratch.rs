@@ -241,3 +241,84 @@ fn a_run_in_parts_killed_in_the_middle_of_a_layer_ends_as_the_table_saved_from_m
     assert!(out.contains("read from the files in one pass"), "{out}");
     std::fs::remove_dir_all(&root).unwrap();
 }
+
+/// Killed inside a layer solved in parts, once a part that ended at a segment's end is
+/// recorded, the same command goes on from that part (not from the layer's start) and ends
+/// with the table saved from memory, byte for byte; a recorded file that was altered is
+/// named, and its layer solved from the start, with the same end.
+#[test]
+fn a_run_killed_inside_a_layer_goes_on_from_its_last_part_recorded() {
+    let root = scratch("inside");
+    let whole = root.join("whole");
+    retro("5x5", "3", &["--save", s(&whole)]);
+    let args = [
+        "solve", "5x5", "--walls", "3", "--method", "retro", "--memory", "30M", "-v",
+    ];
+    // The kill must land while a layer's parts are recorded, not after the layer ends:
+    // a few tries, each from an empty directory.
+    let killed_inside = |dir: &Path| {
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_quoridor-solver"))
+            .args(args)
+            .args(["--scratch", s(dir)])
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("the binary runs");
+        let progress = dir.join("progress.json");
+        let started = Instant::now();
+        let recorded =
+            || std::fs::read_to_string(&progress).is_ok_and(|t| t.contains("\"partial\""));
+        while !recorded() && started.elapsed() < Duration::from_secs(60) {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        child.kill().unwrap();
+        child.wait().unwrap();
+        recorded()
+    };
+    let dir = root.join("run");
+    assert!(
+        (0..10).any(|_| {
+            let _ = std::fs::remove_dir_all(&dir);
+            killed_inside(&dir)
+        }),
+        "no kill landed inside a layer in 10 tries"
+    );
+    let again = [&args[..], &["--scratch", s(&dir)]].concat();
+    let out = run(&again);
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    assert!(
+        err.contains("written by an earlier run, whole; going on from there"),
+        "{err}"
+    );
+    assert_eq!(manifest(&dir), manifest(&whole));
+    // Altered after its part was recorded: named, and the layer solved from its start.
+    let dir = root.join("altered");
+    assert!(
+        (0..10).any(|_| {
+            let _ = std::fs::remove_dir_all(&dir);
+            killed_inside(&dir)
+        }),
+        "no kill landed inside a layer in 10 tries"
+    );
+    let text = std::fs::read_to_string(dir.join("progress.json")).unwrap();
+    let json: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let file = json["partial"]["written"]["files"][0]["file"]
+        .as_str()
+        .unwrap();
+    let path = dir.join(file);
+    let mut bytes = std::fs::read(&path).unwrap();
+    bytes[20] ^= 0xff;
+    std::fs::write(&path, bytes).unwrap();
+    let again = [&args[..], &["--scratch", s(&dir)]].concat();
+    let out = run(&again);
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    assert!(
+        err.contains("not the bytes an earlier run recorded"),
+        "{err}"
+    );
+    assert!(err.contains("is solved from its start"), "{err}");
+    assert_eq!(manifest(&dir), manifest(&whole));
+    std::fs::remove_dir_all(&root).unwrap();
+}

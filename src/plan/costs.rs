@@ -27,8 +27,10 @@ pub struct Costs {
     /// The values written to the directory before compression, exact and compact.
     pub values_exact: u64,
     pub values_compact: u64,
-    /// The analysis's estimated time in memory and in parts (seconds on 2 cores).
+    /// The analysis's estimated time in memory over the tables, over the ranked
+    /// numbering, and in parts (seconds on 2 cores).
     pub seconds: f64,
+    pub ranked_seconds: f64,
     pub parts_seconds: f64,
     /// Whether the board is one the analysis handles.
     pub retro_board: bool,
@@ -51,6 +53,7 @@ impl Costs {
             values_exact: r.values_bytes(Precision::Exact),
             values_compact: r.values_bytes(Precision::Compact),
             seconds: e.retro_seconds(),
+            ranked_seconds: e.ranked_seconds(),
             parts_seconds: r.positions as f64 / PARTS_POSITIONS_PER_SECOND,
             retro_board: retro::handles(board),
         }
@@ -95,8 +98,10 @@ impl Costs {
                 b(self.values_compact)
             ),
             format!(
-                "time: about {} in memory, {} in parts (2 cores)",
+                "time: about {} in memory over the tables, {} over the ranked numbering, {} \
+                 in parts (2 cores)",
                 hours(self.seconds),
+                hours(self.ranked_seconds),
                 hours(self.parts_seconds)
             ),
         ]);

@@ -612,6 +612,11 @@ impl Pace {
         ));
     }
 
+    /// `slots` of the work counted in `total` that an earlier run did.
+    pub(super) fn skip(&mut self, slots: usize) {
+        self.total = self.total.saturating_sub(slots as u64);
+    }
+
     pub(super) fn layer_done(&mut self, k: usize, slots: usize, progress: &dyn Progress) {
         self.done += slots as u64;
         let seconds = self.started.elapsed().as_secs_f64();

@@ -29,7 +29,7 @@ use super::source::ConfigSource;
 use super::spill::Spill;
 use super::store::{self, Packing};
 use super::symmetry;
-use super::{RetroStats, block};
+use super::{RetroStats, block, segments};
 use crate::configs::ConfigId;
 use crate::error::Result;
 use crate::geometry::Player;
@@ -72,12 +72,46 @@ pub fn chunk_bytes(part_bytes: u64) -> u64 {
 /// The parts of layer `k`: runs of whole groups of stored configurations, each taking at
 /// most `part_bytes` in every split together (at least one group, whatever it takes).
 pub fn plan(layout: &Layout, k: usize, per_byte: usize, part_bytes: usize) -> Vec<Range<usize>> {
+    plan_from(layout, k, (per_byte, part_bytes), 0)
+}
+
+/// The parts of layer `k` from its stored configuration `from` (a segment's start) on.
+/// A part is a run of whole segments wherever one fits (`segments.rs`): one that ends at a
+/// segment's end leaves every file between two members, where a run that stops can go on
+/// from (`Spill::record_part`). A segment larger than a part is cut into runs of groups.
+pub fn plan_from(
+    layout: &Layout,
+    k: usize,
+    (per_byte, part_bytes): (usize, usize),
+    from: usize,
+) -> Vec<Range<usize>> {
     let per_config = layout.splits(k) * layout.stored_len() / per_byte;
     let most = (part_bytes / per_config.max(1)).max(1);
-    // As many parts as the most a part holds asks, of even sizes (a group more at most).
+    let cut = segments::cut(layout, k, per_byte);
     let stored = layout.stored(k).len();
-    let even = stored.div_ceil(stored.div_ceil(most).max(1)) + 1;
-    runs(layout, k, 0..stored, most.min(even))
+    // As many parts as the most a part holds asks, of even sizes (a segment more at most).
+    let (left, largest) = (
+        stored - from,
+        cut.iter().map(|s| s.len()).max().unwrap_or(1),
+    );
+    let even = left.div_ceil(left.div_ceil(most).max(1)) + largest;
+    let target = most.min(even);
+    let mut parts = Vec::new();
+    let mut start = from;
+    for segment in cut.iter().filter(|s| s.start >= from) {
+        if segment.end - start > target && segment.start > start {
+            parts.push(start..segment.start);
+            start = segment.start;
+        }
+        if segment.end - start > target {
+            parts.extend(runs(layout, k, segment.clone(), target));
+            start = segment.end;
+        }
+    }
+    if start < stored {
+        parts.push(start..stored);
+    }
+    parts
 }
 
 /// The stored configurations `within` of layer `k` (a run of whole groups) cut into runs
@@ -122,10 +156,12 @@ pub fn solve_layer<P: Packing>(
     (progress, pace): (&dyn Progress, &mut Pace),
 ) -> Result<RetroStats> {
     let last = layout.layers() - 1;
-    let parts = plan(layout, k, P::PER_BYTE, part_bytes);
     let per_config = layout.stored_len();
-    let mut writer = spill.layer_writer(layout, (k, P::PER_BYTE))?;
-    let mut stats = RetroStats::default();
+    let (mut writer, from, mut stats) = spill.layer_writer(layout, (k, P::PER_BYTE), progress)?;
+    let parts = plan_from(layout, k, (P::PER_BYTE, part_bytes), from);
+    let before = from * per_config * layout.splits(k);
+    progress.advance(before as u64);
+    pace.skip(before);
     for (i, ranks) in parts.iter().enumerate() {
         let mut stores = fresh_stores::<P>(layout, k, ranks.len());
         if k < last {
@@ -136,6 +172,9 @@ pub fn solve_layer<P: Packing>(
         }
         stats = stats + solve_stores::<P>(source, layout, (k, ranks.clone()), &mut stores)?;
         writer.append(&stores)?;
+        if let Some(written) = writer.checkpoint()? {
+            spill.record_part((k, ranks.end), written, stats)?;
+        }
         let slots = ranks.len() * per_config * layout.splits(k);
         progress.advance(slots as u64);
         pace.part_done(k, (i + 1, parts.len()), slots, progress);

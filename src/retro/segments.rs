@@ -99,6 +99,40 @@ impl<W: Write> SegmentWriter<W> {
         }
     }
 
+    /// A writer over `inner` that goes on with a split an earlier writer left between two
+    /// members: `inner` holds `file_bytes` of output (at its end), the members written
+    /// were `members`, of `bytes` uncompressed, and `lengths` are the segments still to
+    /// come.
+    pub fn resume(
+        inner: W,
+        lengths: &[usize],
+        (members, bytes, file_bytes): (Vec<u64>, u64, u64),
+    ) -> SegmentWriter<W> {
+        SegmentWriter {
+            state: State::Between(Counted {
+                inner,
+                bytes: file_bytes,
+            }),
+            to_come: lengths.iter().rev().copied().collect(),
+            in_segment: 0,
+            members,
+            bytes,
+            empty_member: false,
+        }
+    }
+
+    /// Between two members (every byte given so far is in an ended member): the output,
+    /// the members' compressed bytes and the bytes written, for a checkpoint; `None`
+    /// inside a member.
+    pub fn between(&mut self) -> Option<(&mut W, &[u64], u64)> {
+        match &mut self.state {
+            State::Between(counted) if self.in_segment == 0 => {
+                Some((&mut counted.inner, &self.members, self.bytes))
+            }
+            _ => None,
+        }
+    }
+
     /// Ends the member being written: its compressed bytes are recorded.
     fn end_member(&mut self) -> std::io::Result<()> {
         let State::Member(gz) = std::mem::replace(&mut self.state, State::Moving) else {
@@ -244,6 +278,27 @@ mod tests {
         assert_eq!([first, second].concat(), whole);
         let (none, members, _) = SegmentWriter::share(Vec::new(), &[]).finish().unwrap();
         assert!(none.is_empty() && members.is_empty());
+    }
+
+    #[test]
+    fn a_writer_resumed_between_members_ends_as_the_whole() {
+        let lengths = [300, 500, 200, 900];
+        let data = bytes(1900);
+        let (whole, whole_members) = write_in(&[1900], &data, &lengths);
+        let mut w = SegmentWriter::new(Vec::new(), &lengths);
+        w.write_all(&data[..700]).unwrap();
+        assert!(w.between().is_none(), "inside the second member");
+        w.write_all(&data[700..800]).unwrap();
+        let (out, members, bytes) = w
+            .between()
+            .map(|(o, m, b)| (o.clone(), m.to_vec(), b))
+            .unwrap();
+        assert_eq!((members.len(), bytes), (2, 800));
+        let file_bytes = out.len() as u64;
+        let mut rest = SegmentWriter::resume(out, &lengths[2..], (members, bytes, file_bytes));
+        rest.write_all(&data[800..]).unwrap();
+        let (out, members, bytes) = rest.finish().unwrap();
+        assert_eq!((out, members, bytes), (whole, whole_members, 1900));
     }
 
     #[test]

@@ -19,7 +19,7 @@
 use super::ConfigSource;
 use super::layout::Layout;
 use super::saved::{self, SplitFile};
-use super::segments::SegmentWriter;
+use super::segments::{self, SegmentWriter};
 use super::solved::Splits;
 use super::store::Packing;
 use super::{Precision, RetroStats};
@@ -45,6 +45,16 @@ struct Written {
     stats: RetroStats,
 }
 
+/// A layer solved in parts, as far as a part that ended at a segment's end: its stored
+/// configurations `0..done` are in its files (each at a member's end), with the counts of
+/// their positions. A run that stops inside the layer goes on from there.
+#[derive(Clone, Serialize, Deserialize)]
+struct Partial {
+    layer: usize,
+    done: usize,
+    written: Written,
+}
+
 #[derive(Serialize, Deserialize)]
 struct ProgressFile {
     format: String,
@@ -58,6 +68,9 @@ struct ProgressFile {
     precision: String,
     /// By layer (walls on the board); `None` for a layer not written yet.
     layers: Vec<Option<Written>>,
+    /// The layer below the layers written, as far as its parts are written.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    partial: Option<Partial>,
 }
 
 fn exact() -> String {
@@ -95,6 +108,7 @@ impl Spill {
             walls: configs.walls_per_player(),
             precision: saved::precision_name(precision).into(),
             layers: vec![None; layout_layers],
+            partial: None,
         };
         let mut spill = Spill {
             dir: dir.to_path_buf(),
@@ -186,6 +200,8 @@ impl Spill {
             }
             self.progress.layers[k] = Some(layer.clone());
         }
+        // Its files are checked when the layer is taken up (`layer_writer`).
+        self.progress.partial = found.partial.filter(|p| p.layer + 1 == self.written_from());
         let (from, layers) = (self.written_from(), found.layers.len());
         if from < layers {
             let next = match from {
@@ -352,8 +368,8 @@ impl Spill {
             sha256,
             stats,
         });
-        let json = serde_json::to_string_pretty(&self.progress).expect("serializable") + "\n";
-        saved::replace_synced(&self.dir, PROGRESS, json.as_bytes())?;
+        self.progress.partial = None;
+        self.save_progress()?;
         progress.message(&format!(
             "layer {k} written to {}: {} positions, {} on disk ({:.1} s)",
             self.dir.display(),
@@ -362,6 +378,33 @@ impl Spill {
             started.elapsed().as_secs_f64()
         ));
         Ok(())
+    }
+
+    /// Writes `progress.json`, replaced whole.
+    fn save_progress(&self) -> Result<()> {
+        let json = serde_json::to_string_pretty(&self.progress).expect("serializable") + "\n";
+        saved::replace_synced(&self.dir, PROGRESS, json.as_bytes())
+    }
+
+    /// Records that layer `k`'s stored configurations `0..done`, of counts `stats`, are in
+    /// its files as `checkpoint` found them (each file synced at a member's end).
+    pub fn record_part(
+        &mut self,
+        (k, done): (usize, usize),
+        written: Vec<(SplitFile, String)>,
+        stats: RetroStats,
+    ) -> Result<()> {
+        let (files, sha256) = written.into_iter().unzip();
+        self.progress.partial = Some(Partial {
+            layer: k,
+            done,
+            written: Written {
+                files,
+                sha256,
+                stats,
+            },
+        });
+        self.save_progress()
     }
 
     /// The directory the layers go to.
@@ -407,19 +450,100 @@ impl Spill {
     }
 
     /// A writer of layer `k`'s split files, part after part (`parts.rs`), at `per_byte`
-    /// slots a byte.
+    /// slots a byte, with the stored configurations it starts from and their counts: where
+    /// an earlier run recorded some of the layer's parts (`record_part`) and its files
+    /// hold them whole, it goes on after them; else (a damaged file is named) from the
+    /// layer's start.
     pub fn layer_writer(
-        &self,
+        &mut self,
         layout: &Layout,
         (k, per_byte): (usize, usize),
-    ) -> Result<LayerWriter> {
+        progress: &dyn Progress,
+    ) -> Result<(LayerWriter, usize, RetroStats)> {
         let lengths = saved::segment_lengths(layout, k, per_byte);
-        self.writer(
+        if let Some(p) = self.progress.partial.take().filter(|p| p.layer == k) {
+            match self.resume_writer(layout, (k, per_byte), &p) {
+                Ok(writer) => {
+                    progress.message(&format!(
+                        "layer {k}: {} of its {} stored configurations written by an \
+                         earlier run, whole; going on from there",
+                        p.done,
+                        layout.stored(k).len()
+                    ));
+                    return Ok((writer, p.done, p.written.stats));
+                }
+                Err(e) => progress.warn(&format!("{e}: layer {k} is solved from its start")),
+            }
+        }
+        let writer = self.writer(
             k,
             layout.splits(k),
             |j| saved::split_file_name(k, j),
             |file| SegmentWriter::new(file, &lengths),
-        )
+        )?;
+        Ok((writer, 0, RetroStats::default()))
+    }
+
+    /// A writer that goes on with layer `k` after the parts `p` recorded: each file cut
+    /// back to what was recorded (a killed run may have written more) and checked against
+    /// its SHA-256 as it is read to take up the hash.
+    fn resume_writer(
+        &self,
+        layout: &Layout,
+        (k, per_byte): (usize, usize),
+        p: &Partial,
+    ) -> Result<LayerWriter> {
+        let cut = segments::cut(layout, k, per_byte);
+        let lengths = segments::lengths(&cut, layout.stored_len() / per_byte);
+        let files = &p.written.files;
+        let members = files.first().map_or(0, |f| f.segments.len());
+        let at = cut.get(members).map_or(layout.stored(k).len(), |s| s.start);
+        if files.len() != layout.splits(k)
+            || at != p.done
+            || files.iter().any(|f| f.segments.len() != members)
+        {
+            return Err(Error::Damaged(format!(
+                "{}: the parts recorded of layer {k} do not fit its layout",
+                self.dir.join(PROGRESS).display()
+            )));
+        }
+        let files = files
+            .par_iter()
+            .zip(&p.written.sha256)
+            .map(|(f, sha)| {
+                let path = self.dir.join(&f.file);
+                let fail = |e: std::io::Error| saved::io(&path, "take up", e);
+                let mut file = std::fs::OpenOptions::new()
+                    .read(true)
+                    .write(true)
+                    .open(&path)
+                    .map_err(fail)?;
+                let on_disk = file.metadata().map_err(fail)?.len();
+                let mut hashed = Hashed::new(std::io::Read::take(&mut file, f.file_bytes));
+                std::io::copy(&mut hashed, &mut std::io::sink()).map_err(fail)?;
+                let (_, state, read) = hashed.into_parts();
+                if on_disk < f.file_bytes || read != f.file_bytes || &hex(state.clone()) != sha {
+                    return Err(Error::Damaged(format!(
+                        "{}: not the bytes an earlier run recorded",
+                        path.display()
+                    )));
+                }
+                file.set_len(f.file_bytes).map_err(fail)?;
+                let out = std::io::BufWriter::with_capacity(256 << 10, file);
+                let hashed = Hashed::resume(out, state, read);
+                let so_far = (f.segments.clone(), f.bytes, f.file_bytes);
+                Ok((
+                    f.file.clone(),
+                    SegmentWriter::resume(hashed, &lengths[members..], so_far),
+                ))
+            })
+            .collect::<Result<_>>()?;
+        Ok(LayerWriter {
+            k,
+            dir: self.dir.clone(),
+            files,
+            started: std::time::Instant::now(),
+        })
     }
 
     /// A writer of `splits` files of layer `k` named by `name`, each compressed by the
@@ -771,6 +895,34 @@ impl LayerWriter {
             .collect()
     }
 
+    /// Where every file is between two members (the part just appended ended at a
+    /// segment's end): flushes and syncs them, and returns each one's entry and SHA-256
+    /// so far, for `Spill::record_part`; `None` inside a segment.
+    pub fn checkpoint(&mut self) -> Result<Option<Vec<(SplitFile, String)>>> {
+        if !self.files.iter_mut().all(|(_, gz)| gz.between().is_some()) {
+            return Ok(None);
+        }
+        let dir = &self.dir;
+        self.files
+            .par_iter_mut()
+            .map(|(name, gz)| {
+                let path = dir.join(name.as_str());
+                let fail = |e: std::io::Error| saved::io(&path, "write", e);
+                let (hashed, members, bytes) = gz.between().expect("checked above");
+                hashed.flush().map_err(fail)?;
+                hashed.inner.get_ref().sync_all().map_err(fail)?;
+                let entry = SplitFile {
+                    file: name.clone(),
+                    bytes,
+                    file_bytes: hashed.bytes,
+                    segments: members.to_vec(),
+                };
+                Ok((entry, hex(hashed.sha.clone())))
+            })
+            .collect::<Result<_>>()
+            .map(Some)
+    }
+
     /// Appends a part: `stores[j]` to split `j`'s file (the splits compress in parallel).
     pub fn append(&mut self, stores: &[Vec<u8>]) -> Result<()> {
         let dir = &self.dir;
@@ -806,16 +958,25 @@ impl<T> Hashed<T> {
         }
     }
 
+    /// `inner`, after `bytes` bytes whose hash so far is `sha` (`into_parts`).
+    fn resume(inner: T, sha: Sha256, bytes: u64) -> Hashed<T> {
+        Hashed { inner, sha, bytes }
+    }
+
     /// The inner reader or writer, the SHA-256 (hex) and the bytes through.
     pub fn finish(self) -> (T, String, u64) {
-        let hex = self
-            .sha
-            .finalize()
-            .iter()
-            .map(|b| format!("{b:02x}"))
-            .collect();
-        (self.inner, hex, self.bytes)
+        (self.inner, hex(self.sha), self.bytes)
     }
+
+    /// The inner reader or writer, the hash's state and the bytes through.
+    fn into_parts(self) -> (T, Sha256, u64) {
+        (self.inner, self.sha, self.bytes)
+    }
+}
+
+/// The SHA-256 of what went through `sha`, in hex.
+fn hex(sha: Sha256) -> String {
+    sha.finalize().iter().map(|b| format!("{b:02x}")).collect()
 }
 
 impl<W: Write> Write for Hashed<W> {
