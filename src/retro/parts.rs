@@ -8,7 +8,9 @@
 //!    each pushes its codes into the best exits of its parents that lie in the part (the
 //!    configuration less one of its walls, Player 2 having placed it: `push_stored`);
 //! 3. each block of the part is solved from those exits by its pawn moves
-//!    (`layer::solve_pair`, `Below::Pushed`) and the part is appended to the layer's files.
+//!    (`layer::solve_pair`, `Below::Pushed`) and the part is appended to the layer's files;
+//!    a part that ends at a segment's end is recorded (`Spill::record_part`), so that a
+//!    run killed later goes on after it.
 //!
 //! The last layer has no wall moves: its parts are solved from nothing. Each stored block
 //! pushes only its Player 1 half, as the child of a wall Player 2 placed: that is every

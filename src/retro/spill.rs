@@ -7,7 +7,9 @@
 //!
 //! While a run is on, the directory holds the split files of the layers written and
 //! `progress.json`: for each layer written, its files, their SHA-256 and the layer's
-//! counts, replaced whole (written aside and renamed) after each layer. Layers are solved
+//! counts, replaced whole (written aside and renamed) after each layer, and after each part
+//! of a layer solved in parts that ends at a segment's end (`Partial`: a run killed inside
+//! the layer goes on from there). Layers are solved
 //! from the most walls down, so the layers written are always the top ones. When the last
 //! layer is written, `finish` writes the header and the manifest and removes
 //! `progress.json`.
