@@ -92,10 +92,8 @@ pub fn plan_from(
     let cut = segments::cut(layout, k, per_byte);
     let stored = layout.stored(k).len();
     // As many parts as the most a part holds asks, of even sizes (a segment more at most).
-    let (left, largest) = (
-        stored - from,
-        cut.iter().map(|s| s.len()).max().unwrap_or(1),
-    );
+    let left = stored - from;
+    let largest = cut.iter().map(|s| s.len()).max().unwrap_or(1);
     let even = left.div_ceil(left.div_ceil(most).max(1)) + largest;
     let target = most.min(even);
     let mut parts = Vec::new();

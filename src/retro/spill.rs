@@ -462,7 +462,6 @@ impl Spill {
         (k, per_byte): (usize, usize),
         progress: &dyn Progress,
     ) -> Result<(LayerWriter, usize, RetroStats)> {
-        let lengths = saved::segment_lengths(layout, k, per_byte);
         if let Some(p) = self.progress.partial.take().filter(|p| p.layer == k) {
             match self.resume_writer(layout, (k, per_byte), &p) {
                 Ok(writer) => {
@@ -477,6 +476,7 @@ impl Spill {
                 Err(e) => progress.warn(&format!("{e}: layer {k} is solved from its start")),
             }
         }
+        let lengths = saved::segment_lengths(layout, k, per_byte);
         let writer = self.writer(
             k,
             layout.splits(k),
@@ -520,19 +520,26 @@ impl Spill {
                     .write(true)
                     .open(&path)
                     .map_err(fail)?;
-                let on_disk = file.metadata().map_err(fail)?.len();
                 let mut hashed = Hashed::new(std::io::Read::take(&mut file, f.file_bytes));
                 std::io::copy(&mut hashed, &mut std::io::sink()).map_err(fail)?;
-                let (_, state, read) = hashed.into_parts();
-                if on_disk < f.file_bytes || read != f.file_bytes || &hex(state.clone()) != sha {
+                let Hashed {
+                    sha: state,
+                    bytes: read,
+                    ..
+                } = hashed;
+                // A file shorter than recorded reads short.
+                if read != f.file_bytes || &hex(state.clone()) != sha {
                     return Err(Error::Damaged(format!(
                         "{}: not the bytes an earlier run recorded",
                         path.display()
                     )));
                 }
                 file.set_len(f.file_bytes).map_err(fail)?;
-                let out = std::io::BufWriter::with_capacity(256 << 10, file);
-                let hashed = Hashed::resume(out, state, read);
+                let hashed = Hashed {
+                    inner: std::io::BufWriter::with_capacity(256 << 10, file),
+                    sha: state,
+                    bytes: read,
+                };
                 let so_far = (f.segments.clone(), f.bytes, f.file_bytes);
                 Ok((
                     f.file.clone(),
@@ -960,19 +967,9 @@ impl<T> Hashed<T> {
         }
     }
 
-    /// `inner`, after `bytes` bytes whose hash so far is `sha` (`into_parts`).
-    fn resume(inner: T, sha: Sha256, bytes: u64) -> Hashed<T> {
-        Hashed { inner, sha, bytes }
-    }
-
     /// The inner reader or writer, the SHA-256 (hex) and the bytes through.
     pub fn finish(self) -> (T, String, u64) {
         (self.inner, hex(self.sha), self.bytes)
-    }
-
-    /// The inner reader or writer, the hash's state and the bytes through.
-    fn into_parts(self) -> (T, Sha256, u64) {
-        (self.inner, self.sha, self.bytes)
     }
 }
 
