@@ -60,10 +60,15 @@ pub fn run(t: &TableRun, events: &dyn TableEvents) -> Result<TableSummary> {
     let mut tried: Vec<(Board, u8)> = Vec::new();
     loop {
         let (next, _) = next_cells(t)?;
-        let Some(&(board, walls, _)) = next.iter().find(|(b, n, _)| !tried.contains(&(*b, *n)))
-        else {
+        let untried: Vec<_> = next
+            .iter()
+            .filter(|(b, n, _)| !tried.contains(&(*b, *n)))
+            .collect();
+        let Some(&&(board, walls, _)) = untried.first() else {
             break;
         };
+        // A decided cell brings its board's next wall count: the whole grows as it goes.
+        events.cells_to_solve(untried.len() as u64);
         tried.push((board, walls));
         let one = TableRun {
             cells: vec![(board, walls)],

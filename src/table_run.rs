@@ -48,7 +48,8 @@ pub struct TableRun {
 pub trait TableEvents: Progress {
     /// A line for the reader: a cell solved or skipped, a note on the rows kept.
     fn line(&self, text: &str);
-    /// `n` cells are left to solve.
+    /// `n` cells are left to solve besides those done so far; a smaller count than an
+    /// earlier one leaves the total as it was.
     fn cells_to_solve(&self, n: u64);
     /// The next cell begins.
     fn cell_begins(&self, board: Board, walls: u8);

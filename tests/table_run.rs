@@ -127,3 +127,33 @@ fn a_board_past_an_undecided_cell_is_passed_over_when_asked() {
     assert!(!done.records[0].is_decided());
     let _ = std::fs::remove_dir_all(&d);
 }
+
+/// A campaign tells how many cells are left before each of its cells (its one-cell runs
+/// tell 1 each): a bar that takes the largest "done + left" knows both boards before the
+/// first cell and ends at the number of cells solved.
+#[test]
+fn a_campaign_tells_the_cells_left_as_its_boards_go_on() {
+    let d = dir("campaign-count");
+    let (b3, b4) = (Board::new(3, 3).unwrap(), Board::new(4, 3).unwrap());
+    let cells = vec![(b3, 0), (b3, 1), (b4, 0), (b4, 1)];
+    let mut t = job(cells, d.clone(), 40);
+    t.resume = true;
+    t.stop_at_undecided = true;
+    let told = Told::default();
+    let done = quoridor_solver::campaign::run(&t, &told).unwrap();
+    assert_eq!(done.solved, 4);
+    let (mut finished, mut total, mut at_first_begin) = (0, 0, None);
+    for e in told.all() {
+        if let Some(n) = e.strip_prefix("to solve ") {
+            total = total.max(finished + n.parse::<u64>().unwrap());
+        } else if e.starts_with("begin ") {
+            assert!(total > finished, "{:?}", told.all());
+            at_first_begin.get_or_insert(total);
+        } else if e == "done" {
+            finished += 1;
+        }
+    }
+    assert_eq!(at_first_begin, Some(2), "{:?}", told.all());
+    assert_eq!((finished, total), (4, 4), "{:?}", told.all());
+    let _ = std::fs::remove_dir_all(&d);
+}

@@ -521,7 +521,13 @@ impl TableEvents for TableBars<'_> {
         self.bars.line(text)
     }
     fn cells_to_solve(&self, n: u64) {
-        let _ = self.overall.set(self.bars.overall("table", n));
+        // A campaign tells its count before each cell, and its one-cell runs tell 1: the bar
+        // grows to what is left after the cells done, and never shrinks.
+        let bar = self.overall.get_or_init(|| self.bars.overall("table", 0));
+        let wanted = bar.position() + n;
+        if wanted > bar.length().unwrap_or(0) {
+            bar.set_length(wanted);
+        }
     }
     fn cell_begins(&self, board: Board, walls: u8) {
         if let Some(o) = self.overall.get() {
