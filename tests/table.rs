@@ -279,21 +279,54 @@ fn every_decided_line_replays_with_show_and_a_wrong_one_is_caught() {
         .unwrap();
     assert!(status.success());
     let script = concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/replay_lines.sh");
-    let replay = |csv: &Path| {
+    let replay = |files: &[&Path]| {
         let out = Command::new("bash")
             .arg(script)
-            .arg(csv)
+            .args(files)
             .env("BIN", env!("CARGO_BIN_EXE_quoridor-solver"))
             .output()
             .unwrap();
         (out.status.code(), String::from_utf8(out.stdout).unwrap())
     };
     let csv = dir.join("table.csv");
-    let (code, text) = replay(&csv);
+    let (code, text) = replay(&[&csv]);
     assert_eq!(code, Some(0), "{text}");
     assert!(text.contains("6 lines replayed"), "{text}");
     assert!(
         text.contains("0 decided rows without a line, 0 failed"),
+        "{text}"
+    );
+    // `solve`'s outputs are sources too (JSON and text), held against the table's rows:
+    // 3x3 with 3 walls is a cell of its own, 4x3 with 2 walls the table's again.
+    let json = dir.join("3x3-w3.json");
+    let text_out = dir.join("4x3-w2.out");
+    for (args, path) in [
+        (&["solve", "3x3", "--walls", "3", "--json"][..], &json),
+        (&["solve", "4x3", "--walls", "2"][..], &text_out),
+    ] {
+        let out = bin().args(args).output().unwrap();
+        assert!(out.status.success());
+        std::fs::write(path, out.stdout).unwrap();
+    }
+    let (code, text) = replay(&[&csv, &json, &text_out]);
+    assert_eq!(code, Some(0), "{text}");
+    assert!(text.contains("8 lines replayed"), "{text}");
+    assert!(
+        text.contains("7 decided cells with a line replayed, 0 without one"),
+        "{text}"
+    );
+    // A source that gives a cell another length than the table's fails.
+    let solved = std::fs::read_to_string(&text_out).unwrap();
+    std::fs::write(
+        &text_out,
+        solved.replacen("wins in 10 plies", "wins in 12 plies", 1),
+    )
+    .unwrap();
+    let (code, text) = replay(&[&csv, &text_out]);
+    assert_eq!(code, Some(1), "{text}");
+    assert!(
+        text.contains("FAILED: 4x3 with 2 walls")
+            && text.contains("another source says Player 2 in 10"),
         "{text}"
     );
     // Drop the last ply of each line: the winner is then not on the goal yet, and the
@@ -307,7 +340,7 @@ fn every_decided_line_replays_with_show_and_a_wrong_one_is_caught() {
         })
         .collect();
     std::fs::write(&csv, cut).unwrap();
-    let (code, text) = replay(&csv);
+    let (code, text) = replay(&[&csv]);
     assert_eq!(code, Some(1), "{text}");
     assert!(text.contains("0 lines replayed"), "{text}");
     assert!(text.contains("FAILED: 3x3 with 0 walls"), "{text}");
