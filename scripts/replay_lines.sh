@@ -10,8 +10,9 @@
 # decided cell that no replayed line covers, with the same winner and plies, is named; two
 # sources that give one cell different results fail.
 #
-#   scripts/replay_lines.sh [FILE ...]          (default: results/beyond/table.csv and,
-#                                                if present, results/beyond/confirm.csv)
+#   scripts/replay_lines.sh [FILE ...]          (default: every source committed: the
+#                                                tables of results/beyond, its solve logs
+#                                                and the solve JSON of results/strong)
 #   BIN=path/to/quoridor-solver                 (default: target/release/quoridor-solver)
 #
 # Exit status: 0 when every line found replays and the sources agree; 1 otherwise (each
@@ -21,8 +22,12 @@ cd "$(dirname "$0")/.."
 bin=${BIN:-target/release/quoridor-solver}
 [[ -x $bin ]] || { echo "error: no binary at $bin (cargo build --release, or set BIN)" >&2; exit 2; }
 if (($# == 0)); then
-  set -- results/beyond/table.csv
-  [[ -f results/beyond/confirm.csv ]] && set -- "$@" results/beyond/confirm.csv
+  shopt -s nullglob
+  for f in results/beyond/table.csv results/beyond/confirm.csv results/beyond/lines-*.csv \
+    results/beyond/logs/confirm-search-*.out results/beyond/logs/solve-*.out results/strong/*.json; do
+    [[ $f == *.header.json ]] || set -- "$@" "$f"
+  done
+  shopt -u nullglob
 fi
 
 replayed=0 without=0 failed=0
