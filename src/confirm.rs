@@ -124,7 +124,11 @@ pub fn second_options(
         );
         return Ok((options, why));
     }
-    let planned = plan::plan_with_disk(board, walls, (budget, limit), &[], scratch.is_some());
+    let disk = match scratch {
+        Some(_) => plan::Disk::Scratch,
+        None => plan::Disk::None,
+    };
+    let planned = plan::plan_with_disk(board, walls, (budget, limit), &[], disk);
     if planned.method == Method::Search {
         return Err(planned.why);
     }

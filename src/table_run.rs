@@ -15,7 +15,7 @@ use crate::geometry::Board;
 use crate::plan;
 use crate::progress::Progress;
 use crate::report::{self, CSV_NAME, CellRecord};
-use crate::retro::{Keep, Precision, saved};
+use crate::retro::{Keep, Precision, saved, spill};
 use crate::solver::{Method, MethodUsed, Need, SolveOptions, solve};
 
 /// What a table run solves, and where it writes.
@@ -100,9 +100,18 @@ impl TableRun {
         }
     }
 
-    /// How the run solves the cell, knowing the rows of the results table so far.
+    /// How the run solves the cell, knowing the rows of the results table so far (and
+    /// what its scratch directory holds of the cell: an interrupted run's layers are gone
+    /// on from).
     fn plan_cell(&self, board: Board, walls: u8, records: &[CellRecord]) -> plan::Plan {
         let options = &self.options;
+        let disk = match &self.scratch {
+            None => plan::Disk::None,
+            Some(dir) if spill::holds_layers(&dir.join(saved::cell_dir_name(board, walls))) => {
+                plan::Disk::Written
+            }
+            Some(_) => plan::Disk::Scratch,
+        };
         plan::plan_with_disk(
             board,
             walls,
@@ -111,7 +120,7 @@ impl TableRun {
                 options.time_limit.unwrap_or(Duration::MAX),
             ),
             &earlier(records),
-            self.scratch.is_some(),
+            disk,
         )
     }
 

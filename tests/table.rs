@@ -399,6 +399,58 @@ fn a_campaign_decides_confirms_and_resumes_without_redoing() {
     std::fs::remove_dir_all(dir).unwrap();
 }
 
+/// A campaign whose scratch directory holds a cell's layers (an interrupted run's; here the
+/// finished table `solve --scratch` leaves) goes on from them through the disk, even where
+/// the analysis would fit in memory and start over, and gives the cell the same answer.
+#[test]
+fn a_campaign_goes_on_from_the_layers_in_its_scratch_directory() {
+    let dir = temp_dir("campaign-layers");
+    let layers = dir.join("campaign/scratch/4x3-w2");
+    let solved = bin()
+        .args(["solve", "4x3", "--walls", "2", "--method", "retro", "-q"])
+        .args(["--precision", "compact", "--scratch"])
+        .arg(&layers)
+        .output()
+        .unwrap();
+    let said = String::from_utf8(solved.stdout).unwrap();
+    assert!(solved.status.success(), "{said}");
+    assert!(said.contains("Player 2 wins in 10 plies"), "{said}");
+    let manifest = std::fs::read_to_string(layers.join("MANIFEST.sha256")).unwrap();
+    let out = bin()
+        .args([
+            "table",
+            "--boards",
+            "4x3",
+            "--walls",
+            "2",
+            "-q",
+            "--confirm-seconds",
+            "0",
+        ])
+        .arg("--campaign")
+        .arg(dir.join("campaign"))
+        .arg("--out")
+        .arg(dir.join("out"))
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    assert!(
+        text.contains(
+            "plan: 4x3 with 2 walls: compact retrograde in parts through the scratch \
+             directory, going on from the layers written there"
+        ),
+        "{text}"
+    );
+    let table = std::fs::read_to_string(dir.join("out/table.csv")).unwrap();
+    assert!(table.contains("\n4,3,2,2,10,retrograde"), "{table}");
+    assert_eq!(
+        std::fs::read_to_string(layers.join("MANIFEST.sha256")).unwrap(),
+        manifest
+    );
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
 /// A cell an earlier pass left undecided short of the campaign's limit is tried again and
 /// its board goes on past it; one left undecided after the whole limit is given up.
 #[test]

@@ -51,6 +51,19 @@ pub struct Earlier {
     pub by_search: bool,
 }
 
+/// What a table run has of a disk for the analysis in parts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Disk {
+    /// No scratch directory: a cell whose analysis does not fit in memory is searched.
+    None,
+    /// A scratch directory: the analysis that does not fit in memory runs in parts there.
+    Scratch,
+    /// A scratch directory that already holds layers of this cell an earlier run wrote (or
+    /// its finished table): the analysis goes on from them wherever its parts fit, even
+    /// where it would fit in memory, since starting over would throw that work away.
+    Written,
+}
+
 /// The plan for one cell.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Plan {
@@ -61,7 +74,8 @@ pub struct Plan {
     /// `None`, the solver's choice (compact, the length then by an oracle-guided search).
     pub precision: Option<Precision>,
     /// Whether the analysis runs in parts through the run's scratch directory (compact,
-    /// over the ranked numbering): where it does not fit in memory and the run has one.
+    /// over the ranked numbering): where it does not fit in memory and the run has one, or
+    /// where the directory holds the cell's layers already (`Disk::Written`).
     pub through_disk: bool,
     /// One line saying what was chosen and why.
     pub why: String,
@@ -80,18 +94,18 @@ pub fn plan(
     time_limit: Duration,
     earlier: &[Earlier],
 ) -> Plan {
-    plan_with_disk(board, walls, (budget, time_limit), earlier, false)
+    plan_with_disk(board, walls, (budget, time_limit), earlier, Disk::None)
 }
 
-/// `plan`, for a run that has a scratch directory (`through_disk`): a cell whose analysis
-/// does not fit in memory runs it in parts through the directory, where its parts and
-/// its estimated time at the rate in parts fit.
+/// `plan`, for a run that may have a scratch directory (`disk`): a cell whose analysis
+/// does not fit in memory (or whose layers are there already) runs it in parts through
+/// the directory, where its parts and its estimated time at the rate in parts fit.
 pub fn plan_with_disk(
     board: Board,
     walls: u8,
     (budget, time_limit): (u64, Duration),
     earlier: &[Earlier],
-    through_disk: bool,
+    disk: Disk,
 ) -> Plan {
     let estimate = CellEstimate::new(board, walls);
     let (tables, retro) = (&estimate.tables, &estimate.retro);
@@ -137,18 +151,27 @@ pub fn plan_with_disk(
         retro_seconds.ceil(),
         precision.map_or(retro_bytes, |_| exact_bytes) as f64 / (1u64 << 30) as f64
     );
-    if through_disk && retro_board && !retro_fits {
+    let in_parts = match disk {
+        Disk::None => false,
+        Disk::Scratch => !retro_fits,
+        Disk::Written => true,
+    };
+    if in_parts && retro_board {
         let need = through_disk_need(&estimate);
         let seconds = retro.positions as f64 / crate::retro::PARTS_POSITIONS_PER_SECOND;
         if need <= budget && seconds <= time_limit.as_secs_f64() {
+            let going_on = match disk {
+                Disk::Written => ", going on from the layers written there",
+                _ => "",
+            };
             return Plan {
                 method: Method::Retro,
                 tt_bytes,
                 precision: Some(Precision::Compact),
                 through_disk: true,
                 why: format!(
-                    "compact retrograde in parts through the scratch directory: {:.1e} \
-                     positions, about {:.0} s, {:.2} GiB",
+                    "compact retrograde in parts through the scratch directory{going_on}: \
+                     {:.1e} positions, about {:.0} s, {:.2} GiB",
                     retro.positions as f64,
                     seconds.ceil(),
                     need as f64 / (1u64 << 30) as f64
@@ -302,7 +325,7 @@ mod tests {
         let without = plan(b, 5, 200 << 20, limit, &[]);
         assert_eq!(without.method, Method::Search, "{}", without.why);
         assert!(!without.through_disk);
-        let with = plan_with_disk(b, 5, (200 << 20, limit), &[], true);
+        let with = plan_with_disk(b, 5, (200 << 20, limit), &[], Disk::Scratch);
         assert_eq!(with.method, Method::Retro, "{}", with.why);
         assert_eq!(with.precision, Some(Precision::Compact));
         assert!(
@@ -312,14 +335,42 @@ mod tests {
         );
         // Where the analysis fits in memory, the directory changes nothing.
         assert_eq!(
-            plan_with_disk(b, 5, (20 * GIB, limit), &[], true),
+            plan_with_disk(b, 5, (20 * GIB, limit), &[], Disk::Scratch),
             plan(b, 5, 20 * GIB, limit, &[])
         );
         // Nor where even the parts do not fit the budget or their time the limit.
-        let tight = plan_with_disk(b, 5, (100 << 20, limit), &[], true);
+        let tight = plan_with_disk(b, 5, (100 << 20, limit), &[], Disk::Scratch);
         assert!(!tight.through_disk, "{}", tight.why);
-        let short = plan_with_disk(b, 5, (200 << 20, Duration::from_secs(10)), &[], true);
+        let short = plan_with_disk(
+            b,
+            5,
+            (200 << 20, Duration::from_secs(10)),
+            &[],
+            Disk::Scratch,
+        );
         assert!(!short.through_disk, "{}", short.why);
+    }
+
+    #[test]
+    fn layers_an_earlier_run_wrote_are_gone_on_from_even_where_memory_would_do() {
+        let limit = Duration::from_secs(3600);
+        let b = Board::new(3, 9).unwrap();
+        // At 20 GiB the analysis fits in memory: a fresh run would start over there.
+        let fresh = plan_with_disk(b, 5, (20 * GIB, limit), &[], Disk::Scratch);
+        assert!(!fresh.through_disk, "{}", fresh.why);
+        let going_on = plan_with_disk(b, 5, (20 * GIB, limit), &[], Disk::Written);
+        assert_eq!(going_on.method, Method::Retro, "{}", going_on.why);
+        assert_eq!(going_on.precision, Some(Precision::Compact));
+        assert!(
+            going_on.through_disk && going_on.why.contains("going on from the layers"),
+            "{}",
+            going_on.why
+        );
+        // Where even the parts do not fit, the layers cannot be used: planned as ever.
+        assert_eq!(
+            plan_with_disk(b, 5, (100 << 20, limit), &[], Disk::Written),
+            plan_with_disk(b, 5, (100 << 20, limit), &[], Disk::Scratch)
+        );
     }
 
     #[test]
