@@ -159,7 +159,10 @@ pub fn plan_with_disk(
     if in_parts && retro_board {
         let need = through_disk_need(&estimate);
         let seconds = retro.positions as f64 / crate::retro::PARTS_POSITIONS_PER_SECOND;
-        if need <= budget && seconds <= time_limit.as_secs_f64() {
+        // Layers written spare their share of the time, which the plan does not know: the
+        // limit then bounds only the length's search.
+        let in_time = disk == Disk::Written || seconds <= time_limit.as_secs_f64();
+        if need <= budget && in_time {
             let going_on = match disk {
                 Disk::Written => ", going on from the layers written there",
                 _ => "",
@@ -366,6 +369,10 @@ mod tests {
             "{}",
             going_on.why
         );
+        // A limit shorter than the whole analysis: the layers written spare most of it.
+        let short = Duration::from_secs(10);
+        let going_on = plan_with_disk(b, 5, (20 * GIB, short), &[], Disk::Written);
+        assert!(going_on.through_disk, "{}", going_on.why);
         // Where even the parts do not fit, the layers cannot be used: planned as ever.
         assert_eq!(
             plan_with_disk(b, 5, (100 << 20, limit), &[], Disk::Written),
