@@ -116,7 +116,8 @@ pub struct TableArgs {
     /// through DIR/WxH-wN (compact: every position's outcome, the length then by a search
     /// guided by them), where its parts fit the budget and its estimated time the limit
     /// (--max-seconds); a cell stopped in the middle goes on from its layers written when
-    /// the run is resumed. Without it such a cell gets the proof search alone
+    /// the run is resumed (whatever the budget then: layers written are never solved
+    /// again). Without it such a cell gets the proof search alone
     #[arg(long, value_name = "DIR", conflicts_with = "save")]
     scratch: Option<PathBuf>,
 
