@@ -36,14 +36,14 @@ use std::path::{Path, PathBuf};
 
 /// The file that says which layers are written, while a run is on.
 pub const PROGRESS: &str = "progress.json";
+/// What `progress.json` says it is, first.
+const FORMAT: &str = "quoridor-solver analysis in progress 1";
+
 /// Whether `dir` holds layers an earlier analysis wrote: a run's record of them, or the
 /// finished table's files (whose cell, precision and files `Spill::open` checks).
 pub fn holds_layers(dir: &Path) -> bool {
     dir.join(PROGRESS).exists() || matches!(saved::contents(dir), Ok(Some(c)) if c.table_files)
 }
-
-/// What `progress.json` says it is, first.
-const FORMAT: &str = "quoridor-solver analysis in progress 1";
 
 /// One layer written: its splits' files, each file's SHA-256, and the layer's counts.
 #[derive(Clone, Serialize, Deserialize)]
