@@ -225,11 +225,6 @@ pub fn solve(
     }
     memory::reset_peak();
     let estimate = CellEstimate::new(board, walls);
-    if options.checkpoint.is_some() && options.method != Method::Search {
-        return Err(Error::Argument(
-            "a checkpoint keeps a proof search's table: use --method search".into(),
-        ));
-    }
     if options.winner.is_some() && options.method != Method::Search {
         return Err(Error::Argument(
             "a guessed winner steers the proof search: use --method search".into(),
@@ -246,6 +241,13 @@ pub fn solve(
         crate::retro::saved::check_destination(to)?;
     }
     let decision = crate::plan::decide(board, walls, options);
+    if options.checkpoint.is_some() && !decision.searches() {
+        return Err(Error::Argument(
+            "a checkpoint keeps a proof search's table, and the exact analysis finds the \
+             length without one: use --method search, or --precision compact"
+                .into(),
+        ));
+    }
     progress.message(&decision.why);
     let need = decision.need;
     let on_demand = need.on_demand;
@@ -406,6 +408,25 @@ fn open_checkpoint<T: ConfigTables>(
     Ok(Some(checkpoint))
 }
 
+/// The checkpoint of the search for the length after a compact analysis, if the options
+/// name one. Its facts hold there too: the outcomes prune only nodes the attacker cannot
+/// win at all, so every refutation stored is true without them. A file this search cannot
+/// take (damaged, another cell's, a table larger than its room) is left as it is, and the
+/// length is searched without it rather than lose the analysis's answer.
+fn length_checkpoint<T: ConfigTables>(
+    tables: &T,
+    options: &SolveOptions,
+    tt_room: u64,
+    progress: &dyn Progress,
+) -> Option<Checkpoint> {
+    open_checkpoint(tables, options, tt_room).unwrap_or_else(|e| {
+        progress.warn(&format!(
+            "{e}; the length is searched without the checkpoint, which is left as it is"
+        ));
+        None
+    })
+}
+
 /// Proof search from the start (for the known winner only, if any) into `result`.
 fn search_cell<T: ConfigTables>(
     tables: &T,
@@ -486,12 +507,14 @@ fn retro_cell(
         // The length: proof search for the winner only, pruned by the outcomes. Its proof
         // of the win stands on its own; that no shorter win exists rests on the outcomes.
         let oracle = RetroOracle(&solved);
+        let tt_room = room.saturating_sub(solved.held_bytes());
+        let checkpoint = length_checkpoint(tables, options, tt_room, progress);
         let run = SearchRun {
             time_limit: options.time_limit,
             oracle: Some(&oracle),
             winner: Some(winner),
-            tt_room: room.saturating_sub(solved.held_bytes()),
-            checkpoint: None,
+            tt_room,
+            checkpoint: checkpoint.as_ref(),
         };
         let mut found = result.clone();
         found.outcome = Outcome::Unknown;
@@ -550,6 +573,7 @@ fn outcomes<'t>(
 fn take_length(found: CellResult, result: &mut CellResult) {
     result.nodes = found.nodes;
     result.depth_reached = found.depth_reached;
+    result.checkpoint_saved = found.checkpoint_saved;
     if found.outcome == result.outcome {
         result.method = MethodUsed::RetroSearch;
         result.plies = found.plies;
@@ -599,13 +623,14 @@ fn retro_ranked(
     let tt_room = options.tt_bytes.min(left / 4);
     let store_bytes = left.saturating_sub(tt_room + ON_DEMAND_SLACK_BYTES);
     let mut store = OnDemand::new(board, walls, store_bytes);
+    let checkpoint = length_checkpoint(&store, options, tt_room, progress);
     let oracle = RetroOracle(&solved);
     let run = SearchRun {
         time_limit: options.time_limit,
         oracle: Some(&oracle),
         winner: Some(winner),
         tt_room,
-        checkpoint: None,
+        checkpoint: checkpoint.as_ref(),
     };
     let limits = search_limits(options, Instant::now(), &run);
     let start = Position::start(board, walls)?;
@@ -613,6 +638,7 @@ fn retro_ranked(
     let mut searched = result.clone();
     searched.outcome = Outcome::Unknown;
     record_found(&found, options, &start, &mut searched);
+    searched.checkpoint_saved = checkpoint.as_ref().and_then(Checkpoint::last_outcome);
     take_length(searched, result);
     Ok(())
 }

@@ -259,14 +259,23 @@ pub fn run(t: &TableRun, events: &dyn TableEvents) -> Result<TableSummary> {
             }
         }
         if let (true, Some(scratch)) = (planned.through_disk, &t.scratch) {
-            let path = scratch.join(saved::cell_dir_name(board, walls));
-            saved = format!("; layers in {}", path.display());
+            let name = saved::cell_dir_name(board, walls);
+            let path = scratch.join(&name);
+            // The search for the length keeps its table beside the layers: a run stopped
+            // in it goes on from there (hours of search on the largest cells).
+            let checkpoint = scratch.join(format!("{name}.checkpoint"));
+            saved = format!(
+                "; layers in {}, the length's search in {}",
+                path.display(),
+                checkpoint.display()
+            );
             cell_options.save = Some(saved::Target {
                 dir: path,
                 replace: false,
                 resume: true,
                 ranks: None,
             });
+            cell_options.checkpoint = Some(checkpoint);
         }
         let result = match solve(board, walls, &cell_options, events) {
             Ok(r) => r,

@@ -108,7 +108,7 @@ fn a_checkpoint_of_another_cell_or_store_is_refused() {
         &Silent,
     );
     assert!(junk.unwrap_err().to_string().contains("not a checkpoint"));
-    // With the retrograde analysis there is no table to keep.
+    // The exact analysis (what 4x4 gets from the retrograde method) searches nothing.
     let mut retro = options(Store::Full, 5, Some(path.clone()));
     retro.method = Method::Retro;
     assert!(solve(board, 2, &retro, &Silent).is_err());
@@ -349,5 +349,88 @@ fn ctrl_c_says_where_the_work_was_saved_and_how_to_go_on() {
         "{err}"
     );
     assert!(String::from_utf8_lossy(&out.stdout).contains("unknown"));
+    std::fs::remove_file(&path).unwrap();
+}
+
+/// `solve CELL --walls N --method retro --precision compact --json` and more flags: the
+/// JSON, and stderr.
+fn compact_json(cell: &str, walls: &str, more: &[&str]) -> (serde_json::Value, String) {
+    let mut args = vec![
+        "solve",
+        cell,
+        "--walls",
+        walls,
+        "--method",
+        "retro",
+        "--precision",
+        "compact",
+        "--json",
+    ];
+    args.extend_from_slice(more);
+    let (code, out, err) = cli(&args);
+    assert_eq!(code, Some(0), "{err}");
+    (serde_json::from_str(&out).expect("JSON"), err)
+}
+
+/// After a compact analysis the search for the length keeps its table too, over the tables
+/// and over the ranked numbering (a scratch directory at a budget the tables do not fit,
+/// as the campaign's largest cells): stopped at a depth limit, it goes on from its file,
+/// and finds the length a fresh run finds with fewer nodes.
+#[test]
+fn the_length_search_after_a_compact_analysis_goes_on_from_its_checkpoint() {
+    let layers = file("layers");
+    let _ = std::fs::remove_dir_all(&layers);
+    let ranked = ["--scratch", layers.to_str().unwrap(), "--memory", "128M"];
+    for (cell, walls, more, over) in [
+        ("4x4", "3", &[][..], "the tables"),
+        ("5x5", "3", &ranked[..], "the ranked numbering"),
+    ] {
+        let path = file(&format!("length-{cell}"));
+        let (fresh, said) = compact_json(cell, walls, &[more, &["-v"]].concat());
+        assert!(said.contains(over), "{said}");
+        assert_eq!(fresh["method"], "retrograde+search");
+        let plies = fresh["plies"].as_u64().expect("a length");
+        let limit = (plies - 3).to_string();
+        let keep = ["--checkpoint", path.to_str().unwrap()];
+        let stopped = [more, &keep, &["--max-depth", &limit]].concat();
+        let (cut, said) = compact_json(cell, walls, &stopped);
+        assert_eq!(cut["outcome"], fresh["outcome"], "{cell}");
+        assert!(cut["plies"].is_null(), "{cell}: {cut}");
+        assert!(
+            said.contains(&format!("saved in {}", path.display()))
+                && said.contains("run the same command again"),
+            "{cell}: {said}"
+        );
+        let (resumed, _) = compact_json(cell, walls, &[more, &keep].concat());
+        assert_eq!(resumed["plies"], fresh["plies"], "{cell}");
+        // A line of that length (not always the same one: the table orders the moves).
+        let line = resumed["pv"].as_array().map(Vec::len);
+        assert_eq!(line, Some(plies as usize), "{cell}");
+        // The iterations the first run finished were not searched again.
+        let nodes = |v: &serde_json::Value| v["nodes"].as_u64().unwrap();
+        assert!(nodes(&resumed) < nodes(&fresh), "{cell}: {resumed} {fresh}");
+        std::fs::remove_file(&path).unwrap();
+    }
+    std::fs::remove_dir_all(&layers).unwrap();
+}
+
+/// A file the length's search cannot take (another cell's) does not cost the analysis's
+/// answer: the run warns, finds the length without it, and leaves the file as it was.
+#[test]
+fn a_checkpoint_the_length_search_cannot_take_is_left_alone() {
+    let path = file("length-other");
+    let (code, _, err) = solve_cli(&path, &["--max-depth", "6"]);
+    assert_eq!(code, Some(0), "{err}");
+    let before = std::fs::read(&path).unwrap();
+    let keep = ["--checkpoint", path.to_str().unwrap()];
+    let (result, said) = compact_json("4x4", "3", &keep);
+    assert!(result["plies"].is_u64(), "{result}");
+    assert!(
+        said.contains("warning: ")
+            && said.contains("searched without the checkpoint")
+            && said.contains("walls 2"),
+        "{said}"
+    );
+    assert_eq!(std::fs::read(&path).unwrap(), before);
     std::fs::remove_file(&path).unwrap();
 }

@@ -21,8 +21,9 @@ const COLUMNS: [(&str, Option<&str>); 9] = [
 /// keeps, so it is refused with `--method search`. The flags that bound the proof search
 /// are refused where none runs (the exact analysis, which a 3x3 cell gets unless compact is
 /// asked for; the compact one's length comes from a search, tests/inputs.rs); `--stats`, `--save` count or keep every position, which only `--method retro`
-/// visits (`--save` with `--precision compact` keeps outcomes only); a checkpoint, a
-/// guessed winner and the on-demand store belong to `--method search`.
+/// visits (`--save` with `--precision compact` keeps outcomes only); a checkpoint keeps a
+/// search's table, so it goes where the search-bounding flags go; a guessed winner and the
+/// on-demand store belong to `--method search`.
 const EXPECTED: [(&[&str], &str); 14] = [
     (&[], "oxx ooo ooo"),
     (&["--plan"], "oxx ooo ooo"),
@@ -36,7 +37,7 @@ const EXPECTED: [(&[&str], &str); 14] = [
     (&["--save", "DIR"], "xxx ooo xxx"),
     (&["--store", "full"], "oxx ooo ooo"),
     (&["--store", "on-demand"], "oxx xxx xxx"),
-    (&["--checkpoint", "FILE"], "oxx xxx xxx"),
+    (&["--checkpoint", "FILE"], "oxx xxo ooo"),
     (&["--winner", "1"], "oxx xxx xxx"),
 ];
 

@@ -444,6 +444,9 @@ fn a_campaign_goes_on_from_the_layers_in_its_scratch_directory() {
     );
     let table = std::fs::read_to_string(dir.join("out/table.csv")).unwrap();
     assert!(table.contains("\n4,3,2,2,10,retrograde"), "{table}");
+    // The length's search kept its table beside the layers, for a run stopped in it.
+    let checkpoint = dir.join("campaign/scratch/4x3-w2.checkpoint");
+    assert!(checkpoint.exists(), "{text}");
     assert_eq!(
         std::fs::read_to_string(layers.join("MANIFEST.sha256")).unwrap(),
         manifest

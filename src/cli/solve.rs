@@ -128,11 +128,13 @@ pub struct SolveArgs {
     #[arg(long, value_enum, default_value_t = StoreArg::Auto)]
     store: StoreArg,
 
-    /// With --method search: keep the search's transposition table in FILE, saved every 10
-    /// minutes between iterations and when the search ends (time limit, full store, a win,
-    /// or Ctrl-C; a second Ctrl-C quits at once). Run the same command again and it reads
-    /// the table back and skips the iterations it knows to fail (the table's size is the
-    /// saved one: --tt must allow it)
+    /// Keep the proof search's transposition table in FILE, saved every 10 minutes
+    /// between iterations and when the search ends (time limit, full store, a win, or, with
+    /// --method search, Ctrl-C; a second Ctrl-C quits at once). Run the same command again
+    /// and it reads the table back and skips the iterations it knows to fail (the table's
+    /// size is the saved one: --tt must allow it). With --method search, or for the search
+    /// for the length after a compact analysis (a file that search cannot take is left
+    /// alone, with a warning); refused where only the exact analysis runs
     #[arg(long, value_name = "FILE")]
     checkpoint: Option<std::path::PathBuf>,
 
@@ -385,7 +387,9 @@ fn solve_here(s: Solve, bars: &Bars, out: &mut dyn Write) -> Result<ExitCode> {
         }
         return Ok(ExitCode::SUCCESS);
     }
-    if s.options.checkpoint.is_some() {
+    // Only where the search runs first: a Ctrl-C during an analysis stops the process
+    // (its layers through disk are kept; the length's search saves every 10 minutes).
+    if s.options.checkpoint.is_some() && s.options.method == Method::Search {
         super::interrupt::stop_search_on_interrupt();
     }
     let mut result = solve(s.board, s.walls, &s.options, bars)?;
@@ -473,19 +477,22 @@ struct Json<'a> {
 /// verbosity, that it was not saved.
 fn report_checkpoint(path: &std::path::Path, r: &CellResult, max_depth: u8, bars: &Bars) {
     match &r.checkpoint_saved {
-        Some(Ok(NoWin([one, two]))) if r.outcome == Outcome::Unknown => bars.line(&format!(
-            "the search's table is saved in {} (no win for Player 1 within {}, for Player 2 \
-             within {}); to go on, run the same command again{}: {}",
-            path.display(),
-            count(*one, "ply"),
-            count(*two, "ply"),
-            // The same limit would stop at once.
-            match (*one).max(*two) + 1 >= max_depth {
-                true => " with a larger --max-depth",
-                false => "",
-            },
-            this_command()
-        )),
+        // Undecided, or a winner whose length the search did not reach.
+        Some(Ok(NoWin([one, two]))) if r.outcome != Outcome::Draw && r.plies.is_none() => {
+            bars.line(&format!(
+                "the search's table is saved in {} (no win for Player 1 within {}, for \
+                 Player 2 within {}); to go on, run the same command again{}: {}",
+                path.display(),
+                count(*one, "ply"),
+                count(*two, "ply"),
+                // The same limit would stop at once.
+                match (*one).max(*two) + 1 >= max_depth {
+                    true => " with a larger --max-depth",
+                    false => "",
+                },
+                this_command()
+            ))
+        }
         Some(Err(e)) => bars.warn(&format!(
             "the checkpoint {} could not be saved at the end ({e}): the work since its last \
              save is lost",

@@ -125,7 +125,7 @@ pub struct TableArgs {
     /// repository): resumes from OUT's table (a decided cell is never solved again or
     /// lost), stops a board only at a cell it could not decide within its limit, runs an
     /// analysis that does not fit in memory in parts through DIR/scratch (resumed from the
-    /// layers written), gives each cell up to --max-seconds [default with it: 10800],
+    /// layers written; the search for its length from DIR/scratch/WxH-wN.checkpoint), gives each cell up to --max-seconds [default with it: 10800],
     /// prints each cell's plan and the hours they add up to before it starts, and then
     /// runs the second method on every decided cell (--confirm-seconds). Implies --resume
     /// and --stop-at-undecided

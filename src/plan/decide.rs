@@ -26,6 +26,14 @@ pub struct Decision {
     pub why: String,
 }
 
+impl Decision {
+    /// Whether a proof search may run: first (`search`), or for the length after a
+    /// compact analysis (the exact one finds the length itself).
+    pub fn searches(&self) -> bool {
+        self.search.is_some() || self.retro == Some(Precision::Compact)
+    }
+}
+
 /// Decides how `solve` runs the cell (`board`, `walls`) under `options`.
 pub fn decide(board: Board, walls: u8, options: &SolveOptions) -> Decision {
     let estimate = CellEstimate::new(board, walls);
