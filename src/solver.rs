@@ -643,18 +643,10 @@ fn retro_ranked(
     Ok(())
 }
 
-/// The budget of the analysis over the ranked numbering `ranked` at `precision`: the whole
-/// budget for the exact one; for the compact one, at most two thirds of what the
-/// numbering leaves, and the length's search its floor.
+/// The budget of the analysis over the ranked numbering `ranked` at `precision`
+/// (`plan::ranked_analysis_budget`).
 fn ranked_analysis_budget(ranked: &Ranked, precision: Precision, options: &SolveOptions) -> u64 {
-    let room = options.memory_budget.saturating_sub(ranked.bytes());
-    let search_floor = MIN_ON_DEMAND_BYTES + ON_DEMAND_SLACK_BYTES;
-    match precision {
-        Precision::Exact => options.memory_budget,
-        Precision::Compact => {
-            ranked.bytes() + (room / 3 * 2).min(room.saturating_sub(search_floor))
-        }
-    }
+    crate::plan::ranked_analysis_budget(ranked.bytes(), precision, options.memory_budget)
 }
 
 /// What a rank other than rank 0 does of `solve` across ranks (`options.save`'s ranks,

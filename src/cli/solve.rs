@@ -376,7 +376,7 @@ fn solve_here(s: Solve, bars: &Bars, out: &mut dyn Write) -> Result<ExitCode> {
                 format_bytes(decision.need.bytes)
             )?,
         }
-        let costs = Costs::of(s.board, s.walls);
+        let costs = Costs::of(s.board, s.walls, s.options.memory_budget);
         for line in costs.lines() {
             writeln!(out, "{line}")?;
         }

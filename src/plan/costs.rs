@@ -6,7 +6,7 @@
 use crate::error::format_bytes;
 use crate::estimate::CellEstimate;
 use crate::geometry::Board;
-use crate::retro::{self, Keep, PARTS_POSITIONS_PER_SECOND, Precision};
+use crate::retro::{self, Keep, Precision};
 
 /// The costs of one cell.
 #[derive(Clone, Debug)]
@@ -28,16 +28,18 @@ pub struct Costs {
     pub values_exact: u64,
     pub values_compact: u64,
     /// The analysis's estimated time in memory over the tables, over the ranked
-    /// numbering, and in parts (seconds on 2 cores).
+    /// numbering, and in parts at the budget, exact and compact (seconds on 2 cores;
+    /// `None`: its least part does not fit).
     pub seconds: f64,
     pub ranked_seconds: f64,
-    pub parts_seconds: f64,
+    pub parts_seconds: [Option<f64>; 2],
     /// Whether the board is one the analysis handles.
     pub retro_board: bool,
 }
 
 impl Costs {
-    pub fn of(board: Board, walls: u8) -> Costs {
+    /// The costs of the cell, the analysis in parts sized to `budget`.
+    pub fn of(board: Board, walls: u8, budget: u64) -> Costs {
         let e = CellEstimate::new(board, walls);
         let r = &e.retro;
         let least = |p: Precision| r.peak_in_parts(p, r.least_part(p));
@@ -54,7 +56,8 @@ impl Costs {
             values_compact: r.values_bytes(Precision::Compact),
             seconds: e.retro_seconds(),
             ranked_seconds: e.ranked_seconds(),
-            parts_seconds: r.positions as f64 / PARTS_POSITIONS_PER_SECOND,
+            parts_seconds: [Precision::Exact, Precision::Compact]
+                .map(|p| super::in_parts_seconds(&e, p, budget)),
             retro_board: retro::handles(board),
         }
     }
@@ -98,16 +101,22 @@ impl Costs {
                 b(self.values_compact)
             ),
             format!(
-                "time: about {} in memory over the tables, {} over the ranked numbering, {} \
-                 in parts (2 cores)",
+                "time: about {} in memory over the tables, {} over the ranked numbering; in \
+                 parts at this budget {} exact, {} compact (2 cores)",
                 hours(self.seconds),
                 hours(self.ranked_seconds),
-                hours(self.parts_seconds)
+                self.parts_seconds[0].map_or("does not fit".into(), hours),
+                self.parts_seconds[1].map_or("does not fit".into(), hours)
             ),
         ]);
         lines
     }
 }
+
+/// The rate a rank is counted at across ranks: that of 6x6 with 4 walls, exact, in parts
+/// on this machine, its passes over the layers above included (4.46e11 placements in 2,673
+/// s, 2 cores), at which docs/CLUSTER.md costed its plan.
+const ACROSS_POSITIONS_PER_SECOND: f64 = 160e6;
 
 /// The values on disk against their bytes before compression: at most a quarter (measured:
 /// 4 to 6 times less, docs/DISK.md).
@@ -155,7 +164,7 @@ impl AcrossCosts {
             index: r.index_bytes(),
             disk: both(&|p| r.values_bytes(p) / DISK_SHARE),
             sent_most: both(&sent),
-            seconds: r.positions as f64 / (PARTS_POSITIONS_PER_SECOND * ranks.max(1) as f64),
+            seconds: r.positions as f64 / (ACROSS_POSITIONS_PER_SECOND * ranks.max(1) as f64),
         }
     }
 
@@ -210,7 +219,7 @@ mod tests {
 
     #[test]
     fn the_costs_order_as_the_ways_to_run() {
-        let c = Costs::of(Board::new(5, 5).unwrap(), 4);
+        let c = Costs::of(Board::new(5, 5).unwrap(), 4, 1 << 30);
         assert!(c.parts_compact < c.parts_exact);
         assert!(c.compact_two < c.exact_two && c.exact_two < c.exact_every);
         assert!(c.values_compact * 4 >= c.values_exact && c.values_compact * 3 < c.values_exact);
@@ -221,7 +230,7 @@ mod tests {
         assert_eq!(one.sent_most, [0, 0], "one rank sends nothing");
         assert!(four.sent_most[0] > 0 && four.disk == one.disk);
         assert!((one.seconds / four.seconds - 4.0).abs() < 1e-9);
-        let big = Costs::of(Board::new(9, 9).unwrap(), 3);
+        let big = Costs::of(Board::new(9, 9).unwrap(), 3, 1 << 30);
         assert!(!big.retro_board);
         assert!(big.lines().last().unwrap().contains("none"));
     }

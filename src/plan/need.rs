@@ -137,6 +137,27 @@ pub fn across_ranks(options: &SolveOptions) -> bool {
     options.save.as_ref().is_some_and(|to| to.ranks.is_some())
 }
 
+/// The budget of the analysis over the ranked numbering (`ranked_bytes`) at `precision`
+/// within `budget`: the whole budget for the exact one; for the compact one, at most two
+/// thirds of what the numbering leaves (more layers kept make a better oracle), and the
+/// length's search at least its floor.
+pub fn ranked_analysis_budget(ranked_bytes: u64, precision: Precision, budget: u64) -> u64 {
+    let room = budget.saturating_sub(ranked_bytes);
+    let search_floor = MIN_ON_DEMAND_BYTES + ON_DEMAND_SLACK_BYTES;
+    match precision {
+        Precision::Exact => budget,
+        Precision::Compact => ranked_bytes + (room / 3 * 2).min(room.saturating_sub(search_floor)),
+    }
+}
+
+/// The seconds of the analysis in parts over the ranked numbering at `precision` within
+/// `budget` (`RetroEstimate::in_parts_seconds`); `None` where its least part does not fit.
+pub fn in_parts_seconds(estimate: &CellEstimate, precision: Precision, budget: u64) -> Option<f64> {
+    let analysis = ranked_analysis_budget(estimate.ranked_bytes, precision, budget);
+    let room = analysis.saturating_sub(estimate.ranked_bytes);
+    estimate.retro.in_parts_seconds(precision, room)
+}
+
 /// The least memory of the compact analysis in parts through a directory over the ranked
 /// numbering, with room for the length's search after it: what `--scratch` needs where
 /// the analysis does not fit in memory (the table plan's way through the disk).

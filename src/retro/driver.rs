@@ -85,26 +85,11 @@ pub fn analyse_through<'t>(
         false => e.layers.min(2),
     };
     if e.peak_storing(Precision::Exact, 0..kept) > room {
-        let part_bytes = part_bytes(&e, Precision::Exact, room);
+        let part_bytes = e.part_bytes(Precision::Exact, room);
         return analyse_in_parts(configs, memory_budget, spill, part_bytes, progress);
     }
     check(configs, &e, Precision::Exact, kept, true, memory_budget)?;
     run_keeping::<Exact>(configs, Precision::Exact, 0..kept, Some(spill), progress)
-}
-
-/// The bytes a part may take in `room` (the budget less the configurations): what the
-/// rest of the analysis in parts leaves (`RetroEstimate::peak_in_parts`).
-fn part_bytes(e: &RetroEstimate, precision: Precision, room: u64) -> u64 {
-    // The stream's pieces are at most a part each (`parts::chunk_bytes`).
-    let left = room.saturating_sub(e.peak_in_parts(precision, 0));
-    let stream = parts::STREAM_CHUNKS * parts::CHUNK_BYTES;
-    let with_slack = match left >= stream + parts::CHUNK_BYTES {
-        true => left - stream,
-        false => left / (parts::STREAM_CHUNKS + 1),
-    };
-    // The part's own slack (`parts::PART_SLACK_DIVISOR`) comes out of what is left.
-    let d = parts::PART_SLACK_DIVISOR;
-    with_slack / (d + 1) * d
 }
 
 /// Refuses an analysis in parts whose parts (at least the smallest) do not fit the budget.
@@ -160,7 +145,7 @@ pub fn analyse_outcomes_through<'t>(
     check_board(configs.board())?;
     let e = cell_estimate(configs);
     let room = memory_budget.saturating_sub(configs.bytes());
-    let part_bytes = part_bytes(&e, Precision::Compact, room);
+    let part_bytes = e.part_bytes(Precision::Compact, room);
     check_parts(configs, &e, Precision::Compact, part_bytes, memory_budget)?;
     let kept = kept_after_parts(&e, Precision::Compact, room);
     run_in_parts::<Compact>(
@@ -270,11 +255,21 @@ fn run_in_parts<'t, P: Packing>(
     }
     let raw = |ks: Range<usize>| slots(ks) / P::PER_BYTE as u64;
     let e = cell_estimate(configs);
-    let left = slots(0..written_from) as f64 / slots(0..layers).max(1) as f64;
+    let part_size = usize::try_from(part_bytes).unwrap_or(usize::MAX);
+    let parts_of = |k| parts::plan(&layout, k, P::PER_BYTE, part_size);
+    // The work left in slots, each part's pass over the layer above counted; in seconds
+    // at the rate measured, in placements (`e.positions`) as slots.
+    let work: f64 = (0..written_from)
+        .map(|k| {
+            let above = slots(k + 1..(k + 2).min(layers)) as f64;
+            parts::layer_work(slots(k..k + 1) as f64, above, parts_of(k).len())
+        })
+        .sum();
+    let per_slot = e.positions as f64 / slots(0..layers).max(1) as f64;
     progress.message(&format!(
         "in parts of at most {} through {}: memory about {}; at most {} of values on disk \
          uncompressed ({} left to write), {} free there; about {:.0} s left at {:.0} M \
-         positions/s",
+         positions/s (each part's pass over the layer above counted)",
         crate::error::format_bytes(part_bytes),
         spill.dir().display(),
         crate::error::format_bytes(e.peak_in_parts(precision, part_bytes) + configs.bytes()),
@@ -283,14 +278,13 @@ fn run_in_parts<'t, P: Packing>(
         spill
             .free_bytes()
             .map_or("unknown".into(), crate::error::format_bytes),
-        e.positions as f64 * left / parts::POSITIONS_PER_SECOND,
-        parts::POSITIONS_PER_SECOND / 1e6,
+        work * per_slot / parts::work_per_second(precision),
+        parts::work_per_second(precision) / 1e6,
     ));
-    let part_bytes = usize::try_from(part_bytes).unwrap_or(usize::MAX);
-    let mut pace = Pace::new(slots(0..written_from));
+    let mut pace = Pace::new(work);
     let mut largest = 0;
     for k in (0..written_from).rev() {
-        let parts = parts::plan(&layout, k, P::PER_BYTE, part_bytes);
+        let parts = parts_of(k);
         let per_config = layout.splits(k) * layout.stored_len() / P::PER_BYTE;
         largest = largest.max(
             parts
@@ -303,19 +297,13 @@ fn run_in_parts<'t, P: Packing>(
         if parts.len() > 1 {
             progress.message(&format!("layer {k}: {} parts", parts.len()));
         }
-        let layer_stats = parts::solve_layer::<P>(
-            configs,
-            &layout,
-            k,
-            spill,
-            part_bytes,
-            (progress, &mut pace),
-        )?;
+        let layer_stats =
+            parts::solve_layer::<P>(configs, &layout, k, spill, part_size, (progress, &mut pace))?;
         stats = stats + layer_stats;
         pace.layer_done(k, 0, progress);
     }
     progress.finish();
-    let streaming = (parts::STREAM_CHUNKS * parts::chunk_bytes(part_bytes as u64)) as usize;
+    let streaming = (parts::STREAM_CHUNKS * parts::chunk_bytes(part_bytes)) as usize;
     let working = (largest + streaming) as u64;
     read_back::<P>(configs, layout, spill, (precision, kept), stats, working)
 }
@@ -454,7 +442,7 @@ pub(super) fn run_keeping<'t, P: Packing>(
     }
     let last = layers - 1;
     let push = pushes_last(layers, &keep, spill.is_some());
-    let mut pace = Pace::new((lowest..layers).map(|k| layout.layer_len(k) as u64).sum());
+    let mut pace = Pace::new((lowest..layers).map(|k| layout.layer_len(k) as f64).sum());
     for k in (lowest..layers).rev() {
         if push && k == last {
             // Layer `last - 1` receives the pushes whole; the last layer is never stored.
@@ -490,7 +478,7 @@ pub(super) fn run_keeping<'t, P: Packing>(
                 peak = peak.max(live);
             }
             progress.advance(layout.layer_len(k) as u64);
-            pace.total -= layout.layer_len(k) as u64; // read, not solved: not in the rate
+            pace.skip(layout.layer_len(k) as f64); // read, not solved: not in the rate
             continue;
         }
         let mut layer_stats = RetroStats::default();
@@ -573,59 +561,74 @@ pub(super) fn run_keeping<'t, P: Packing>(
 }
 
 /// The analysis's pace, told after each layer (`-v`): how much of it is done, and the time
-/// left at the rate so far (measured in stored slots, which the work follows).
+/// left at the rate so far. The work is counted in stored slots, which it follows, with
+/// each pass of a part over the layer above at its weight (`parts::layer_work`).
 pub(super) struct Pace {
     started: std::time::Instant,
-    total: u64,
-    done: u64,
+    total: f64,
+    done: f64,
+    /// Stored slots solved, for the rate told.
+    slots: u64,
 }
 
 impl Pace {
-    pub(super) fn new(total: u64) -> Pace {
+    pub(super) fn new(total: f64) -> Pace {
         Pace {
             started: std::time::Instant::now(),
             total,
-            done: 0,
+            done: 0.0,
+            slots: 0,
         }
     }
 
-    /// Part `i` of `parts` of layer `k` done (`slots` stored positions).
+    /// Part `i` of `parts` of layer `k` done: `slots` stored positions, `work` with its pass.
     pub(super) fn part_done(
         &mut self,
         k: usize,
         (i, parts): (usize, usize),
-        slots: usize,
+        (slots, work): (usize, f64),
         progress: &dyn Progress,
     ) {
-        self.done += slots as u64;
+        self.done += work;
+        self.slots += slots as u64;
         if parts == 1 {
             return; // `layer_done` tells it
         }
         let seconds = self.started.elapsed().as_secs_f64();
-        let share = self.done as f64 / self.total.max(1) as f64;
         progress.message(&format!(
             "layer {k}, part {i} of {parts}: {:.1} % of the analysis in {seconds:.0} s, \
              {:.1} M stored positions/s, about {:.0} s left",
-            100.0 * share,
-            self.done as f64 / seconds.max(1e-9) / 1e6,
-            seconds * (1.0 - share) / share.max(1e-9)
+            100.0 * self.share(),
+            self.slots as f64 / seconds.max(1e-9) / 1e6,
+            self.left(seconds)
         ));
     }
 
-    /// `slots` of the work counted in `total` that an earlier run did.
-    pub(super) fn skip(&mut self, slots: usize) {
-        self.total = self.total.saturating_sub(slots as u64);
+    /// `work` counted in `total` that an earlier run did, or that is read, not solved.
+    pub(super) fn skip(&mut self, work: f64) {
+        self.total = (self.total - work).max(0.0);
     }
 
+    /// Layer `k` done, with the `slots` not told by `part_done` yet.
     pub(super) fn layer_done(&mut self, k: usize, slots: usize, progress: &dyn Progress) {
-        self.done += slots as u64;
+        self.done += slots as f64;
+        self.slots += slots as u64;
         let seconds = self.started.elapsed().as_secs_f64();
-        let share = self.done as f64 / self.total.max(1) as f64;
         progress.message(&format!(
             "layer {k} solved: {:.1} % of the analysis in {seconds:.0} s, about {:.0} s left",
-            100.0 * share,
-            seconds * (1.0 - share) / share.max(1e-9)
+            100.0 * self.share(),
+            self.left(seconds)
         ));
+    }
+
+    fn share(&self) -> f64 {
+        (self.done / self.total.max(1.0)).min(1.0)
+    }
+
+    /// The seconds left at the rate of the first `seconds`.
+    fn left(&self, seconds: f64) -> f64 {
+        let share = self.share();
+        seconds * (1.0 - share) / share.max(1e-9)
     }
 }
 

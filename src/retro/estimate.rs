@@ -27,6 +27,8 @@ pub struct RetroEstimate {
     pub(super) walls_per_player: u8,
     /// Stored slots of one split of each layer.
     pub(super) split_slots: Vec<u128>,
+    /// Placements of each layer (`positions`, layer by layer).
+    pub(super) layer_positions: Vec<u128>,
     /// Bytes of the layout's indices.
     pub(super) index: u128,
     /// Slots of a stored block.
@@ -111,6 +113,43 @@ impl RetroEstimate {
         let fixed = self.index + low + (stream + writers + parts::SLACK_BYTES) as u128;
         let part = part_bytes as u128 + (part_bytes / parts::PART_SLACK_DIVISOR) as u128;
         u64::try_from(fixed + part).unwrap_or(u64::MAX)
+    }
+
+    /// The bytes a part may take in `room` (the budget less the configurations): what the
+    /// rest of the analysis in parts leaves (`peak_in_parts`).
+    pub fn part_bytes(&self, precision: Precision, room: u64) -> u64 {
+        // The stream's pieces are at most a part each (`parts::chunk_bytes`).
+        let left = room.saturating_sub(self.peak_in_parts(precision, 0));
+        let stream = parts::STREAM_CHUNKS * parts::CHUNK_BYTES;
+        let with_slack = match left >= stream + parts::CHUNK_BYTES {
+            true => left - stream,
+            false => left / (parts::STREAM_CHUNKS + 1),
+        };
+        // The part's own slack (`parts::PART_SLACK_DIVISOR`) comes out of what is left.
+        let d = parts::PART_SLACK_DIVISOR;
+        with_slack / (d + 1) * d
+    }
+
+    /// The seconds of the analysis in parts at `precision` in `room` (the budget less the
+    /// configurations), at the rate measured (`parts::work_per_second`): each layer's
+    /// positions, and each of its parts' pass over the layer above. The parts are taken as
+    /// even; the analysis cuts them at segments' ends (as many, give or take one). `None`
+    /// where the least part does not fit.
+    pub fn in_parts_seconds(&self, precision: Precision, room: u64) -> Option<f64> {
+        let part_bytes = self.part_bytes(precision, room);
+        if part_bytes < self.least_part(precision) {
+            return None;
+        }
+        let part_bytes = part_bytes as u128;
+        let work: f64 = (0..self.layers)
+            .map(|k| {
+                let parts = self.layer_bytes(precision, k).div_ceil(part_bytes).max(1);
+                let above = self.layer_positions.get(k + 1).copied().unwrap_or(0);
+                let own = self.layer_positions[k] as f64;
+                parts::layer_work(own, above as f64, parts as usize)
+            })
+            .sum();
+        Some(work / parts::work_per_second(precision))
     }
 
     /// The bytes of the layout's indices (`layout::index_bytes`), which the analysis in
@@ -234,10 +273,13 @@ pub fn estimate(
     let mut positions = 0u128;
     let mut stored_configs = 0u128;
     let mut split_slots = Vec::with_capacity(layers);
+    let mut layer_positions = Vec::with_capacity(layers);
     for (k, &configs) in configurations_by_walls.iter().enumerate() {
         let splits = layout::splits(walls_per_player, k).1 as u128;
         let blocks = configs.saturating_mul(splits);
-        positions = positions.saturating_add(blocks.saturating_mul(2 * cells * (cells - 1)));
+        let placements = blocks.saturating_mul(2 * cells * (cells - 1));
+        positions = positions.saturating_add(placements);
+        layer_positions.push(placements);
         let stored = configs.saturating_add(symmetric[k]) / 2;
         stored_configs = stored_configs.saturating_add(stored);
         split_slots.push(stored.saturating_mul(block));
@@ -252,6 +294,7 @@ pub fn estimate(
         layers,
         walls_per_player,
         split_slots,
+        layer_positions,
         index: layout::index_bytes(configurations, stored_configs),
         block,
     };

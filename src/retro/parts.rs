@@ -31,7 +31,7 @@ use super::source::ConfigSource;
 use super::spill::Spill;
 use super::store::{self, Packing};
 use super::symmetry;
-use super::{RetroStats, block, segments};
+use super::{Precision, RetroStats, block, segments};
 use crate::configs::ConfigId;
 use crate::error::Result;
 use crate::geometry::Player;
@@ -42,9 +42,30 @@ use rayon::prelude::*;
 use std::ops::Range;
 use std::sync::atomic::AtomicU8;
 
-/// The rate of the analysis in parts on the machine it was measured on (2 cores: 6x6 with
-/// 4 walls, exact, 4.46e11 placements in 2,673 s), for the time it announces.
-pub const POSITIONS_PER_SECOND: f64 = 160e6;
+/// What one part's pass over the layer above costs, per position of that layer, in
+/// positions solved: every part of a layer reads the whole layer above from the disk, so
+/// a layer in n parts pays n passes (the analysis in memory pays none). Fitted to each
+/// layer's time in three runs on this machine (2 cores, own rate and pass rate): 6x6 with 4
+/// walls exact, layers 4 to 7, 0.29 to 0.34; 5x11 with 3 walls compact, layer 5 in two
+/// parts, 0.32; 7x7 with 3 walls exact, layers 4 and 5, 0.50 to 0.56.
+pub const PASS_WEIGHT: f64 = 0.32;
+
+/// The work of a layer of `own` positions solved in `parts` parts, each reading the
+/// `above` positions of the layer above (none for the last layer), in positions solved.
+pub fn layer_work(own: f64, above: f64, parts: usize) -> f64 {
+    own + PASS_WEIGHT * above * parts as f64
+}
+
+/// The rate of the analysis in parts, in work (`layer_work`) a second, on the machine it
+/// was measured on (2 cores): exact 240 M (6x6 with 4 walls, 6.06e11 in 2,655 s, 228 M;
+/// 7x7 with 3 walls, 6.57e11 in 2,595 s, 253 M), compact 310 M (5x11 with 3 walls, 1.99e12
+/// in 6,400 s); for the times the plan and the run announce.
+pub fn work_per_second(precision: Precision) -> f64 {
+    match precision {
+        Precision::Exact => 240e6,
+        Precision::Compact => 310e6,
+    }
+}
 
 /// The most bytes of one piece of the stream of the layer above.
 pub const CHUNK_BYTES: u64 = 16 << 20;
@@ -160,8 +181,17 @@ pub fn solve_layer<P: Packing>(
     let (mut writer, from, mut stats) = spill.layer_writer(layout, (k, P::PER_BYTE), progress)?;
     let parts = plan_from(layout, k, (P::PER_BYTE, part_bytes), from);
     let before = from * per_config * layout.splits(k);
+    // Each part reads the layer above once: the parts an earlier run did took theirs.
+    let above = match k < last {
+        true => layout.layer_len(k + 1) as f64,
+        false => 0.0,
+    };
+    // (About: the parts left are cut evenly again, a part more or fewer.)
+    let done_before = plan(layout, k, P::PER_BYTE, part_bytes)
+        .len()
+        .saturating_sub(parts.len());
     progress.advance(before as u64);
-    pace.skip(before);
+    pace.skip(layer_work(before as f64, above, done_before));
     for (i, ranks) in parts.iter().enumerate() {
         let mut stores = fresh_stores::<P>(layout, k, ranks.len());
         if k < last {
@@ -177,7 +207,8 @@ pub fn solve_layer<P: Packing>(
         }
         let slots = ranks.len() * per_config * layout.splits(k);
         progress.advance(slots as u64);
-        pace.part_done(k, (i + 1, parts.len()), slots, progress);
+        let work = layer_work(slots as f64, above, 1);
+        pace.part_done(k, (i + 1, parts.len()), (slots, work), progress);
     }
     spill.finish_layer(writer, stats, progress)?;
     Ok(stats)
