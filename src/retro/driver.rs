@@ -257,19 +257,20 @@ fn run_in_parts<'t, P: Packing>(
     let e = cell_estimate(configs);
     let part_size = usize::try_from(part_bytes).unwrap_or(usize::MAX);
     let parts_of = |k| parts::plan(&layout, k, P::PER_BYTE, part_size);
-    // The work left in slots, each part's pass over the layer above counted; in seconds
-    // at the rate measured, in placements (`e.positions`) as slots.
+    // The work left, counted in slots at the rates measured (`parts::layer_seconds`); in
+    // seconds with placements (`e.positions`) in place of slots.
     let work: f64 = (0..written_from)
         .map(|k| {
-            let above = slots(k + 1..(k + 2).min(layers)) as f64;
-            parts::layer_work(slots(k..k + 1) as f64, above, parts_of(k).len())
+            let above = (k + 1 < layers).then(|| slots(k + 1..k + 2) as f64);
+            let parts = parts_of(k).len();
+            parts::layer_seconds(precision, slots(k..k + 1) as f64, above, (parts, parts))
         })
         .sum();
     let per_slot = e.positions as f64 / slots(0..layers).max(1) as f64;
     progress.message(&format!(
         "in parts of at most {} through {}: memory about {}; at most {} of values on disk \
-         uncompressed ({} left to write), {} free there; about {:.0} s left at {:.0} M \
-         positions/s (each part's pass over the layer above counted)",
+         uncompressed ({} left to write), {} free there; about {:.0} s left (each part \
+         reads the layer above)",
         crate::error::format_bytes(part_bytes),
         spill.dir().display(),
         crate::error::format_bytes(e.peak_in_parts(precision, part_bytes) + configs.bytes()),
@@ -278,8 +279,7 @@ fn run_in_parts<'t, P: Packing>(
         spill
             .free_bytes()
             .map_or("unknown".into(), crate::error::format_bytes),
-        work * per_slot / parts::work_per_second(precision),
-        parts::work_per_second(precision) / 1e6,
+        work * per_slot,
     ));
     let mut pace = Pace::new(work);
     let mut largest = 0;
@@ -562,7 +562,7 @@ pub(super) fn run_keeping<'t, P: Packing>(
 
 /// The analysis's pace, told after each layer (`-v`): how much of it is done, and the time
 /// left at the rate so far. The work is counted in stored slots, which it follows, with
-/// each pass of a part over the layer above at its weight (`parts::layer_work`).
+/// each part's pass over the layer above at its cost (`parts::layer_seconds`).
 pub(super) struct Pace {
     started: std::time::Instant,
     total: f64,
@@ -622,7 +622,10 @@ impl Pace {
     }
 
     fn share(&self) -> f64 {
-        (self.done / self.total.max(1.0)).min(1.0)
+        match self.total > 0.0 {
+            true => (self.done / self.total).min(1.0),
+            false => 1.0,
+        }
     }
 
     /// The seconds left at the rate of the first `seconds`.

@@ -102,7 +102,6 @@ pub use driver::{
     analyse_outcomes_through, analyse_through,
 };
 pub use estimate::{Keep, RetroEstimate, cell_estimate, estimate, pushes_last};
-pub use parts::work_per_second as parts_rate;
 pub use solved::{Solved, Wdl};
 pub use source::ConfigSource;
 pub use store::Precision;

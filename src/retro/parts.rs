@@ -42,28 +42,58 @@ use rayon::prelude::*;
 use std::ops::Range;
 use std::sync::atomic::AtomicU8;
 
-/// What one part's pass over the layer above costs, per position of that layer, in
-/// positions solved: every part of a layer reads the whole layer above from the disk, so
-/// a layer in n parts pays n passes (the analysis in memory pays none). Fitted to each
-/// layer's time in three runs on this machine (2 cores, own rate and pass rate): 6x6 with 4
-/// walls exact, layers 4 to 7, 0.29 to 0.34; 5x11 with 3 walls compact, layer 5 in two
-/// parts, 0.32; 7x7 with 3 walls exact, layers 4 and 5, 0.50 to 0.56.
-pub const PASS_WEIGHT: f64 = 0.32;
-
-/// The work of a layer of `own` positions solved in `parts` parts, each reading the
-/// `above` positions of the layer above (none for the last layer), in positions solved.
-pub fn layer_work(own: f64, above: f64, parts: usize) -> f64 {
-    own + PASS_WEIGHT * above * parts as f64
+/// How fast the analysis in parts goes at a precision, in positions a second on the
+/// machine it was measured on (2 cores).
+struct Rates {
+    /// Solving a layer's own positions; the last layer (no walls left to place, nothing
+    /// above to read) goes faster.
+    own: f64,
+    last: f64,
+    /// Reading the layer above, which every part of a layer does whole.
+    read: f64,
+    /// Pushing the layer above to its parents, which the parts share (each pushes only to
+    /// parents of its own).
+    push: f64,
 }
 
-/// The rate of the analysis in parts, in work (`layer_work`) a second, on the machine it
-/// was measured on (2 cores): exact 240 M (6x6 with 4 walls, 6.06e11 in 2,655 s, 228 M;
-/// 7x7 with 3 walls, 6.57e11 in 2,595 s, 253 M), compact 310 M (5x11 with 3 walls, 1.99e12
-/// in 6,400 s); for the times the plan and the run announce.
-pub fn work_per_second(precision: Precision) -> f64 {
+/// Fitted (least relative squares) to every layer of the runs through the disk on this
+/// machine: exact, 6x6 with 4 walls and 7x7 with 3 (within 7 % a layer); compact, 5x11 with
+/// 3 walls, 7x5 with 5 and 8x5 with 4 (within 8 % a layer of over 100 s). Reading costs
+/// the exact values (a byte a position) far more than the compact ones (2 bits).
+fn rates(precision: Precision) -> Rates {
     match precision {
-        Precision::Exact => 240e6,
-        Precision::Compact => 310e6,
+        Precision::Exact => Rates {
+            own: 207e6,
+            last: 268e6,
+            read: 956e6,
+            push: 3.0e9,
+        },
+        Precision::Compact => Rates {
+            own: 198e6,
+            last: 347e6,
+            read: 3.3e9,
+            push: 1.06e9,
+        },
+    }
+}
+
+/// The seconds of `parts` of the `of` parts of a layer, `own` positions in all, at
+/// `precision`: its positions, a read of the `above` positions of the layer above for
+/// each part, and their share of pushing them to their parents (`above`: `None` for the
+/// last layer). Also the analysis's work, counted in slots in place of positions.
+pub fn layer_seconds(
+    precision: Precision,
+    own: f64,
+    above: Option<f64>,
+    (parts, of): (usize, usize),
+) -> f64 {
+    let r = rates(precision);
+    match above {
+        None => own / r.last,
+        Some(above) => {
+            let parts = parts as f64;
+            own / r.own + above * (parts / r.read + parts / of.max(1) as f64 / r.push)
+        }
     }
 }
 
@@ -181,17 +211,19 @@ pub fn solve_layer<P: Packing>(
     let (mut writer, from, mut stats) = spill.layer_writer(layout, (k, P::PER_BYTE), progress)?;
     let parts = plan_from(layout, k, (P::PER_BYTE, part_bytes), from);
     let before = from * per_config * layout.splits(k);
-    // Each part reads the layer above once: the parts an earlier run did took theirs.
-    let above = match k < last {
-        true => layout.layer_len(k + 1) as f64,
-        false => 0.0,
-    };
+    // Each part reads the layer above: the parts an earlier run did took their share.
+    let above = (k < last).then(|| layout.layer_len(k + 1) as f64);
+    let precision = packing_precision::<P>();
     // (About: the parts left are cut evenly again, a part more or fewer.)
-    let done_before = plan(layout, k, P::PER_BYTE, part_bytes)
-        .len()
-        .saturating_sub(parts.len());
+    let of = plan(layout, k, P::PER_BYTE, part_bytes).len();
+    let done_before = of.saturating_sub(parts.len());
     progress.advance(before as u64);
-    pace.skip(layer_work(before as f64, above, done_before));
+    pace.skip(layer_seconds(
+        precision,
+        before as f64,
+        above,
+        (done_before, of),
+    ));
     for (i, ranks) in parts.iter().enumerate() {
         let mut stores = fresh_stores::<P>(layout, k, ranks.len());
         if k < last {
@@ -207,11 +239,19 @@ pub fn solve_layer<P: Packing>(
         }
         let slots = ranks.len() * per_config * layout.splits(k);
         progress.advance(slots as u64);
-        let work = layer_work(slots as f64, above, 1);
+        let work = layer_seconds(precision, slots as f64, above, (1, of.max(parts.len())));
         pace.part_done(k, (i + 1, parts.len()), (slots, work), progress);
     }
     spill.finish_layer(writer, stats, progress)?;
     Ok(stats)
+}
+
+/// The precision `P` packs.
+pub(super) fn packing_precision<P: Packing>() -> Precision {
+    match P::EXACT {
+        true => Precision::Exact,
+        false => Precision::Compact,
+    }
 }
 
 /// The stores of `configs` stored configurations of layer `k`, by split, as they start:
