@@ -235,7 +235,10 @@ fn a_run_in_parts_killed_in_the_middle_of_a_layer_ends_as_the_table_saved_from_m
     assert!(err.contains("layer 4: "), "solved in parts: {err}");
     assert!(err.contains("written by an earlier run"), "{err}");
     // Its pace counts the work left, the layers written left out: all of it at the end.
-    assert!(err.contains("layer 0 solved: 100.0 % of the analysis"), "{err}");
+    assert!(
+        err.contains("layer 0 solved: 100.0 % of the analysis"),
+        "{err}"
+    );
     assert_eq!(manifest(&dir), manifest(&whole));
     ok(&["verify", s(&dir), "-q"]);
     // Where the tables and the values do not fit, verify reads the files in one pass.
@@ -301,7 +304,10 @@ fn a_run_killed_inside_a_layer_goes_on_from_its_last_part_recorded() {
         "{err}"
     );
     // The parts done before, with their reads of the layer above, left out of the pace.
-    assert!(err.contains("layer 0 solved: 100.0 % of the analysis"), "{err}");
+    assert!(
+        err.contains("layer 0 solved: 100.0 % of the analysis"),
+        "{err}"
+    );
     // Altered after its part was recorded: named, and the layer solved from its start.
     let dir = root.join("altered");
     killed_inside(&dir);
