@@ -132,10 +132,10 @@ impl TableRun {
         let mut boards: Vec<Board> = Vec::new();
         let mut plans = Vec::new();
         for &(b, n) in &self.cells {
-            let decided = records
+            let solved = records
                 .iter()
-                .any(|r| r.cell() == (b.width(), b.height(), n) && r.is_decided());
-            if decided || (self.stop_at_undecided && boards.contains(&b)) {
+                .any(|r| r.cell() == (b.width(), b.height(), n) && r.is_solved());
+            if solved || (self.stop_at_undecided && boards.contains(&b)) {
                 continue;
             }
             boards.push(b);
@@ -178,7 +178,7 @@ pub fn run(t: &TableRun, events: &dyn TableEvents) -> Result<TableSummary> {
     let done = |records: &[CellRecord], b: &Board, n: u8| {
         records
             .iter()
-            .any(|r| r.cell() == (b.width(), b.height(), n) && r.is_decided())
+            .any(|r| r.cell() == (b.width(), b.height(), n) && r.is_solved())
     };
     let todo: Vec<(Board, u8)> = t
         .cells

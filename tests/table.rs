@@ -491,6 +491,38 @@ fn a_campaign_goes_past_a_short_failure_and_gives_up_a_full_one() {
     std::fs::remove_dir_all(dir).unwrap();
 }
 
+/// A row with a winner but no length (the length's search after a compact analysis stopped
+/// at its limit) is not solved: a campaign solves it again, unless it took the whole limit.
+#[test]
+fn a_campaign_goes_on_to_the_length_a_row_lacks() {
+    let dir = temp_dir("campaign-length");
+    std::fs::create_dir_all(dir.join("out")).unwrap();
+    let header =
+        "width,height,walls,outcome,plies,method,nodes,seconds,peak_bytes,version,depth_reached\n";
+    std::fs::write(
+        dir.join("out/table.csv"),
+        format!(
+            "{header}3,3,0,2,4,proof-search,25,0.001,4800512,0.1.0,4\n\
+             3,3,1,2,,retrograde+search,10,1.5,4800512,0.1.0,3\n\
+             4,3,0,2,,retrograde+search,10,45.0,4800512,0.1.0,2\n"
+        ),
+    )
+    .unwrap();
+    let (code, text) = campaign(&dir, &["--plan"]);
+    assert_eq!(code, Some(0), "{text}");
+    assert!(text.contains("plan: 3x3 with 1 wall: "), "{text}");
+    assert!(
+        text.contains("plan: 4x3 with 0 walls: not tried again: its length not found after 45 s"),
+        "{text}"
+    );
+    let (code, text) = campaign(&dir, &["--confirm-seconds", "0"]);
+    assert_eq!(code, Some(0), "{text}");
+    let table = std::fs::read_to_string(dir.join("out/table.csv")).unwrap();
+    assert!(table.contains("\n3,3,1,2,8,"), "{table}");
+    assert!(table.contains("\n4,3,0,2,,"), "{table}");
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
 /// Cells the analysis decided are confirmed by the proof search alone, in a plain table run
 /// with --confirm-seconds.
 #[test]

@@ -80,7 +80,8 @@ pub struct TableArgs {
     #[arg(long, value_name = "D")]
     max_depth: Option<u8>,
 
-    /// Keep the cells already decided in OUT/table.csv and solve only the others
+    /// Keep the cells already decided in OUT/table.csv and solve only the others (a win
+    /// whose length was not found counts as one to solve)
     #[arg(long)]
     resume: bool,
 
@@ -444,9 +445,13 @@ fn write_plans(job: &TableRun, campaign: bool, out: &mut dyn Write) -> Result<()
         )?;
     }
     for r in &given_up {
+        let left = match r.is_decided() {
+            true => "its length not found",
+            false => "undecided",
+        };
         writeln!(
             out,
-            "plan: {}x{} with {}: not tried again: undecided after {:.0} s (searched to {}); \
+            "plan: {}x{} with {}: not tried again: {left} after {:.0} s (searched to {}); \
              a longer --max-seconds tries it",
             r.width,
             r.height,

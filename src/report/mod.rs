@@ -66,16 +66,25 @@ impl CellRecord {
         (self.width, self.height, self.walls)
     }
 
-    /// Whether this row is a cell left undecided after `limit` or longer: a campaign does
-    /// not try it again at that limit (a longer one does), nor the second method.
+    /// Whether this row is a cell left unsolved (undecided, or a win without its length)
+    /// after `limit` or longer: a campaign does not try it again at that limit (a longer
+    /// one does), nor the second method.
     pub fn undecided_after(&self, limit: std::time::Duration) -> bool {
         // A search stops at its limit give or take a check of the clock.
-        !self.is_decided() && self.seconds + 1.0 >= limit.as_secs_f64()
+        !self.is_solved() && self.seconds + 1.0 >= limit.as_secs_f64()
     }
 
     /// Whether the cell is decided (not `unknown`).
     pub fn is_decided(&self) -> bool {
         self.outcome != Outcome::Unknown
+    }
+
+    /// Whether the cell is decided with its length (a draw has none): a win whose length's
+    /// search stopped at its limit after a compact analysis is decided, not solved, and a
+    /// resumed run solves it again (through the disk, from its layers and the search's
+    /// checkpoint).
+    pub fn is_solved(&self) -> bool {
+        self.is_decided() && (self.outcome == Outcome::Draw || self.plies.is_some())
     }
 
     /// Why this record cannot be a result of the solver, if it cannot: a board outside the
