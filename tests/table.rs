@@ -454,24 +454,26 @@ fn a_campaign_goes_on_from_the_layers_in_its_scratch_directory() {
     std::fs::remove_dir_all(dir).unwrap();
 }
 
+/// `DIR/out/table.csv` with these rows (the columns before `line`) under its header.
+fn write_rows(dir: &Path, rows: &str) {
+    std::fs::create_dir_all(dir.join("out")).unwrap();
+    let header =
+        "width,height,walls,outcome,plies,method,nodes,seconds,peak_bytes,version,depth_reached\n";
+    std::fs::write(dir.join("out/table.csv"), format!("{header}{rows}")).unwrap();
+}
+
 /// A cell an earlier pass left undecided short of the campaign's limit is tried again and
 /// its board goes on past it; one left undecided after the whole limit is given up.
 #[test]
 fn a_campaign_goes_past_a_short_failure_and_gives_up_a_full_one() {
     let dir = temp_dir("campaign-undecided");
-    std::fs::create_dir_all(dir.join("out")).unwrap();
-    let header =
-        "width,height,walls,outcome,plies,method,nodes,seconds,peak_bytes,version,depth_reached\n";
-    std::fs::write(
-        dir.join("out/table.csv"),
-        format!(
-            "{header}3,3,0,2,4,proof-search,25,0.001,4800512,0.1.0,4\n\
-             3,3,1,unknown,,proof-search,10,1.5,4800512,0.1.0,3\n\
-             4,3,0,2,4,proof-search,25,0.001,4800512,0.1.0,4\n\
-             4,3,1,unknown,,proof-search,10,45.0,4800512,0.1.0,5\n"
-        ),
-    )
-    .unwrap();
+    write_rows(
+        &dir,
+        "3,3,0,2,4,proof-search,25,0.001,4800512,0.1.0,4\n\
+         3,3,1,unknown,,proof-search,10,1.5,4800512,0.1.0,3\n\
+         4,3,0,2,4,proof-search,25,0.001,4800512,0.1.0,4\n\
+         4,3,1,unknown,,proof-search,10,45.0,4800512,0.1.0,5\n",
+    );
     let (code, text) = campaign(&dir, &["--plan"]);
     assert_eq!(code, Some(0), "{text}");
     assert!(text.contains("plan: 3x3 with 1 wall: "), "{text}");
@@ -496,18 +498,12 @@ fn a_campaign_goes_past_a_short_failure_and_gives_up_a_full_one() {
 #[test]
 fn a_campaign_goes_on_to_the_length_a_row_lacks() {
     let dir = temp_dir("campaign-length");
-    std::fs::create_dir_all(dir.join("out")).unwrap();
-    let header =
-        "width,height,walls,outcome,plies,method,nodes,seconds,peak_bytes,version,depth_reached\n";
-    std::fs::write(
-        dir.join("out/table.csv"),
-        format!(
-            "{header}3,3,0,2,4,proof-search,25,0.001,4800512,0.1.0,4\n\
-             3,3,1,2,,retrograde+search,10,1.5,4800512,0.1.0,3\n\
-             4,3,0,2,,retrograde+search,10,45.0,4800512,0.1.0,2\n"
-        ),
-    )
-    .unwrap();
+    write_rows(
+        &dir,
+        "3,3,0,2,4,proof-search,25,0.001,4800512,0.1.0,4\n\
+         3,3,1,2,,retrograde+search,10,1.5,4800512,0.1.0,3\n\
+         4,3,0,2,,retrograde+search,10,45.0,4800512,0.1.0,2\n",
+    );
     let (code, text) = campaign(&dir, &["--plan"]);
     assert_eq!(code, Some(0), "{text}");
     assert!(text.contains("plan: 3x3 with 1 wall: "), "{text}");

@@ -256,13 +256,16 @@ fn run_in_parts<'t, P: Packing>(
     let raw = |ks: Range<usize>| slots(ks) / P::PER_BYTE as u64;
     let e = cell_estimate(configs);
     let part_size = usize::try_from(part_bytes).unwrap_or(usize::MAX);
-    let parts_of = |k| parts::plan(&layout, k, P::PER_BYTE, part_size);
+    // Each layer's parts, planned once for the time told and for the run.
+    let plans: Vec<_> = (0..written_from)
+        .map(|k| parts::plan(&layout, k, P::PER_BYTE, part_size))
+        .collect();
     // The work left, counted in slots at the rates measured (`parts::layer_seconds`); in
     // seconds with placements (`e.positions`) in place of slots.
     let work: f64 = (0..written_from)
         .map(|k| {
             let above = (k + 1 < layers).then(|| slots(k + 1..k + 2) as f64);
-            let parts = parts_of(k).len();
+            let parts = plans[k].len();
             parts::layer_seconds(precision, slots(k..k + 1) as f64, above, (parts, parts))
         })
         .sum();
@@ -284,7 +287,7 @@ fn run_in_parts<'t, P: Packing>(
     let mut pace = Pace::new(work);
     let mut largest = 0;
     for k in (0..written_from).rev() {
-        let parts = parts_of(k);
+        let parts = &plans[k];
         let per_config = layout.splits(k) * layout.stored_len() / P::PER_BYTE;
         largest = largest.max(
             parts
