@@ -167,9 +167,13 @@ pub fn plan_with_disk(
         // limit then bounds only the length's search.
         let in_time = disk == Disk::Written || seconds <= time_limit.as_secs_f64();
         if need <= budget && in_time {
-            let going_on = match disk {
-                Disk::Written => ", going on from the layers written there",
-                _ => "",
+            // The time is the whole cell's: the layers written spare a share unknown here.
+            let (going_on, whole) = match disk {
+                Disk::Written => (
+                    ", going on from the layers written there",
+                    " for the whole cell",
+                ),
+                _ => ("", ""),
             };
             return Plan {
                 method: Method::Retro,
@@ -178,7 +182,7 @@ pub fn plan_with_disk(
                 through_disk: true,
                 why: format!(
                     "compact retrograde in parts through the scratch directory{going_on}: \
-                     {:.1e} positions, about {:.0} s, {:.2} GiB",
+                     {:.1e} positions, about {:.0} s{whole}, {:.2} GiB",
                     retro.positions as f64,
                     seconds.ceil(),
                     need as f64 / (1u64 << 30) as f64
@@ -387,7 +391,9 @@ mod tests {
         assert_eq!(going_on.method, Method::Retro, "{}", going_on.why);
         assert_eq!(going_on.precision, Some(Precision::Compact));
         assert!(
-            going_on.through_disk && going_on.why.contains("going on from the layers"),
+            going_on.through_disk
+                && going_on.why.contains("going on from the layers")
+                && going_on.why.contains(" s for the whole cell, "),
             "{}",
             going_on.why
         );

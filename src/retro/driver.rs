@@ -262,13 +262,21 @@ fn run_in_parts<'t, P: Packing>(
         .collect();
     // The work left, counted in slots at the rates measured (`parts::layer_seconds`); in
     // seconds with placements (`e.positions`) in place of slots.
+    // The parts of a layer an earlier run recorded are neither written again nor timed.
+    let (slots_done, work_done) = spill
+        .partial()
+        .filter(|&(k, _)| k < written_from)
+        .map_or((0, 0.0), |(k, from)| {
+            parts::done_before::<P>(&layout, k, part_size, from)
+        });
     let work: f64 = (0..written_from)
         .map(|k| {
             let above = (k + 1 < layers).then(|| slots(k + 1..k + 2) as f64);
             let parts = plans[k].len();
             parts::layer_seconds(precision, slots(k..k + 1) as f64, above, (parts, parts))
         })
-        .sum();
+        .sum::<f64>()
+        - work_done;
     let per_slot = e.positions as f64 / slots(0..layers).max(1) as f64;
     progress.message(&format!(
         "in parts of at most {} through {}: memory about {}; at most {} of values on disk \
@@ -278,7 +286,7 @@ fn run_in_parts<'t, P: Packing>(
         spill.dir().display(),
         crate::error::format_bytes(e.peak_in_parts(precision, part_bytes) + configs.bytes()),
         crate::error::format_bytes(e.values_bytes(precision)),
-        crate::error::format_bytes(raw(0..written_from)),
+        crate::error::format_bytes(raw(0..written_from) - slots_done as u64 / P::PER_BYTE as u64),
         spill
             .free_bytes()
             .map_or("unknown".into(), crate::error::format_bytes),

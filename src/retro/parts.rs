@@ -210,20 +210,12 @@ pub fn solve_layer<P: Packing>(
     let per_config = layout.stored_len();
     let (mut writer, from, mut stats) = spill.layer_writer(layout, (k, P::PER_BYTE), progress)?;
     let parts = plan_from(layout, k, (P::PER_BYTE, part_bytes), from);
-    let before = from * per_config * layout.splits(k);
-    // Each part reads the layer above: the parts an earlier run did took their share.
     let above = (k < last).then(|| layout.layer_len(k + 1) as f64);
     let precision = packing_precision::<P>();
-    // (About: the parts left are cut evenly again, a part more or fewer.)
     let of = plan(layout, k, P::PER_BYTE, part_bytes).len();
-    let done_before = of.saturating_sub(parts.len());
+    let (before, work_before) = done_before::<P>(layout, k, part_bytes, from);
     progress.advance(before as u64);
-    pace.skip(layer_seconds(
-        precision,
-        before as f64,
-        above,
-        (done_before, of),
-    ));
+    pace.skip(work_before);
     for (i, ranks) in parts.iter().enumerate() {
         let mut stores = fresh_stores::<P>(layout, k, ranks.len());
         if k < last {
@@ -244,6 +236,28 @@ pub fn solve_layer<P: Packing>(
     }
     spill.finish_layer(writer, stats, progress)?;
     Ok(stats)
+}
+
+/// The stored slots of layer `k` that an earlier run solved, its first `from` stored
+/// configurations, and their work (`layer_seconds`, in slots): each part it did read the
+/// layer above. (About: the parts left are cut evenly again, a part more or fewer.)
+pub fn done_before<P: Packing>(
+    layout: &Layout,
+    k: usize,
+    part_bytes: usize,
+    from: usize,
+) -> (usize, f64) {
+    let slots = from * layout.stored_len() * layout.splits(k);
+    let above = (k + 1 < layout.layers()).then(|| layout.layer_len(k + 1) as f64);
+    let of = plan(layout, k, P::PER_BYTE, part_bytes).len();
+    let left = plan_from(layout, k, (P::PER_BYTE, part_bytes), from).len();
+    let work = layer_seconds(
+        packing_precision::<P>(),
+        slots as f64,
+        above,
+        (of.saturating_sub(left), of),
+    );
+    (slots, work)
 }
 
 /// The precision `P` packs.
@@ -417,6 +431,60 @@ pub(super) fn push_stored<P: Packing>(
             layer::push_positions::<P>(layout, open, pushes, |p1, p2| {
                 P::read(block, layout.slot(own, p1, p2) - own.start)
             });
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::geometry::Board;
+    use crate::progress::Silent;
+    use crate::tables::Tables;
+    use store::{Compact, Exact};
+
+    /// An earlier run's parts count as much of a layer as they hold: none from its start,
+    /// one more part's worth at each part's end, and the whole layer's work (every part's
+    /// read of the layer above) at its end, what the run in parts counts for a layer.
+    /// Returns the most parts of a layer.
+    fn check<P: Packing>(layout: &Layout, part_bytes: usize) -> usize {
+        let mut most = 0;
+        for k in 0..layout.layers() {
+            let parts = plan(layout, k, P::PER_BYTE, part_bytes);
+            let of = parts.len();
+            most = most.max(of);
+            let above = (k + 1 < layout.layers()).then(|| layout.layer_len(k + 1) as f64);
+            let precision = packing_precision::<P>();
+            assert_eq!(done_before::<P>(layout, k, part_bytes, 0), (0, 0.0));
+            let mut last = 0.0;
+            for (i, part) in parts.iter().enumerate() {
+                let (slots, work) = done_before::<P>(layout, k, part_bytes, part.end);
+                assert_eq!(slots, part.end * layout.stored_len() * layout.splits(k));
+                assert!(work > last, "layer {k}, part {i}: {work} after {last}");
+                last = work;
+            }
+            let whole = layer_seconds(precision, layout.layer_len(k) as f64, above, (of, of));
+            assert!(
+                (last - whole).abs() <= 1e-9 * whole,
+                "layer {k}: {last} != {whole}"
+            );
+        }
+        most
+    }
+
+    #[test]
+    fn the_parts_an_earlier_run_did_count_as_their_share_of_the_layer() {
+        let board = Board::new(4, 4).unwrap();
+        let tables = Tables::build(board, 2, u64::MAX, &Silent).unwrap();
+        let layout = Layout::new(&tables);
+        for part_bytes in [1 << 10, 1 << 14, usize::MAX] {
+            let most =
+                check::<Exact>(&layout, part_bytes).max(check::<Compact>(&layout, part_bytes));
+            assert_eq!(
+                most > 1,
+                part_bytes < usize::MAX,
+                "{part_bytes}: {most} parts"
+            );
         }
     }
 }

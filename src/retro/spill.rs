@@ -305,6 +305,12 @@ impl Spill {
             .unwrap_or(layers.len())
     }
 
+    /// The layer an earlier run stopped inside and the stored configurations of it that
+    /// it recorded as whole (`record_part`), if any.
+    pub fn partial(&self) -> Option<(usize, usize)> {
+        self.progress.partial.as_ref().map(|p| (p.layer, p.done))
+    }
+
     /// The counts of the layers written from `k` up, or of the whole cell when the
     /// directory held the finished table.
     pub fn stats_from(&self, k: usize) -> RetroStats {
