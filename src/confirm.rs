@@ -108,6 +108,9 @@ pub fn second_options(
             _ => return Err("a draw: the proof search proves wins only".into()),
         };
         let planned = plan::plan(board, walls, budget, limit, &[]);
+        // Its table kept apart from the first method's (the search for the length after
+        // the analysis), which this search must not lean on.
+        let checkpoint = scratch.map(|dir| dir.join(second_checkpoint_name(board, walls)));
         let options = SolveOptions {
             method: Method::Search,
             winner: Some(winner),
@@ -115,12 +118,18 @@ pub fn second_options(
             tt_bytes: planned.tt_bytes,
             precision: None,
             save: None,
+            checkpoint: checkpoint.clone(),
+            checkpoint_lenient: true,
             ..base.clone()
         };
         let why = format!(
-            "proof search alone for Player {}'s wins, up to {:.0} s",
+            "proof search alone for Player {}'s wins, up to {:.0} s{}",
             winner.index() + 1,
-            limit.as_secs_f64()
+            limit.as_secs_f64(),
+            checkpoint.map_or(String::new(), |c| format!(
+                " (its table kept in {})",
+                c.display()
+            ))
         );
         return Ok((options, why));
     }
@@ -157,6 +166,7 @@ pub fn second_options(
     let options = SolveOptions {
         method: Method::Retro,
         winner: None,
+        checkpoint: None,
         time_limit: Some(limit),
         tt_bytes: planned.tt_bytes,
         precision: planned.precision,
@@ -164,6 +174,12 @@ pub fn second_options(
         ..base.clone()
     };
     Ok((options, why))
+}
+
+/// The file in a scratch directory where the second method's proof search of the cell
+/// keeps its table between runs.
+pub fn second_checkpoint_name(board: Board, walls: u8) -> String {
+    format!("{}.second.checkpoint", saved::cell_dir_name(board, walls))
 }
 
 /// The second-method pass over the decided cells of `t`'s selection (`records`: the
@@ -207,6 +223,9 @@ pub fn run(
             };
         events.cell_begins(board, first.walls);
         let second = CellRecord::from_result(&solve(board, first.walls, &options, events)?);
+        if let (true, Some(path)) = (second.is_solved(), &options.checkpoint) {
+            crate::table_run::remove_checkpoint(path, events);
+        }
         let verdict = summary.add(first, &second);
         events.line(&format!(
             "{at} {name}: {} by the {why}: {} ({}: {})",
@@ -290,6 +309,7 @@ mod tests {
             save: None,
             store: crate::plan::Store::Auto,
             checkpoint: None,
+            checkpoint_lenient: false,
             winner: None,
         };
         let limit = Duration::from_secs(600);

@@ -294,7 +294,7 @@ fn solve_with_tables(
     let tables = Tables::build(board, walls, options.memory_budget, progress)?;
     if let Some(time_limit) = decision.search {
         let room = options.memory_budget.saturating_sub(tables.bytes());
-        let checkpoint = open_checkpoint(&tables, options, room)?;
+        let checkpoint = search_checkpoint(&tables, options, room, progress)?;
         let run = SearchRun {
             time_limit,
             oracle: None,
@@ -330,7 +330,7 @@ fn search_on_demand(
         .memory_budget
         .saturating_sub(tt_room + ON_DEMAND_SLACK_BYTES);
     let mut store = OnDemand::new(board, walls, store_budget);
-    let checkpoint = open_checkpoint(&store, options, tt_room)?;
+    let checkpoint = search_checkpoint(&store, options, tt_room, progress)?;
     let run = SearchRun {
         time_limit: options.time_limit,
         oracle: None,
@@ -408,6 +408,39 @@ fn open_checkpoint<T: ConfigTables>(
     Ok(Some(checkpoint))
 }
 
+/// The checkpoint of a proof search from the start, if the options name one: a file it
+/// cannot take refuses the run, or with `checkpoint_lenient` is left as it is.
+fn search_checkpoint<T: ConfigTables>(
+    tables: &T,
+    options: &SolveOptions,
+    tt_room: u64,
+    progress: &dyn Progress,
+) -> Result<Option<Checkpoint>> {
+    match options.checkpoint_lenient {
+        true => Ok(kept_apart(
+            open_checkpoint(tables, options, tt_room),
+            "the search",
+            progress,
+        )),
+        false => open_checkpoint(tables, options, tt_room),
+    }
+}
+
+/// The checkpoint opened, or none where it could not be, the reason warned about: `who`
+/// then runs without it, and the file is left as it is.
+fn kept_apart(
+    opened: Result<Option<Checkpoint>>,
+    who: &str,
+    progress: &dyn Progress,
+) -> Option<Checkpoint> {
+    opened.unwrap_or_else(|e| {
+        progress.warn(&format!(
+            "{e}; {who} runs without the checkpoint, which is left as it is"
+        ));
+        None
+    })
+}
+
 /// The checkpoint of the search for the length after a compact analysis, if the options
 /// name one. Its facts hold there too: the outcomes prune only nodes the attacker cannot
 /// win at all, so every refutation stored is true without them. A file this search cannot
@@ -419,12 +452,11 @@ fn length_checkpoint<T: ConfigTables>(
     tt_room: u64,
     progress: &dyn Progress,
 ) -> Option<Checkpoint> {
-    open_checkpoint(tables, options, tt_room).unwrap_or_else(|e| {
-        progress.warn(&format!(
-            "{e}; the length is searched without the checkpoint, which is left as it is"
-        ));
-        None
-    })
+    kept_apart(
+        open_checkpoint(tables, options, tt_room),
+        "the search for the length",
+        progress,
+    )
 }
 
 /// Proof search from the start (for the known winner only, if any) into `result`.

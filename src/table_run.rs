@@ -164,6 +164,11 @@ impl TableRun {
 pub fn run(t: &TableRun, events: &dyn TableEvents) -> Result<TableSummary> {
     let (dir, options) = (&t.dir, &t.options);
     report::check_writable(dir)?;
+    if let Some(scratch) = &t.scratch {
+        // The searches' checkpoints go there from the first cell on.
+        std::fs::create_dir_all(scratch)
+            .map_err(|e| Error::Argument(format!("cannot create {}: {e}", scratch.display())))?;
+    }
     report::remove_stale_temporaries(dir);
     let found = match &t.save {
         Some(save) => check_save_dir(save, t.force, t.resume)?,
@@ -263,7 +268,7 @@ pub fn run(t: &TableRun, events: &dyn TableEvents) -> Result<TableSummary> {
             let path = scratch.join(&name);
             // The search for the length keeps its table beside the layers: a run stopped
             // in it goes on from there (hours of search on the largest cells).
-            let checkpoint = scratch.join(format!("{name}.checkpoint"));
+            let checkpoint = scratch.join(search_checkpoint_name(board, walls));
             saved = format!(
                 "; layers in {}, the length's search in {}",
                 path.display(),
@@ -276,7 +281,14 @@ pub fn run(t: &TableRun, events: &dyn TableEvents) -> Result<TableSummary> {
                 ranks: None,
             });
             cell_options.checkpoint = Some(checkpoint);
+        } else if let (false, Some(scratch)) = (cell_options.method == Method::Retro, &t.scratch) {
+            // A proof search from the start keeps its table there too: a cell stopped (by
+            // the end of a session, or its limit) goes on from what it had proven.
+            let checkpoint = scratch.join(search_checkpoint_name(board, walls));
+            saved = format!("; the search's table in {}", checkpoint.display());
+            cell_options.checkpoint = Some(checkpoint);
         }
+        cell_options.checkpoint_lenient = true;
         let result = match solve(board, walls, &cell_options, events) {
             Ok(r) => r,
             // One cell too large for the budget or the disk does not stop the others; it
@@ -290,6 +302,10 @@ pub fn run(t: &TableRun, events: &dyn TableEvents) -> Result<TableSummary> {
             Err(e) => return Err(e),
         };
         let record = CellRecord::from_result(&result);
+        if let (true, Some(path)) = (record.is_solved(), &cell_options.checkpoint) {
+            // Solved: nothing left to go on with (gigabytes each).
+            remove_checkpoint(path, events);
+        }
         // The plan's reason where the plan was followed, then what was saved.
         let followed = cell_options.save.is_none() && cell_options.method == planned.method;
         let mut why = match followed {
@@ -418,4 +434,19 @@ fn earlier(records: &[CellRecord]) -> Vec<plan::Earlier> {
             })
         })
         .collect()
+}
+
+/// The file in a scratch directory where the search of the cell (from the start, or for
+/// its length after the analysis) keeps its table between runs.
+pub fn search_checkpoint_name(board: Board, walls: u8) -> String {
+    format!("{}.checkpoint", saved::cell_dir_name(board, walls))
+}
+
+/// Removes a checkpoint of a cell that needs it no more (a missing one is fine).
+pub fn remove_checkpoint(path: &Path, events: &dyn TableEvents) {
+    match std::fs::remove_file(path) {
+        Ok(()) => events.line(&format!("{} removed: the cell is solved", path.display())),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+        Err(e) => events.warn(&format!("{} could not be removed: {e}", path.display())),
+    }
 }

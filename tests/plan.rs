@@ -26,6 +26,7 @@ fn options(method: Method, memory_budget: u64) -> SolveOptions {
         save: None,
         store: Store::Auto,
         checkpoint: None,
+        checkpoint_lenient: false,
         winner: None,
     }
 }

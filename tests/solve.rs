@@ -20,6 +20,7 @@ fn options(threads: usize) -> SolveOptions {
         save: None,
         store: Default::default(),
         checkpoint: None,
+        checkpoint_lenient: false,
         winner: None,
     }
 }

@@ -423,7 +423,6 @@ fn a_campaign_goes_on_from_the_layers_in_its_scratch_directory() {
             "4x3",
             "--walls",
             "2",
-            "-q",
             "--confirm-seconds",
             "0",
         ])
@@ -433,7 +432,8 @@ fn a_campaign_goes_on_from_the_layers_in_its_scratch_directory() {
         .arg(dir.join("out"))
         .output()
         .unwrap();
-    let text = String::from_utf8(out.stdout).unwrap();
+    // The cells' lines are on stderr.
+    let text = String::from_utf8([out.stdout, out.stderr].concat()).unwrap();
     assert_eq!(out.status.code(), Some(0), "{text}");
     assert!(
         text.contains(
@@ -444,12 +444,105 @@ fn a_campaign_goes_on_from_the_layers_in_its_scratch_directory() {
     );
     let table = std::fs::read_to_string(dir.join("out/table.csv")).unwrap();
     assert!(table.contains("\n4,3,2,2,10,retrograde"), "{table}");
-    // The length's search kept its table beside the layers, for a run stopped in it.
+    // The length's search kept its table beside the layers, for a run stopped in it,
+    // until the cell was solved.
     let checkpoint = dir.join("campaign/scratch/4x3-w2.checkpoint");
-    assert!(checkpoint.exists(), "{text}");
+    let named = format!("the length's search in {}", checkpoint.display());
+    let removed = format!("{} removed: the cell is solved", checkpoint.display());
+    assert!(text.contains(&named) && text.contains(&removed), "{text}");
+    assert!(!checkpoint.exists(), "{text}");
     assert_eq!(
         std::fs::read_to_string(layers.join("MANIFEST.sha256")).unwrap(),
         manifest
+    );
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+/// A campaign's proof searches keep their tables in its scratch directory: a cell stopped
+/// (here at a depth limit) is searched again from what it had proven, with fewer nodes
+/// than afresh, and its file is removed once the cell is solved; the second method's
+/// search keeps a file of its own, likewise.
+#[test]
+fn a_campaigns_searches_go_on_from_their_checkpoints() {
+    let run = |dir: &Path, extra: &[&str]| {
+        let out = bin()
+            .args(["table", "--boards", "4x3", "--walls", "2"])
+            .arg("--campaign")
+            .arg(dir.join("campaign"))
+            .arg("--out")
+            .arg(dir.join("out"))
+            .args(extra)
+            .output()
+            .unwrap();
+        let text = [out.stdout, out.stderr].concat();
+        let text = String::from_utf8(text).unwrap();
+        assert_eq!(out.status.code(), Some(0), "{text}");
+        let row = rows(&dir.join("out")).remove(0).1;
+        let nodes: u64 = row.split(',').nth(6).unwrap().parse().unwrap();
+        (text, row, nodes)
+    };
+    let first = ["--method", "search", "--confirm-seconds", "0"];
+    let fresh = temp_dir("campaign-search-fresh");
+    let (_, row, fresh_nodes) = run(&fresh, &first);
+    assert!(row.starts_with("4,3,2,2,10,proof-search"), "{row}");
+    let dir = temp_dir("campaign-search");
+    let checkpoint = dir.join("campaign/scratch/4x3-w2.checkpoint");
+    let (text, row, _) = run(&dir, &[&first[..], &["--max-depth", "6"]].concat());
+    assert!(row.starts_with("4,3,2,unknown"), "{row}");
+    let named = format!("the search's table in {}", checkpoint.display());
+    assert!(text.contains(&named) && checkpoint.exists(), "{text}");
+    let (text, row, nodes) = run(&dir, &first);
+    assert!(row.starts_with("4,3,2,2,10,proof-search"), "{row}");
+    assert!(nodes < fresh_nodes, "{nodes} against {fresh_nodes} afresh");
+    let removed = format!("{} removed: the cell is solved", checkpoint.display());
+    assert!(text.contains(&removed) && !checkpoint.exists(), "{text}");
+    std::fs::remove_dir_all(dir).unwrap();
+    // The second method's proof search, where the analysis decided the cell: stopped
+    // short, then gone on with.
+    let dir = fresh;
+    std::fs::remove_dir_all(&dir).unwrap();
+    let second = dir.join("campaign/scratch/4x3-w2.second.checkpoint");
+    let confirm = ["--method", "retro", "--confirm-seconds", "30"];
+    let (text, row, _) = run(&dir, &[&confirm[..], &["--max-depth", "6"]].concat());
+    assert!(row.starts_with("4,3,2,2,10,retrograde"), "{row}");
+    assert!(second.exists(), "{text}");
+    assert!(text.contains("1 not decided within the limit"), "{text}");
+    let (text, _, _) = run(&dir, &confirm);
+    assert!(text.contains("1 cell the same"), "{text}");
+    let removed = format!("{} removed: the cell is solved", second.display());
+    assert!(text.contains(&removed) && !second.exists(), "{text}");
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+/// A checkpoint file a campaign's search cannot take (not one at all) does not stop the
+/// campaign: it is named, the cell is searched without it, and solved.
+#[test]
+fn a_campaign_searches_past_a_checkpoint_it_cannot_take() {
+    let dir = temp_dir("campaign-bad-checkpoint");
+    let scratch = dir.join("campaign/scratch");
+    std::fs::create_dir_all(&scratch).unwrap();
+    std::fs::write(scratch.join("4x3-w2.checkpoint"), "not a checkpoint\n").unwrap();
+    let out = bin()
+        .args([
+            "table", "--boards", "4x3", "--walls", "2", "--method", "search",
+        ])
+        .args(["--confirm-seconds", "0", "--campaign"])
+        .arg(dir.join("campaign"))
+        .arg("--out")
+        .arg(dir.join("out"))
+        .output()
+        .unwrap();
+    let text = String::from_utf8([out.stdout, out.stderr].concat()).unwrap();
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    assert!(
+        text.contains("not a checkpoint of this program")
+            && text.contains("the search runs without the checkpoint, which is left as it is"),
+        "{text}"
+    );
+    assert!(
+        rows(&dir.join("out"))[0]
+            .1
+            .starts_with("4,3,2,2,10,proof-search")
     );
     std::fs::remove_dir_all(dir).unwrap();
 }

@@ -296,6 +296,7 @@ impl SolveArgs {
             },
             store: self.store.into(),
             checkpoint: self.checkpoint.clone(),
+            checkpoint_lenient: false,
             winner: self
                 .winner
                 .map(|n| if n == 1 { Player::One } else { Player::Two }),

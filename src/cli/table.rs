@@ -118,7 +118,9 @@ pub struct TableArgs {
     /// guided by them), where its parts fit the budget and its estimated time the limit
     /// (--max-seconds); a cell stopped in the middle goes on from its layers written when
     /// the run is resumed (whatever the budget then: layers written are never solved
-    /// again). Without it such a cell gets the proof search alone
+    /// again). Without it such a cell gets the proof search alone. A proof search keeps
+    /// its table in DIR/WxH-wN.checkpoint, which a later run goes on from, until the cell
+    /// is solved
     #[arg(long, value_name = "DIR", conflicts_with = "save")]
     scratch: Option<PathBuf>,
 
@@ -126,10 +128,11 @@ pub struct TableArgs {
     /// repository): resumes from OUT's table (a decided cell is never solved again or
     /// lost), stops a board only at a cell it could not decide within its limit, runs an
     /// analysis that does not fit in memory in parts through DIR/scratch (resumed from the
-    /// layers written; the search for its length from DIR/scratch/WxH-wN.checkpoint), gives each cell up to --max-seconds [default with it: 10800],
-    /// prints each cell's plan and the hours they add up to before it starts, and then
-    /// runs the second method on every decided cell (--confirm-seconds). Implies --resume
-    /// and --stop-at-undecided
+    /// layers written), keeps each proof search's table in DIR/scratch/WxH-wN.checkpoint
+    /// (the second method's in WxH-wN.second.checkpoint) until the cell is solved, gives
+    /// each cell up to --max-seconds [default with it: 10800], prints each cell's plan and
+    /// the hours they add up to before it starts, and then runs the second method on every
+    /// decided cell (--confirm-seconds). Implies --resume and --stop-at-undecided
     #[arg(long, value_name = "DIR", conflicts_with_all = ["save", "scratch"])]
     campaign: Option<PathBuf>,
 
@@ -259,12 +262,6 @@ impl TableArgs {
         };
         let max_depth = super::max_depth(self.max_depth)?;
         let method = self.method.into();
-        if self.scratch.is_some() && method == Method::Search {
-            return Err(Error::Argument(
-                "--scratch holds the retrograde analysis's layers; --method search runs none"
-                    .into(),
-            ));
-        }
         if self.save.is_some() && method == Method::Search {
             return Err(Error::Argument(
                 "--save keeps the retrograde analysis's values; --method search runs none".into(),
@@ -273,6 +270,7 @@ impl TableArgs {
         let r = self.resources.validate()?;
         let options = SolveOptions {
             checkpoint: None,
+            checkpoint_lenient: false,
             winner: None,
             method,
             max_depth,
@@ -468,7 +466,7 @@ fn write_plans(job: &TableRun, campaign: bool, out: &mut dyn Write) -> Result<()
         None => String::new(),
     };
     let scratch = match &job.scratch {
-        Some(dir) => format!("; layers in {}", dir.display()),
+        Some(dir) => format!("; layers and checkpoints in {}", dir.display()),
         None => String::new(),
     };
     writeln!(

@@ -73,6 +73,11 @@ pub struct SolveOptions {
     /// Keep the proof search's transposition table in this file between runs
     /// (`search::Checkpoint`); only with `Method::Search`.
     pub checkpoint: Option<PathBuf>,
+    /// A checkpoint file this run cannot take (damaged, another cell's, a table larger
+    /// than its room, a store that cannot number its keys) is warned about, left as it is,
+    /// and the search goes on without it (a campaign's cells), instead of refusing the run
+    /// (`solve --checkpoint`).
+    pub checkpoint_lenient: bool,
     /// Search only this player's wins (only with `Method::Search`): a guess at the winner
     /// that spares the other player's iterations. A win found is proven and its length
     /// exact (a player who can force a win leaves the other none); if the guess is wrong,
