@@ -347,17 +347,31 @@ fn every_decided_line_replays_with_show_and_a_wrong_one_is_caught() {
     std::fs::remove_dir_all(dir).unwrap();
 }
 
-/// A campaign's output: stdout and exit code.
-fn campaign(dir: &Path, extra: &[&str]) -> (Option<i32>, String) {
-    let out = bin()
-        .args(["table", "--boards", "3x3,4x3", "--walls", "0..=3", "-q"])
-        .args(["--max-seconds", "30", "--campaign"])
+/// `table` with these flags, its campaign in `dir/campaign` and its results in `dir/out`.
+fn run_campaign(dir: &Path, flags: &[&str]) -> std::process::Output {
+    bin()
+        .arg("table")
+        .arg("--campaign")
         .arg(dir.join("campaign"))
         .arg("--out")
         .arg(dir.join("out"))
-        .args(extra)
+        .args(flags)
         .output()
-        .unwrap();
+        .unwrap()
+}
+
+/// A campaign's output over 3x3 and 4x3 with 0-3 walls: stdout and exit code.
+fn campaign(dir: &Path, extra: &[&str]) -> (Option<i32>, String) {
+    let cells = [
+        "--boards",
+        "3x3,4x3",
+        "--walls",
+        "0..=3",
+        "-q",
+        "--max-seconds",
+        "30",
+    ];
+    let out = run_campaign(dir, &[&cells[..], extra].concat());
     (out.status.code(), String::from_utf8(out.stdout).unwrap())
 }
 
@@ -416,25 +430,8 @@ fn a_campaign_goes_on_from_the_layers_in_its_scratch_directory() {
     assert!(solved.status.success(), "{said}");
     assert!(said.contains("Player 2 wins in 10 plies"), "{said}");
     let manifest = std::fs::read_to_string(layers.join("MANIFEST.sha256")).unwrap();
-    let out = bin()
-        .args([
-            "table",
-            "--boards",
-            "4x3",
-            "--walls",
-            "2",
-            "--confirm-seconds",
-            "0",
-        ])
-        .arg("--campaign")
-        .arg(dir.join("campaign"))
-        .arg("--out")
-        .arg(dir.join("out"))
-        .output()
-        .unwrap();
-    // The cells' lines are on stderr.
-    let text = String::from_utf8([out.stdout, out.stderr].concat()).unwrap();
-    assert_eq!(out.status.code(), Some(0), "{text}");
+    let (code, text) = campaign_4x3_w2(&dir, &["--confirm-seconds", "0"]);
+    assert_eq!(code, Some(0), "{text}");
     assert!(
         text.contains(
             "plan: 4x3 with 2 walls: compact retrograde in parts through the scratch \
@@ -465,18 +462,8 @@ fn a_campaign_goes_on_from_the_layers_in_its_scratch_directory() {
 #[test]
 fn a_campaigns_searches_go_on_from_their_checkpoints() {
     let run = |dir: &Path, extra: &[&str]| {
-        let out = bin()
-            .args(["table", "--boards", "4x3", "--walls", "2"])
-            .arg("--campaign")
-            .arg(dir.join("campaign"))
-            .arg("--out")
-            .arg(dir.join("out"))
-            .args(extra)
-            .output()
-            .unwrap();
-        let text = [out.stdout, out.stderr].concat();
-        let text = String::from_utf8(text).unwrap();
-        assert_eq!(out.status.code(), Some(0), "{text}");
+        let (code, text) = campaign_4x3_w2(dir, extra);
+        assert_eq!(code, Some(0), "{text}");
         let row = rows(&dir.join("out")).remove(0).1;
         let nodes: u64 = row.split(',').nth(6).unwrap().parse().unwrap();
         (text, row, nodes)
@@ -522,18 +509,9 @@ fn a_campaign_searches_past_a_checkpoint_it_cannot_take() {
     let scratch = dir.join("campaign/scratch");
     std::fs::create_dir_all(&scratch).unwrap();
     std::fs::write(scratch.join("4x3-w2.checkpoint"), "not a checkpoint\n").unwrap();
-    let out = bin()
-        .args([
-            "table", "--boards", "4x3", "--walls", "2", "--method", "search",
-        ])
-        .args(["--confirm-seconds", "0", "--campaign"])
-        .arg(dir.join("campaign"))
-        .arg("--out")
-        .arg(dir.join("out"))
-        .output()
-        .unwrap();
-    let text = String::from_utf8([out.stdout, out.stderr].concat()).unwrap();
-    assert_eq!(out.status.code(), Some(0), "{text}");
+    let flags = ["--method", "search", "--confirm-seconds", "0"];
+    let (code, text) = campaign_4x3_w2(&dir, &flags);
+    assert_eq!(code, Some(0), "{text}");
     assert!(
         text.contains("not a checkpoint of this program")
             && text.contains("the search runs without the checkpoint, which is left as it is"),
@@ -545,6 +523,17 @@ fn a_campaign_searches_past_a_checkpoint_it_cannot_take() {
             .starts_with("4,3,2,2,10,proof-search")
     );
     std::fs::remove_dir_all(dir).unwrap();
+}
+
+/// A campaign over 4x3 with 2 walls in `dir` with these flags: its exit code and all it
+/// printed (the cells' lines are on stderr).
+fn campaign_4x3_w2(dir: &Path, extra: &[&str]) -> (Option<i32>, String) {
+    let out = run_campaign(
+        dir,
+        &[&["--boards", "4x3", "--walls", "2"][..], extra].concat(),
+    );
+    let text = String::from_utf8([out.stdout, out.stderr].concat()).unwrap();
+    (out.status.code(), text)
 }
 
 /// `DIR/out/table.csv` with these rows (the columns before `line`) under its header.
