@@ -764,23 +764,36 @@ fn stderr_is_as_loud_as_asked() {
 fn ctrl_c_during_a_table_says_how_to_go_on() {
     let dir = scratch("interrupt");
     // 5x5 with 6 walls takes the search tens of seconds: still running after one.
-    let child = Command::new(env!("CARGO_BIN_EXE_quoridor-solver"))
-        .args([
-            "table", "--boards", "5x5", "--walls", "6", "--method", "search",
-        ])
-        .args(["--out", dir.to_str().unwrap(), "--threads", "1"])
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    std::thread::sleep(std::time::Duration::from_secs(1));
-    // SAFETY: sends a signal to the child started above, which is still ours to wait for.
-    unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) };
-    let out = child.wait_with_output().unwrap();
-    let err = stderr(&out);
-    assert_eq!(out.status.code(), Some(130), "{err}");
+    let interrupted = |more: &[&str]| {
+        let child = Command::new(env!("CARGO_BIN_EXE_quoridor-solver"))
+            .args([
+                "table", "--boards", "5x5", "--walls", "6", "--method", "search",
+            ])
+            .args(["--out", dir.to_str().unwrap(), "--threads", "1"])
+            .args(more)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(std::time::Duration::from_secs(1));
+        // SAFETY: sends a signal to the child started above, which is still ours to wait for.
+        unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) };
+        let out = child.wait_with_output().unwrap();
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(130), "{err}");
+        assert!(err.contains("table.csv"), "{err}");
+        err
+    };
+    let err = interrupted(&[]);
     assert!(err.contains("--resume"), "{err}");
-    assert!(err.contains("table.csv"), "{err}");
+    // A campaign resumes by itself, from its scratch directory too.
+    let campaign = dir.join("campaign");
+    let err = interrupted(&["--campaign", campaign.to_str().unwrap()]);
+    let kept = format!(
+        "the searches' tables last saved in {}; run the same command again to go on",
+        campaign.join("scratch").display()
+    );
+    assert!(err.contains(&kept), "{err}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

@@ -369,9 +369,18 @@ pub fn run(t: TableJob, bars: &Bars, out: &mut dyn Write) -> Result<ExitCode> {
         }
         TableJob::Run(job) => (job, false),
     };
+    let scratch = job.scratch.as_ref().map_or(String::new(), |dir| {
+        format!(
+            ", the layers written and the searches' tables last saved in {}",
+            dir.display()
+        )
+    });
+    let again = match campaign {
+        true => "run the same command again to go on",
+        false => "run the same command again with --resume to solve only the others",
+    };
     super::interrupt::hint_on_interrupt(&format!(
-        "interrupted: every cell finished so far is in {}; run the same command again with \
-         --resume to solve only the others",
+        "interrupted: every cell finished so far is in {}{scratch}; {again}",
         job.csv_path().display()
     ));
     let events = TableBars {
