@@ -249,8 +249,13 @@ fn run_in_parts<'t, P: Packing>(
         stats = spill.stats_from(written_from);
         progress.advance(slots(written_from..layers));
         progress.message(&format!(
-            "layers {written_from} to {} written by an earlier run",
-            layers - 1
+            "layers {written_from} to {} written by an earlier run{}",
+            layers - 1,
+            if written_from == 0 {
+                ": nothing left to solve"
+            } else {
+                ""
+            }
         ));
     }
     let raw = |ks: Range<usize>| slots(ks) / P::PER_BYTE as u64;
@@ -278,20 +283,24 @@ fn run_in_parts<'t, P: Packing>(
         .sum::<f64>()
         - work_done;
     let per_slot = e.positions as f64 / slots(0..layers).max(1) as f64;
-    progress.message(&format!(
-        "in parts of at most {} through {}: memory about {}; at most {} of values on disk \
+    if written_from > 0 {
+        progress.message(&format!(
+            "in parts of at most {} through {}: memory about {}; at most {} of values on disk \
          uncompressed ({} left to write), {} free there; about {:.0} s left (each part \
          reads the layer above)",
-        crate::error::format_bytes(part_bytes),
-        spill.dir().display(),
-        crate::error::format_bytes(e.peak_in_parts(precision, part_bytes) + configs.bytes()),
-        crate::error::format_bytes(e.values_bytes(precision)),
-        crate::error::format_bytes(raw(0..written_from) - slots_done as u64 / P::PER_BYTE as u64),
-        spill
-            .free_bytes()
-            .map_or("unknown".into(), crate::error::format_bytes),
-        work * per_slot,
-    ));
+            crate::error::format_bytes(part_bytes),
+            spill.dir().display(),
+            crate::error::format_bytes(e.peak_in_parts(precision, part_bytes) + configs.bytes()),
+            crate::error::format_bytes(e.values_bytes(precision)),
+            crate::error::format_bytes(
+                raw(0..written_from) - slots_done as u64 / P::PER_BYTE as u64
+            ),
+            spill
+                .free_bytes()
+                .map_or("unknown".into(), crate::error::format_bytes),
+            work * per_slot,
+        ));
+    }
     let mut pace = Pace::new(work);
     let mut largest = 0;
     for k in (0..written_from).rev() {
