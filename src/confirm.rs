@@ -223,6 +223,9 @@ pub fn run(
             };
         events.cell_begins(board, first.walls);
         let second = CellRecord::from_result(&solve(board, first.walls, &options, events)?);
+        if crate::table_run::cut_short(&second, options.checkpoint.as_deref(), events) {
+            return Err(crate::error::Error::Interrupted);
+        }
         if let (true, Some(path)) = (second.is_solved(), &options.checkpoint) {
             crate::table_run::remove_checkpoint(path, events);
         }
@@ -242,6 +245,9 @@ pub fn run(
         seconds.retain(|r| r.cell() != second.cell());
         seconds.push(second);
         report::write_csv(&path, &seconds)?;
+        if crate::search::stop_requested() {
+            return Err(crate::error::Error::Interrupted);
+        }
     }
     Ok(summary)
 }

@@ -38,6 +38,9 @@ pub enum Error {
     Damaged(String),
     /// The reader of our output went away (e.g. `| head`): not a failure of the work.
     BrokenPipe,
+    /// A run stopped by a signal after its search saved its checkpoint
+    /// (`search::request_stop`): what it finished is written; the command says how to go on.
+    Interrupted,
 }
 
 impl fmt::Display for Error {
@@ -51,6 +54,7 @@ impl fmt::Display for Error {
             | Error::Damaged(m) => f.write_str(m),
             Error::IllegalAction(m) => f.write_str(m),
             Error::BrokenPipe => f.write_str("the output was closed"),
+            Error::Interrupted => f.write_str("interrupted"),
             Error::Disk {
                 dir,
                 what,

@@ -31,6 +31,8 @@ fn main() -> ExitCode {
         Ok(code) => code,
         // Whoever read the output stopped reading (e.g. `| head`): end quietly.
         Err(quoridor_solver::Error::BrokenPipe) => ExitCode::SUCCESS,
+        // Stopped by a signal (its command said what is kept): 128 + SIGINT.
+        Err(quoridor_solver::Error::Interrupted) => ExitCode::from(130),
         Err(e) => {
             eprintln!("error: {e}");
             ExitCode::from(2)

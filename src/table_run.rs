@@ -302,6 +302,9 @@ pub fn run(t: &TableRun, events: &dyn TableEvents) -> Result<TableSummary> {
             Err(e) => return Err(e),
         };
         let record = CellRecord::from_result(&result);
+        if cut_short(&record, cell_options.checkpoint.as_deref(), events) {
+            return Err(Error::Interrupted);
+        }
         if let (true, Some(path)) = (record.is_solved(), &cell_options.checkpoint) {
             // Solved: nothing left to go on with (gigabytes each).
             remove_checkpoint(path, events);
@@ -339,6 +342,10 @@ pub fn run(t: &TableRun, events: &dyn TableEvents) -> Result<TableSummary> {
         }
         report::write_all(dir, &records)?;
         events.cell_done();
+        if crate::search::stop_requested() {
+            // Decided as the stop came: written, and the run ends there.
+            return Err(Error::Interrupted);
+        }
     }
     if let (Some(save), true) = (&t.save, t.force) {
         saved::remove_tables_except(save, &keep)?;
@@ -440,6 +447,28 @@ fn earlier(records: &[CellRecord]) -> Vec<plan::Earlier> {
 /// its length after the analysis) keeps its table between runs.
 pub fn search_checkpoint_name(board: Board, walls: u8) -> String {
     format!("{}.checkpoint", saved::cell_dir_name(board, walls))
+}
+
+/// Whether a signal stopped the search that left `record` undecided (it saved its table
+/// in `checkpoint` first: `search::request_stop`). Such a row is not written: it took
+/// less than its limit, and the next run goes on from the table. Says what is kept.
+pub fn cut_short(record: &CellRecord, checkpoint: Option<&Path>, events: &dyn TableEvents) -> bool {
+    if !crate::search::stop_requested() || record.is_decided() {
+        return false;
+    }
+    events.line(&format!(
+        "{}x{} with {}: stopped after {:.0} s at depth {}{}",
+        record.width,
+        record.height,
+        count(record.walls, "wall"),
+        record.seconds,
+        record.depth_reached,
+        checkpoint.map_or(String::new(), |c| format!(
+            "; its search's table saved in {}",
+            c.display()
+        ))
+    ));
+    true
 }
 
 /// Removes a checkpoint of a cell that needs it no more (a missing one is fine).

@@ -8,6 +8,9 @@ use quoridor_solver::progress::Silent;
 use quoridor_solver::solver::{CellResult, Method, Outcome, SolveOptions, Store, solve};
 use std::path::PathBuf;
 
+mod common;
+use common::cli::interrupted_in_search;
+
 fn options(store: Store, max_depth: u8, checkpoint: Option<PathBuf>) -> SolveOptions {
     SolveOptions {
         method: Method::Search,
@@ -319,37 +322,29 @@ fn a_failed_save_is_said_without_verbose() {
 #[test]
 fn ctrl_c_says_where_the_work_was_saved_and_how_to_go_on() {
     let path = file("interrupted");
-    // A search of many seconds (5x5 with 4 walls, one thread), stopped after a second.
-    let child = std::process::Command::new(env!("CARGO_BIN_EXE_quoridor-solver"))
-        .args([
-            "solve",
-            "5x5",
-            "--walls",
-            "4",
-            "--method",
-            "search",
-            "--threads",
-            "1",
-        ])
-        .arg("--checkpoint")
-        .arg(&path)
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .expect("the binary runs");
-    std::thread::sleep(std::time::Duration::from_secs(1));
-    // SAFETY: a signal to our own child, which has not been waited for yet.
-    assert_eq!(unsafe { libc::kill(child.id() as i32, libc::SIGINT) }, 0);
-    let out = child.wait_with_output().unwrap();
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(130), "{err}");
+    // A search of many seconds (5x5 with 4 walls, one thread), stopped once it has begun.
+    let at = path.to_str().unwrap();
+    let (code, out, err) = interrupted_in_search(&[
+        "solve",
+        "5x5",
+        "--walls",
+        "4",
+        "--method",
+        "search",
+        "--threads",
+        "1",
+        "-v",
+        "--checkpoint",
+        at,
+    ]);
+    assert_eq!(code, Some(130), "{err}");
     assert!(
         err.contains(&format!("saved in {}", path.display()))
             && err.contains("run the same command again: ")
             && err.contains("--checkpoint"),
         "{err}"
     );
-    assert!(String::from_utf8_lossy(&out.stdout).contains("unknown"));
+    assert!(out.contains("unknown"), "{out}");
     std::fs::remove_file(&path).unwrap();
 }
 

@@ -8,7 +8,7 @@ use quoridor_solver::geometry::Board;
 use quoridor_solver::position::Position;
 
 mod common;
-use common::cli::{ok, refused, run, scratch, stderr, stdout};
+use common::cli::{interrupted_in_search, ok, refused, run, scratch, stderr, stdout};
 
 fn last_line(text: &str) -> &str {
     text.lines().last().expect("some output")
@@ -763,37 +763,58 @@ fn stderr_is_as_loud_as_asked() {
 #[test]
 fn ctrl_c_during_a_table_says_how_to_go_on() {
     let dir = scratch("interrupt");
-    // 5x5 with 6 walls takes the search tens of seconds: still running after one.
+    // 5x5 with 6 walls takes the search tens of seconds: still running after its first
+    // iterations, when the signal comes.
     let interrupted = |more: &[&str]| {
-        let child = Command::new(env!("CARGO_BIN_EXE_quoridor-solver"))
-            .args([
-                "table", "--boards", "5x5", "--walls", "6", "--method", "search",
-            ])
-            .args(["--out", dir.to_str().unwrap(), "--threads", "1"])
-            .args(more)
-            .stdout(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::piped())
-            .spawn()
-            .unwrap();
-        std::thread::sleep(std::time::Duration::from_secs(1));
-        // SAFETY: sends a signal to the child started above, which is still ours to wait for.
-        unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) };
-        let out = child.wait_with_output().unwrap();
-        let err = stderr(&out);
-        assert_eq!(out.status.code(), Some(130), "{err}");
+        let out = dir.to_str().unwrap();
+        let table = [
+            "table",
+            "--boards",
+            "5x5",
+            "--walls",
+            "6",
+            "--method",
+            "search",
+            "-v",
+            "--out",
+            out,
+            "--threads",
+            "1",
+        ];
+        let (code, _, err) = interrupted_in_search(&[&table[..], more].concat());
+        assert_eq!(code, Some(130), "{err}");
         assert!(err.contains("table.csv"), "{err}");
         err
     };
+    // No search keeps a checkpoint there: the run ends at once.
     let err = interrupted(&[]);
     assert!(err.contains("--resume"), "{err}");
-    // A campaign resumes by itself, from its scratch directory too.
+    assert!(!err.contains("stopping"), "{err}");
+    // A campaign's search saves its table first, its cell is not written as tried, and the
+    // same command goes on (a campaign resumes by itself).
     let campaign = dir.join("campaign");
     let err = interrupted(&["--campaign", campaign.to_str().unwrap()]);
+    let checkpoint = campaign.join("scratch").join("5x5-w6.checkpoint");
     let kept = format!(
         "the searches' tables last saved in {}; run the same command again to go on",
         campaign.join("scratch").display()
     );
     assert!(err.contains(&kept), "{err}");
+    assert!(
+        err.contains("stopping: the search saves its checkpoint first"),
+        "{err}"
+    );
+    assert!(
+        err.contains(&format!(
+            "its search's table saved in {}",
+            checkpoint.display()
+        )),
+        "{err}"
+    );
+    let header = std::fs::read(&checkpoint).unwrap();
+    assert!(header.starts_with(b"quoridor-solver checkpoint"), "{err}");
+    let rows = std::fs::read_to_string(dir.join("table.csv")).unwrap_or_default();
+    assert!(!rows.contains("\n5,5,6,"), "{rows}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

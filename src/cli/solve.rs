@@ -129,8 +129,8 @@ pub struct SolveArgs {
     store: StoreArg,
 
     /// Keep the proof search's transposition table in FILE, saved every 10 minutes
-    /// between iterations and when the search ends (time limit, full store, a win, or, with
-    /// --method search, Ctrl-C; a second Ctrl-C quits at once). Run the same command again
+    /// between iterations and when the search ends (time limit, full store, a win, or
+    /// Ctrl-C or SIGTERM while it runs; a second one quits at once). Run the same command again
     /// and it reads the table back and skips the iterations it knows to fail (the table's
     /// size is the saved one: --tt must allow it). With --method search, or for the search
     /// for the length after a compact analysis (a file that search cannot take is left
@@ -388,10 +388,15 @@ fn solve_here(s: Solve, bars: &Bars, out: &mut dyn Write) -> Result<ExitCode> {
         }
         return Ok(ExitCode::SUCCESS);
     }
-    // Only where the search runs first: a Ctrl-C during an analysis stops the process
-    // (its layers through disk are kept; the length's search saves every 10 minutes).
-    if s.options.checkpoint.is_some() && s.options.method == Method::Search {
-        super::interrupt::stop_search_on_interrupt();
+    // Where a search keeps a checkpoint (from the start, or for the length after a compact
+    // analysis): Ctrl-C while it runs makes it save first. During an analysis it ends the
+    // process at once (its layers through disk are kept).
+    if let Some(path) = &s.options.checkpoint {
+        super::interrupt::on_interrupt(Some(&format!(
+            "interrupted outside the search: {} is as it was (an analysis with --scratch goes \
+             on from its layers); run the same command again to go on",
+            path.display()
+        )));
     }
     let mut result = solve(s.board, s.walls, &s.options, bars)?;
     if !s.stats {

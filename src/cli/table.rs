@@ -379,17 +379,26 @@ pub fn run(t: TableJob, bars: &Bars, out: &mut dyn Write) -> Result<ExitCode> {
         true => "run the same command again to go on",
         false => "run the same command again with --resume to solve only the others",
     };
-    super::interrupt::hint_on_interrupt(&format!(
+    let hint = format!(
         "interrupted: every cell finished so far is in {}{scratch}; {again}",
         job.csv_path().display()
-    ));
+    );
+    super::interrupt::on_interrupt(Some(&hint));
     let events = TableBars {
         bars,
         overall: OnceLock::new(),
     };
     let done = match campaign {
-        true => campaign::run(&job, &events)?,
-        false => table_run::run(&job, &events)?,
+        true => campaign::run(&job, &events),
+        false => table_run::run(&job, &events),
+    };
+    let done = match done {
+        // Stopped by a signal once its search had saved its table.
+        Err(Error::Interrupted) => {
+            eprintln!("\n{hint}");
+            return Ok(ExitCode::from(130));
+        }
+        done => done?,
     };
     if let Some(overall) = events.overall.get() {
         overall.finish_and_clear();

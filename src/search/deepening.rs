@@ -304,6 +304,7 @@ pub fn solve_forgetting<T: ConfigTables>(
     progress: &dyn Progress,
 ) -> (SearchResult, u32) {
     progress.begin("proof search", 0);
+    let _saving = limits.checkpoint.map(|_| super::Saving::enter());
     let (mut tt, mut resume) = resume(position, limits, progress);
     let (mut forgotten, mut tries) = (0, 0);
     let most_tries = if limits.deadline.is_some() || limits.checkpoint.is_some() {
@@ -364,6 +365,7 @@ pub fn solve<T: ConfigTables>(
     progress: &dyn Progress,
 ) -> SearchResult {
     progress.begin("proof search", 0);
+    let _saving = limits.checkpoint.map(|_| super::Saving::enter());
     let (tt, resume) = resume(position, limits, progress);
     let mut prover = Prover::with_table(tables, limits, tt);
     let found = prover.deepen_from(position, &resume, limits.max_depth, limits.winner, progress);

@@ -30,7 +30,7 @@ use crate::tables::ConfigTables;
 use crate::walls::WallSet;
 use node::{Key, Move, NO_MOVE, WALL_BASE};
 use rayon::prelude::*;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use tt::TranspositionTable;
 
 /// Set by `request_stop` (a signal handler, on Ctrl-C): every search stops as at its
@@ -46,6 +46,32 @@ pub fn request_stop() -> bool {
 /// Whether `request_stop` was called.
 pub fn stop_requested() -> bool {
     STOP.load(Ordering::Relaxed)
+}
+
+/// How many searches that keep a checkpoint are running: while one is, a stop is worth
+/// waiting for (the search saves its table first); otherwise there is nothing to save and
+/// a signal handler may end the process at once.
+static SAVING: AtomicUsize = AtomicUsize::new(0);
+
+/// Whether a search that keeps a checkpoint is running (safe in a signal handler).
+pub fn checkpointed_search_running() -> bool {
+    SAVING.load(Ordering::SeqCst) > 0
+}
+
+/// Counts a search that keeps a checkpoint as running until dropped.
+pub(crate) struct Saving;
+
+impl Saving {
+    pub(crate) fn enter() -> Saving {
+        SAVING.fetch_add(1, Ordering::SeqCst);
+        Saving
+    }
+}
+
+impl Drop for Saving {
+    fn drop(&mut self) {
+        SAVING.fetch_sub(1, Ordering::SeqCst);
+    }
 }
 
 /// The attacker's own moves among the next `depth` plies, `attacking` if the attacker moves

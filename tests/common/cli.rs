@@ -56,3 +56,34 @@ pub fn scratch(name: &str) -> PathBuf {
     let _ = std::fs::remove_file(&path);
     path
 }
+
+/// Runs the binary with `args` (which must include `-v`) and sends it SIGINT once its
+/// search has begun (its first `depth` line on stderr: a signal before that finds nothing
+/// to save, and on a busy machine the tables can take seconds). Returns the exit code,
+/// stdout and the whole of stderr.
+pub fn interrupted_in_search(args: &[&str]) -> (Option<i32>, String, String) {
+    use std::io::{BufRead, BufReader, Read};
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_quoridor-solver"))
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    let mut stream = BufReader::new(child.stderr.take().unwrap());
+    let mut err = String::new();
+    let mut line = String::new();
+    while !line.starts_with("depth ") {
+        line.clear();
+        assert!(stream.read_line(&mut line).unwrap() > 0, "{err}");
+        err.push_str(&line);
+    }
+    // SAFETY: sends a signal to the child started above, which is still ours to wait for.
+    assert_eq!(
+        unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) },
+        0
+    );
+    stream.read_to_string(&mut err).unwrap();
+    let out = child.wait_with_output().unwrap();
+    (out.status.code(), stdout(&out), err)
+}
