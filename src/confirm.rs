@@ -191,6 +191,7 @@ pub fn run(
     events: &dyn TableEvents,
 ) -> Result<ConfirmSummary> {
     let path = t.dir.join(CONFIRM_NAME);
+    t.create_scratch()?;
     let mut seconds = report::read_csv_if_any(&path)?;
     let mut summary = ConfirmSummary::default();
     let firsts: Vec<&CellRecord> = t

@@ -153,6 +153,17 @@ impl TableRun {
         }
     }
 
+    /// Creates the scratch directory, if the run has one: the searches' checkpoints go
+    /// there from the first cell on (the second method's too, in a campaign whose cells
+    /// were all decided before).
+    pub fn create_scratch(&self) -> Result<()> {
+        match &self.scratch {
+            Some(dir) => std::fs::create_dir_all(dir)
+                .map_err(|e| Error::Argument(format!("cannot create {}: {e}", dir.display()))),
+            None => Ok(()),
+        }
+    }
+
     /// The results table's CSV file.
     pub fn csv_path(&self) -> PathBuf {
         self.dir.join(CSV_NAME)
@@ -164,11 +175,7 @@ impl TableRun {
 pub fn run(t: &TableRun, events: &dyn TableEvents) -> Result<TableSummary> {
     let (dir, options) = (&t.dir, &t.options);
     report::check_writable(dir)?;
-    if let Some(scratch) = &t.scratch {
-        // The searches' checkpoints go there from the first cell on.
-        std::fs::create_dir_all(scratch)
-            .map_err(|e| Error::Argument(format!("cannot create {}: {e}", scratch.display())))?;
-    }
+    t.create_scratch()?;
     report::remove_stale_temporaries(dir);
     let found = match &t.save {
         Some(save) => check_save_dir(save, t.force, t.resume)?,

@@ -494,6 +494,14 @@ fn a_campaigns_searches_go_on_from_their_checkpoints() {
     assert!(row.starts_with("4,3,2,2,10,retrograde"), "{row}");
     assert!(second.exists(), "{text}");
     assert!(text.contains("1 not decided within the limit"), "{text}");
+    // A campaign directory made anew (another machine) over a table whose cells are all
+    // decided: the second method's search still has its directory to save in.
+    std::fs::remove_dir_all(dir.join("campaign")).unwrap();
+    let (text, _, _) = run(&dir, &[&confirm[..], &["--max-depth", "6"]].concat());
+    assert!(
+        second.exists() && !text.contains("could not save"),
+        "{text}"
+    );
     let (text, _, _) = run(&dir, &confirm);
     assert!(text.contains("1 cell the same"), "{text}");
     let removed = format!("{} removed: the cell is solved", second.display());
