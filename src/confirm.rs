@@ -223,10 +223,11 @@ pub fn run(
                 }
             };
         events.cell_begins(board, first.walls);
-        let second = CellRecord::from_result(&solve(board, first.walls, &options, events)?);
-        if crate::table_run::cut_short(&second, options.checkpoint.as_deref(), events) {
+        let result = solve(board, first.walls, &options, events)?;
+        if crate::table_run::cut_short(&result, options.checkpoint.as_deref(), events) {
             return Err(crate::error::Error::Interrupted);
         }
+        let second = CellRecord::from_result(&result);
         if let (true, Some(path)) = (second.is_solved(), &options.checkpoint) {
             crate::table_run::remove_checkpoint(path, events);
         }

@@ -16,7 +16,7 @@ use crate::plan;
 use crate::progress::Progress;
 use crate::report::{self, CSV_NAME, CellRecord};
 use crate::retro::{Keep, Precision, saved, spill};
-use crate::solver::{Method, MethodUsed, Need, SolveOptions, solve};
+use crate::solver::{CellResult, Method, MethodUsed, Need, Outcome, SolveOptions, solve};
 
 /// What a table run solves, and where it writes.
 #[derive(Clone, Debug)]
@@ -308,10 +308,10 @@ pub fn run(t: &TableRun, events: &dyn TableEvents) -> Result<TableSummary> {
             }
             Err(e) => return Err(e),
         };
-        let record = CellRecord::from_result(&result);
-        if cut_short(&record, cell_options.checkpoint.as_deref(), events) {
+        if cut_short(&result, cell_options.checkpoint.as_deref(), events) {
             return Err(Error::Interrupted);
         }
+        let record = CellRecord::from_result(&result);
         if let (true, Some(path)) = (record.is_solved(), &cell_options.checkpoint) {
             // Solved: nothing left to go on with (gigabytes each).
             remove_checkpoint(path, events);
@@ -456,20 +456,23 @@ pub fn search_checkpoint_name(board: Board, walls: u8) -> String {
     format!("{}.checkpoint", saved::cell_dir_name(board, walls))
 }
 
-/// Whether a signal stopped the search that left `record` undecided (it saved its table
+/// Whether a signal stopped the search that left `result` undecided (it saved its table
 /// in `checkpoint` first: `search::request_stop`). Such a row is not written: it took
 /// less than its limit, and the next run goes on from the table. Says what is kept.
-pub fn cut_short(record: &CellRecord, checkpoint: Option<&Path>, events: &dyn TableEvents) -> bool {
-    if !crate::search::stop_requested() || record.is_decided() {
+pub fn cut_short(result: &CellResult, checkpoint: Option<&Path>, events: &dyn TableEvents) -> bool {
+    if !crate::search::stop_requested() || result.outcome != Outcome::Unknown {
         return false;
     }
+    // The deepest iteration that failed, whoever's: a search for one player's wins
+    // leaves the other's at 0.
+    let deepest = result.no_win.into_iter().max().unwrap_or(0);
     events.line(&format!(
-        "{}x{} with {}: stopped after {:.0} s at depth {}{}",
-        record.width,
-        record.height,
-        count(record.walls, "wall"),
-        record.seconds,
-        record.depth_reached,
+        "{}x{} with {}: stopped after {:.0} s, no win within {}{}",
+        result.width,
+        result.height,
+        count(result.walls, "wall"),
+        result.seconds,
+        count(deepest, "ply"),
         checkpoint.map_or(String::new(), |c| format!(
             "; its search's table saved in {}",
             c.display()

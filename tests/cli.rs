@@ -804,13 +804,19 @@ fn ctrl_c_during_a_table_says_how_to_go_on() {
         err.contains("stopping: the search saves its checkpoint first"),
         "{err}"
     );
+    let stopped = err
+        .lines()
+        .find(|l| l.starts_with("5x5 with 6 walls: stopped after"))
+        .unwrap_or_else(|| panic!("{err}"));
     assert!(
-        err.contains(&format!(
-            "its search's table saved in {}",
-            checkpoint.display()
-        )),
+        stopped.contains(" plies; its search's table saved in ")
+            && stopped.ends_with(&checkpoint.display().to_string()),
         "{err}"
     );
+    // The deepest iteration it names is one the search reported finished.
+    let within = stopped.split("no win within ").nth(1).unwrap();
+    let depth = within.split(' ').next().unwrap();
+    assert!(err.contains(&format!("depth {depth}: ")), "{err}");
     let header = std::fs::read(&checkpoint).unwrap();
     assert!(header.starts_with(b"quoridor-solver checkpoint"), "{err}");
     let rows = std::fs::read_to_string(dir.join("table.csv")).unwrap_or_default();
