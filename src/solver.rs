@@ -164,8 +164,13 @@ pub struct CellResult {
     /// Player 2): they differ when one player's wins were searched (`SolveOptions::winner`).
     pub no_win: [u32; 2],
     pub method: MethodUsed,
+    /// Nodes and seconds of the whole work, earlier runs of a checkpointed search included.
     pub nodes: u64,
     pub seconds: f64,
+    /// The part of `nodes` and `seconds` that earlier runs took, whose checkpoint this
+    /// run's search went on from (zero without one).
+    #[serde(skip)]
+    pub earlier: search::Spent,
     pub peak_bytes: u64,
     /// The principal line: for a win, the winner's exact line; for a draw, moves from the
     /// start into the cycle both players keep to. (Written in notation as `pv` by the CLI,
@@ -189,6 +194,18 @@ pub struct CellResult {
 }
 
 impl CellResult {
+    /// After a figure of seconds: how much of it earlier runs took, from the checkpoint its
+    /// search went on from ("" without one).
+    pub fn earlier_note(&self) -> String {
+        match self.earlier != search::Spent::default() {
+            true => format!(
+                " ({:.0} s of it in earlier runs, from the checkpoint)",
+                self.earlier.seconds
+            ),
+            false => String::new(),
+        }
+    }
+
     /// A cell not decided yet.
     fn undecided(board: Board, walls: u8) -> CellResult {
         CellResult {
@@ -202,6 +219,7 @@ impl CellResult {
             method: MethodUsed::Search,
             nodes: 0,
             seconds: 0.0,
+            earlier: search::Spent::default(),
             peak_bytes: 0,
             line: Vec::new(),
             cycle_start: None,
@@ -274,7 +292,7 @@ pub fn solve(
                 &mut result,
             )?;
         }
-        result.seconds = started.elapsed().as_secs_f64();
+        result.seconds = started.elapsed().as_secs_f64() + result.earlier.seconds;
         result.peak_bytes = memory::peak_bytes();
         Ok(result)
     })
@@ -507,7 +525,8 @@ fn record_found(
         _ => found.depth_reached,
     } as u32;
     result.no_win = found.no_win.0.map(u32::from);
-    result.nodes += found.nodes;
+    result.nodes += found.earlier.nodes + found.nodes;
+    result.earlier = result.earlier + found.earlier;
     if let Some(win) = &found.win {
         result.outcome = Outcome::winner(win.winner);
         result.plies = Some(win.plies as u32);
@@ -604,6 +623,7 @@ fn outcomes<'t>(
 /// line when it agrees on the winner, the nodes and depth whatever it found.
 fn take_length(found: CellResult, result: &mut CellResult) {
     result.nodes = found.nodes;
+    result.earlier = found.earlier;
     result.depth_reached = found.depth_reached;
     result.checkpoint_saved = found.checkpoint_saved;
     if found.outcome == result.outcome {

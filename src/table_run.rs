@@ -336,10 +336,11 @@ pub fn run(t: &TableRun, events: &dyn TableEvents) -> Result<TableSummary> {
             ));
         }
         events.line(&format!(
-            "{at} {board} with {}: {} in {:.2} s ({}, peak {:.2} GiB){why}",
+            "{at} {board} with {}: {} in {:.2} s{} ({}, peak {:.2} GiB){why}",
             count(walls, "wall"),
             report::markdown::cell_text(&record),
             record.seconds,
+            result.earlier_note(),
             count(record.nodes, "node"),
             record.peak_bytes as f64 / (1u64 << 30) as f64
         ));
@@ -467,11 +468,12 @@ pub fn cut_short(result: &CellResult, checkpoint: Option<&Path>, events: &dyn Ta
     // leaves the other's at 0.
     let deepest = result.no_win.into_iter().max().unwrap_or(0);
     events.line(&format!(
-        "{}x{} with {}: stopped after {:.0} s, no win within {}{}",
+        "{}x{} with {}: stopped after {:.0} s{}, no win within {}{}",
         result.width,
         result.height,
         count(result.walls, "wall"),
         result.seconds,
+        result.earlier_note(),
         count(deepest, "ply"),
         checkpoint.map_or(String::new(), |c| format!(
             "; its search's table saved in {}",

@@ -59,16 +59,22 @@ fn a_search_goes_on_from_its_checkpoint() {
         let resumed = solve(board, 3, &options(store, 60, Some(path.clone())), &Silent).unwrap();
         assert_eq!(outcome(&resumed), outcome(&fresh), "{name}");
         assert_eq!(resumed.line.len(), plies as usize);
+        // The first run's work is counted, once: its nodes, and its search's seconds
+        // (less than its whole run, which built the tables too).
+        assert_eq!(resumed.earlier.nodes, stopped.nodes, "{name}");
+        assert!(resumed.earlier.seconds <= stopped.seconds, "{name}");
+        assert!(resumed.seconds >= resumed.earlier.seconds, "{name}");
         // The iterations before the checkpoint's depth were not searched again.
+        let this_run = resumed.nodes - resumed.earlier.nodes;
         assert!(
-            resumed.nodes < fresh.nodes,
-            "{name}: {} >= {}",
-            resumed.nodes,
+            this_run < fresh.nodes,
+            "{name}: {this_run} >= {}",
             fresh.nodes
         );
-        // Read once more, the finished search answers at once.
+        // Read once more, the finished search answers at once, and counts both runs.
         let again = solve(board, 3, &options(store, 60, Some(path.clone())), &Silent).unwrap();
         assert_eq!(outcome(&again), outcome(&fresh));
+        assert_eq!(again.earlier.nodes, resumed.nodes, "{name}");
         std::fs::remove_file(&path).unwrap();
     }
 }
@@ -206,13 +212,20 @@ fn assert_refused(run: (Option<i32>, String, String), path: &std::path::Path, wh
 /// The file with its header's `no-win` bounds replaced and its checksum made anew, as a
 /// careful forger (or a bug in the writer) would leave it.
 fn reseal(path: &std::path::Path, no_win: [u8; 2]) {
+    reseal_header(path, |header| {
+        let (before, after) = header.split_once(" no-win ").unwrap();
+        let (_, rest) = after.split_once(" bytes ").unwrap();
+        format!("{before} no-win {} {} bytes {rest}", no_win[0], no_win[1])
+    });
+}
+
+/// The file with its header line made `edit(header)` and its checksum made anew.
+fn reseal_header(path: &std::path::Path, edit: impl Fn(&str) -> String) {
     use sha2::{Digest, Sha256};
     let bytes = std::fs::read(path).unwrap();
     let end = bytes.iter().position(|&b| b == b'\n').unwrap();
     let header = String::from_utf8(bytes[..end].to_vec()).unwrap();
-    let (before, after) = header.split_once(" no-win ").unwrap();
-    let (_, rest) = after.split_once(" bytes ").unwrap();
-    let header = format!("{before} no-win {} {} bytes {rest}\n", no_win[0], no_win[1]);
+    let header = format!("{}\n", edit(&header));
     let trailer = bytes.len() - "sha256 \n".len() - 64;
     let content = [header.as_bytes(), &bytes[end + 1..trailer]].concat();
     let digest: String = Sha256::digest(&content)
@@ -293,10 +306,55 @@ fn a_checkpoint_without_a_checksum_is_refused() {
     assert_eq!(code, Some(0));
     // What version 2 wrote for the same search: no checksum line.
     let (header, table) = split_header(&path);
-    let old = header.replace("checkpoint 3 ", "checkpoint 2 ");
+    let old = header.replace("checkpoint 4 ", "checkpoint 2 ");
     let table = &table[..table.len() - "sha256 \n".len() - 64];
     std::fs::write(&path, [old.as_bytes(), table].concat()).unwrap();
     assert_refused(solve_cli(&path, &[]), &path, "without a checksum");
+    std::fs::remove_file(&path).unwrap();
+}
+
+#[test]
+fn a_checkpoint_counts_the_work_of_every_run() {
+    let path = file("spent");
+    let (code, _, err) = solve_cli(&path, &["--max-depth", "8"]);
+    assert_eq!(code, Some(0), "{err}");
+    let (header, _) = split_header(&path);
+    let spent = header.split_once(" spent ").expect("a header with spent").1;
+    let (seconds, nodes) = spent.split_once(' ').unwrap();
+    let (seconds, nodes): (f64, u64) = (seconds.parse().unwrap(), nodes.parse().unwrap());
+    assert!(nodes > 0 && seconds >= 0.0, "{header}");
+    let good = std::fs::read(&path).unwrap();
+    // The next run says what the first took, and counts it in its own figures.
+    let (code, out, err) = solve_cli(&path, &["--max-depth", "60", "-v"]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(err.contains(&format!("{nodes} nodes and ")), "{err}");
+    assert!(
+        out.contains(&format!("({nodes} in earlier runs, from the checkpoint)")),
+        "{out}"
+    );
+    let total: u64 = out
+        .lines()
+        .find_map(|l| l.strip_prefix("nodes"))
+        .and_then(|l| l.split_whitespace().next())
+        .and_then(|n| n.parse().ok())
+        .expect("a nodes line");
+    assert!(total > nodes, "{out}");
+    // A file of version 3 (no `spent`, checksum and all) is still read, with no earlier work.
+    std::fs::write(&path, &good).unwrap();
+    reseal_header(&path, |h| {
+        let h = h.replace("checkpoint 4 ", "checkpoint 3 ");
+        h[..h.find(" spent ").unwrap()].to_string()
+    });
+    let (code, out, err) = solve_cli(&path, &[]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(out.starts_with("4x4 with 2 walls per player: Player 1 wins in 11 plies"));
+    assert!(!out.contains("earlier runs"), "{out}");
+    // Work that is not seconds and nodes is refused like any other damage.
+    std::fs::write(&path, &good).unwrap();
+    reseal_header(&path, |h| {
+        format!("{} spent -1 x", &h[..h.find(" spent ").unwrap()])
+    });
+    assert_refused(solve_cli(&path, &[]), &path, "not seconds and nodes");
     std::fs::remove_file(&path).unwrap();
 }
 

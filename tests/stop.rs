@@ -33,7 +33,7 @@ fn a_stopped_search_saves_its_checkpoint() {
     let header = std::fs::read(&path).unwrap();
     let line = String::from_utf8_lossy(&header[..80]);
     assert!(
-        line.starts_with("quoridor-solver checkpoint 3 board 5x5 walls 2"),
+        line.starts_with("quoridor-solver checkpoint 4 board 5x5 walls 2"),
         "{line}"
     );
     // Each player's deepest iteration finished: Player 1's are the odd depths.

@@ -5,12 +5,15 @@
 //! and what the table settles is not searched again.
 //!
 //! The file is one header line,
-//! `quoridor-solver checkpoint 3 board WxH walls N keys NAME no-win A B bytes N`, then the
-//! table's N bytes (`TranspositionTable::write_to`), then the line `sha256 HEX`: the SHA-256
-//! of everything before it. Player 1 cannot win within A plies, Player 2 within B (they
-//! differ after a search that asked one player, `--winner`). A file is read as facts only
-//! when its checksum holds and its table backs its header's bounds (`Checkpoint::check`);
-//! files of versions 1 and 2 had no checksum and are refused. Keys name configurations by
+//! `quoridor-solver checkpoint 4 board WxH walls N keys NAME no-win A B bytes N spent S K`,
+//! then the table's N bytes (`TranspositionTable::write_to`), then the line `sha256 HEX`:
+//! the SHA-256 of everything before it. Player 1 cannot win within A plies, Player 2 within
+//! B (they differ after a search that asked one player, `--winner`); the searches that
+//! wrote the file took S seconds and K nodes in all, so that a cell solved over several
+//! runs reports the whole of its work. A file is read as facts only when its checksum holds
+//! and its table backs its header's bounds (`Checkpoint::check`); version 3 files (without
+//! `spent`) are read with no record of earlier work, and files of versions 1 and 2 had no
+//! checksum and are refused. Keys name configurations by
 //! the store's key numbers, so a file is read back only over a store that numbers them alike
 //! (`ConfigTables::key_numbering`). A save writes `FILE.part` and renames it, so a save
 //! that is cut short leaves the last one whole.
@@ -34,14 +37,35 @@ use std::time::{Duration, Instant};
 const SAVE_EVERY: Duration = Duration::from_secs(600);
 
 const MAGIC: &str = "quoridor-solver checkpoint";
-const VERSION: &str = "3";
+const VERSION: &str = "4";
+/// The last version without `spent`, still read.
+const VERSION_WITHOUT_SPENT: &str = "3";
 /// What starts the line after the table.
 const CHECKSUM: &str = "sha256 ";
 
-/// A table read back, and the iterations it knew to fail when it was saved.
+/// A table read back, the iterations it knew to fail when it was saved, and what the
+/// searches that wrote it took.
 pub(super) struct Saved {
     pub tt: TranspositionTable,
     pub no_win: NoWin,
+    pub spent: Spent,
+}
+
+/// What the searches of one cell took, over the runs that went on from one checkpoint.
+#[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize)]
+pub struct Spent {
+    pub seconds: f64,
+    pub nodes: u64,
+}
+
+impl std::ops::Add for Spent {
+    type Output = Spent;
+    fn add(self, other: Spent) -> Spent {
+        Spent {
+            seconds: self.seconds + other.seconds,
+            nodes: self.nodes + other.nodes,
+        }
+    }
 }
 
 pub struct Checkpoint {
@@ -124,9 +148,15 @@ impl Checkpoint {
         self.last_save.lock().unwrap().elapsed() >= SAVE_EVERY
     }
 
-    /// Writes `tt`, with the iterations known to fail, and remembers how it went.
-    pub(super) fn save(&self, tt: &TranspositionTable, no_win: NoWin) -> std::io::Result<()> {
-        let saved = self.write(tt, no_win);
+    /// Writes `tt`, with the iterations known to fail and what the searches took up to
+    /// now (`spent`, earlier runs included), and remembers how it went.
+    pub(super) fn save(
+        &self,
+        tt: &TranspositionTable,
+        no_win: NoWin,
+        spent: Spent,
+    ) -> std::io::Result<()> {
+        let saved = self.write(tt, no_win, spent);
         *self.last_outcome.lock().unwrap() = Some(match &saved {
             Ok(()) => Ok(no_win),
             Err(e) => Err(e.to_string()),
@@ -134,7 +164,7 @@ impl Checkpoint {
         saved
     }
 
-    fn write(&self, tt: &TranspositionTable, no_win: NoWin) -> std::io::Result<()> {
+    fn write(&self, tt: &TranspositionTable, no_win: NoWin, spent: Spent) -> std::io::Result<()> {
         let mut name = self.path.clone().into_os_string();
         name.push(".part");
         let part = PathBuf::from(name);
@@ -144,9 +174,11 @@ impl Checkpoint {
             let [one, two] = no_win.0;
             writeln!(
                 out,
-                "{MAGIC} {VERSION} {} no-win {one} {two} bytes {}",
+                "{MAGIC} {VERSION} {} no-win {one} {two} bytes {} spent {:.3} {}",
                 self.cell,
-                tt.bytes()
+                tt.bytes(),
+                spent.seconds,
+                spent.nodes
             )?;
             tt.write_to(&mut out)?;
             let (mut file, digest) = out.finish();
@@ -180,7 +212,7 @@ impl Checkpoint {
             .strip_prefix(MAGIC)
             .and_then(|r| r.trim_start().split_once(' '))
             .ok_or(unknown)?;
-        if version != VERSION {
+        if version != VERSION && version != VERSION_WITHOUT_SPENT {
             return Err(match version {
                 "1" | "2" => format!(
                     "it was written by an older version of this program (format {version}) \
@@ -211,6 +243,15 @@ impl Checkpoint {
             Ok(&[one, two]) => NoWin([one, two]),
             _ => return Err("its header's depths are not two numbers of 0 to 255".into()),
         };
+        let (bytes, spent) = match version {
+            VERSION_WITHOUT_SPENT => (bytes, Spent::default()),
+            _ => {
+                let (bytes, spent) = bytes
+                    .split_once(" spent ")
+                    .ok_or("its header does not say what the searches took")?;
+                (bytes, parse_spent(spent)?)
+            }
+        };
         let bytes = bytes
             .parse::<u64>()
             .map_err(|_| "its header's size is not a number")?;
@@ -236,8 +277,21 @@ impl Checkpoint {
         if trailer.strip_prefix(CHECKSUM).map(str::trim_end) != Some(digest.as_str()) {
             return Err("its checksum does not match its content: it is damaged".into());
         }
-        Ok(Saved { tt, no_win })
+        Ok(Saved { tt, no_win, spent })
     }
+}
+
+/// The header's `spent` field: seconds (finite, not negative) and nodes.
+fn parse_spent(text: &str) -> std::result::Result<Spent, String> {
+    let bad = || format!("its header's work spent ({text}) is not seconds and nodes");
+    let (seconds, nodes) = text.split_once(' ').ok_or_else(bad)?;
+    let seconds = seconds
+        .parse::<f64>()
+        .ok()
+        .filter(|s| s.is_finite() && *s >= 0.0)
+        .ok_or_else(bad)?;
+    let nodes = nodes.parse::<u64>().map_err(|_| bad())?;
+    Ok(Spent { seconds, nodes })
 }
 
 /// Whether the table of `saved` backs its header: for each player, the claim that they

@@ -1,7 +1,7 @@
 //! The search's entry: iterative deepening from a position until one player is proven to
 //! win, the depth limit, or the time limit; then the principal line of the win.
 
-use super::checkpoint::{Checkpoint, Saved};
+use super::checkpoint::{Checkpoint, Saved, Spent};
 use super::no_win::{NoWin, attacker_at};
 use super::node::Node;
 use super::pv::principal_line;
@@ -62,7 +62,7 @@ pub struct Win {
 }
 
 /// What a search found.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct SearchResult {
     /// `None`: neither player wins within `depth_reached` plies (or the winner asked for,
     /// within it).
@@ -76,6 +76,9 @@ pub struct SearchResult {
     /// Each player's deepest iteration known to hold no win for them (`Player::index`):
     /// found by this search or read from its checkpoint.
     pub no_win: NoWin,
+    /// What the earlier runs this search went on from took (from its checkpoint; not in
+    /// `nodes`).
+    pub earlier: Spent,
 }
 
 /// A proof search over one cell's tables with one transposition table, for any number of
@@ -87,11 +90,25 @@ pub struct Prover<'a, T: ConfigTables> {
 }
 
 /// Where a `deepen` call starts: the iterations known to fail (it searches the others),
-/// and the clock and node count of the search it continues (`solve_forgetting`).
+/// the clock and node count of the search it continues (`solve_forgetting`), and what the
+/// earlier runs of its checkpoint took.
 struct Resume {
     no_win: NoWin,
     started: Instant,
     nodes: u64,
+    earlier: Spent,
+}
+
+impl Resume {
+    /// What the cell's search has taken once this run has visited `nodes`, earlier runs
+    /// included: what a save records.
+    fn spent(&self, nodes: u64) -> Spent {
+        self.earlier
+            + Spent {
+                seconds: self.started.elapsed().as_secs_f64(),
+                nodes,
+            }
+    }
 }
 
 impl<'a, T: ConfigTables> Prover<'a, T> {
@@ -146,11 +163,11 @@ impl<'a, T: ConfigTables> Prover<'a, T> {
         }
     }
 
-    /// Saves the table with the iterations known to fail; a failure is reported, and the
-    /// search goes on.
-    fn save(&self, checkpoint: &Checkpoint, no_win: NoWin, progress: &dyn Progress) {
+    /// Saves the table with the iterations known to fail and the work `spent`; a failure
+    /// is reported, and the search goes on.
+    fn save(&self, checkpoint: &Checkpoint, no_win: NoWin, spent: Spent, progress: &dyn Progress) {
         let started = Instant::now();
-        match checkpoint.save(&self.shared.tt, no_win) {
+        match checkpoint.save(&self.shared.tt, no_win, spent) {
             Ok(()) => progress.message(&format!(
                 "checkpoint saved with no win for Player 1 within {} and for Player 2 within \
                  {} ({:.1} s)",
@@ -201,6 +218,7 @@ impl<'a, T: ConfigTables> Prover<'a, T> {
             no_win: NoWin::default(),
             started: Instant::now(),
             nodes: 0,
+            earlier: Spent::default(),
         };
         let result = self.deepen_from(position, &resume, max_depth, winner, progress);
         progress.finish();
@@ -232,6 +250,7 @@ impl<'a, T: ConfigTables> Prover<'a, T> {
             nodes: 0,
             out_of_memory: false,
             no_win: resume.no_win,
+            earlier: resume.earlier,
         };
         let nodes_before = self.nodes();
         let so_far = |prover: &Self| prover.nodes() - nodes_before + resume.nodes;
@@ -266,7 +285,12 @@ impl<'a, T: ConfigTables> Prover<'a, T> {
                 result.depth_reached = reached(result.no_win);
             }
             if let Some(checkpoint) = self.checkpoint.filter(|c| !won && c.due()) {
-                self.save(checkpoint, result.no_win, progress);
+                self.save(
+                    checkpoint,
+                    result.no_win,
+                    resume.spent(so_far(self)),
+                    progress,
+                );
             }
             progress.message(&format!(
                 "depth {depth}: Player {} {} within {} ({}, {:.2} s)",
@@ -330,11 +354,16 @@ pub fn solve_forgetting<T: ConfigTables>(
             super::stop_requested() || limits.deadline.is_some_and(|d| Instant::now() >= d);
         if !found.out_of_memory || deadline_passed || tries >= most_tries || next > limits.max_depth
         {
-            prover.save_at_end(&found, progress);
+            prover.save_at_end(&found, &resume, progress);
             break found;
         }
         if let Some(checkpoint) = prover.checkpoint.filter(|c| c.due()) {
-            prover.save(checkpoint, found.no_win, progress);
+            prover.save(
+                checkpoint,
+                found.no_win,
+                resume.spent(found.nodes),
+                progress,
+            );
         }
         tt = Some(prover.shared.tt);
         if !tables.forget() {
@@ -350,6 +379,7 @@ pub fn solve_forgetting<T: ConfigTables>(
             no_win: found.no_win,
             started: resume.started,
             nodes: found.nodes,
+            earlier: resume.earlier,
         };
     };
     progress.finish();
@@ -369,7 +399,7 @@ pub fn solve<T: ConfigTables>(
     let (tt, resume) = resume(position, limits, progress);
     let mut prover = Prover::with_table(tables, limits, tt);
     let found = prover.deepen_from(position, &resume, limits.max_depth, limits.winner, progress);
-    prover.save_at_end(&found, progress);
+    prover.save_at_end(&found, &resume, progress);
     progress.finish();
     found
 }
@@ -396,10 +426,12 @@ fn resume(
         let [one, two] = s.no_win.0;
         progress.message(&format!(
             "checkpoint read: a table of {}, no win for Player 1 within {} and for Player 2 \
-             within {}; going on from depth {}",
+             within {} ({} and {:.1} s in earlier runs); going on from depth {}",
             crate::error::format_bytes(s.tt.bytes()),
             count(one, "ply"),
             count(two, "ply"),
+            count(s.spent.nodes, "node"),
+            s.spent.seconds,
             next_depth(position, s.no_win, limits.winner)
         ));
     }
@@ -407,17 +439,24 @@ fn resume(
         no_win: saved.as_ref().map_or(NoWin::default(), |s| s.no_win),
         started: Instant::now(),
         nodes: 0,
+        earlier: saved.as_ref().map_or(Spent::default(), |s| s.spent),
     };
     (saved.map(|Saved { tt, .. }| tt), resume)
 }
 
 impl<T: ConfigTables> Prover<'_, T> {
-    /// The last save of a search that ended with `found`: the depth saved is the deepest
-    /// known to hold no win, so that the next run finds the win again.
-    fn save_at_end(&self, found: &SearchResult, progress: &dyn Progress) {
+    /// The last save of a search that ended with `found` (its nodes this run's, from
+    /// `resume`): the depth saved is the deepest known to hold no win, so that the next run
+    /// finds the win again.
+    fn save_at_end(&self, found: &SearchResult, resume: &Resume, progress: &dyn Progress) {
         if let Some(checkpoint) = self.checkpoint {
             // A win leaves `no_win` below its depth: the next run finds it again.
-            self.save(checkpoint, found.no_win, progress);
+            self.save(
+                checkpoint,
+                found.no_win,
+                resume.spent(found.nodes),
+                progress,
+            );
         }
     }
 }

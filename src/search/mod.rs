@@ -20,7 +20,7 @@ mod tt;
 #[cfg(test)]
 mod twin;
 
-pub use checkpoint::Checkpoint;
+pub use checkpoint::{Checkpoint, Spent};
 pub use deepening::{Limits, Prover, SearchResult, Win, solve, solve_forgetting};
 pub use no_win::NoWin;
 pub use node::Node;
