@@ -345,10 +345,14 @@ fn a_checkpoint_counts_the_work_of_every_run() {
         let h = h.replace("checkpoint 4 ", "checkpoint 3 ");
         h[..h.find(" spent ").unwrap()].to_string()
     });
-    let (code, out, err) = solve_cli(&path, &[]);
+    let (code, out, err) = solve_cli(&path, &["-v"]);
     assert_eq!(code, Some(0), "{err}");
     assert!(out.starts_with("4x4 with 2 walls per player: Player 1 wins in 11 plies"));
     assert!(!out.contains("earlier runs"), "{out}");
+    assert!(
+        err.contains("an older file: what earlier runs took is not recorded"),
+        "{err}"
+    );
     // Work that is not seconds and nodes is refused like any other damage.
     std::fs::write(&path, &good).unwrap();
     reseal_header(&path, |h| {

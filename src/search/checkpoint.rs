@@ -48,7 +48,8 @@ const CHECKSUM: &str = "sha256 ";
 pub(super) struct Saved {
     pub tt: TranspositionTable,
     pub no_win: NoWin,
-    pub spent: Spent,
+    /// `None`: a version 3 file, which did not record it.
+    pub spent: Option<Spent>,
 }
 
 /// What the searches of one cell took, over the runs that went on from one checkpoint.
@@ -244,12 +245,12 @@ impl Checkpoint {
             _ => return Err("its header's depths are not two numbers of 0 to 255".into()),
         };
         let (bytes, spent) = match version {
-            VERSION_WITHOUT_SPENT => (bytes, Spent::default()),
+            VERSION_WITHOUT_SPENT => (bytes, None),
             _ => {
                 let (bytes, spent) = bytes
                     .split_once(" spent ")
                     .ok_or("its header does not say what the searches took")?;
-                (bytes, parse_spent(spent)?)
+                (bytes, Some(parse_spent(spent)?))
             }
         };
         let bytes = bytes

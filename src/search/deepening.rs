@@ -426,12 +426,18 @@ fn resume(
         let [one, two] = s.no_win.0;
         progress.message(&format!(
             "checkpoint read: a table of {}, no win for Player 1 within {} and for Player 2 \
-             within {} ({} and {:.1} s in earlier runs); going on from depth {}",
+             within {} ({}); going on from depth {}",
             crate::error::format_bytes(s.tt.bytes()),
             count(one, "ply"),
             count(two, "ply"),
-            count(s.spent.nodes, "node"),
-            s.spent.seconds,
+            match s.spent {
+                Some(spent) => format!(
+                    "{} and {:.1} s in earlier runs",
+                    count(spent.nodes, "node"),
+                    spent.seconds
+                ),
+                None => "an older file: what earlier runs took is not recorded".into(),
+            },
             next_depth(position, s.no_win, limits.winner)
         ));
     }
@@ -439,7 +445,7 @@ fn resume(
         no_win: saved.as_ref().map_or(NoWin::default(), |s| s.no_win),
         started: Instant::now(),
         nodes: 0,
-        earlier: saved.as_ref().map_or(Spent::default(), |s| s.spent),
+        earlier: saved.as_ref().and_then(|s| s.spent).unwrap_or_default(),
     };
     (saved.map(|Saved { tt, .. }| tt), resume)
 }
