@@ -197,12 +197,15 @@ impl CellResult {
     /// After a figure of seconds: how much of it earlier runs took, from the checkpoint its
     /// search went on from ("" without one).
     pub fn earlier_note(&self) -> String {
-        match self.earlier != search::Spent::default() {
-            true => format!(
-                " ({:.0} s of it in earlier runs, from the checkpoint)",
-                self.earlier.seconds
-            ),
-            false => String::new(),
+        self.in_earlier_runs(format!("{:.0} s of it", self.earlier.seconds))
+    }
+
+    /// " (PART in earlier runs, from the checkpoint)" after a figure, when earlier runs
+    /// took part of it ("" else).
+    pub fn in_earlier_runs(&self, part: String) -> String {
+        match self.earlier == search::Spent::default() {
+            true => String::new(),
+            false => format!(" ({part} in earlier runs, from the checkpoint)"),
         }
     }
 

@@ -600,21 +600,17 @@ fn write_text(
         }
     }
     // A search that went on from its checkpoint counts the earlier runs' work too.
-    let earlier = |part: String| match r.earlier == Default::default() {
-        true => String::new(),
-        false => format!(" ({part} in earlier runs, from the checkpoint)"),
-    };
     writeln!(
         out,
         "nodes        {}{}",
         r.nodes,
-        earlier(r.earlier.nodes.to_string())
+        r.in_earlier_runs(r.earlier.nodes.to_string())
     )?;
     writeln!(
         out,
         "seconds      {:.2}{}",
         r.seconds,
-        earlier(format!("{:.2}", r.earlier.seconds))
+        r.in_earlier_runs(format!("{:.2}", r.earlier.seconds))
     )?;
     writeln!(out, "peak memory  {}", format_bytes(r.peak_bytes))?;
     Ok(())

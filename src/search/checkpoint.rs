@@ -53,7 +53,7 @@ pub(super) struct Saved {
 }
 
 /// What the searches of one cell took, over the runs that went on from one checkpoint.
-#[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Spent {
     pub seconds: f64,
     pub nodes: u64,
