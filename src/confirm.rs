@@ -119,7 +119,7 @@ pub fn second_options(
             precision: None,
             save: None,
             checkpoint: checkpoint.clone(),
-            checkpoint_lenient: true,
+            in_campaign: true,
             ..base.clone()
         };
         let why = format!(
@@ -317,7 +317,7 @@ mod tests {
             save: None,
             store: crate::plan::Store::Auto,
             checkpoint: None,
-            checkpoint_lenient: false,
+            in_campaign: false,
             winner: None,
         };
         let limit = Duration::from_secs(600);

@@ -430,14 +430,14 @@ fn open_checkpoint<T: ConfigTables>(
 }
 
 /// The checkpoint of a proof search from the start, if the options name one: a file it
-/// cannot take refuses the run, or with `checkpoint_lenient` is left as it is.
+/// cannot take refuses the run, or with `in_campaign` is left as it is.
 fn search_checkpoint<T: ConfigTables>(
     tables: &T,
     options: &SolveOptions,
     tt_room: u64,
     progress: &dyn Progress,
 ) -> Result<Option<Checkpoint>> {
-    match options.checkpoint_lenient {
+    match options.in_campaign {
         true => Ok(kept_apart(
             open_checkpoint(tables, options, tt_room),
             "the search",
@@ -503,9 +503,16 @@ fn search_limits<'a>(
     started: Instant,
     run: &SearchRun<'a>,
 ) -> search::Limits<'a> {
+    // A campaign's cell has one limit over all its runs (`SolveOptions::in_campaign`).
+    let earlier = match (options.in_campaign, run.checkpoint) {
+        (true, Some(checkpoint)) => checkpoint.earlier().seconds,
+        _ => 0.0,
+    };
     search::Limits {
         max_depth: options.max_depth,
-        deadline: run.time_limit.map(|t| started + t),
+        deadline: run
+            .time_limit
+            .map(|t| started + t.saturating_sub(Duration::from_secs_f64(earlier))),
         tt_bytes: options.tt_bytes.min(run.tt_room),
         parallel: options.threads > 1,
         winner: run.winner,

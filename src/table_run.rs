@@ -295,7 +295,7 @@ pub fn run(t: &TableRun, events: &dyn TableEvents) -> Result<TableSummary> {
             saved = format!("; the search's table in {}", checkpoint.display());
             cell_options.checkpoint = Some(checkpoint);
         }
-        cell_options.checkpoint_lenient = true;
+        cell_options.in_campaign = true;
         let result = match solve(board, walls, &cell_options, events) {
             Ok(r) => r,
             // One cell too large for the budget or the disk does not stop the others; it

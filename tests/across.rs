@@ -30,7 +30,7 @@ fn options(precision: Precision, save: Option<Target>) -> SolveOptions {
         save,
         store: Store::Auto,
         checkpoint: None,
-        checkpoint_lenient: false,
+        in_campaign: false,
         winner: None,
     }
 }

@@ -299,7 +299,7 @@ fn the_placements_left_out_are_those_with_a_pawn_cut_off() {
             save: None,
             store: Store::Full,
             checkpoint: None,
-            checkpoint_lenient: false,
+            in_campaign: false,
             winner: None,
         };
         let r = solve(board, n, &options, &Silent).unwrap();

@@ -23,7 +23,7 @@ fn options(store: Store, max_depth: u8, checkpoint: Option<PathBuf>) -> SolveOpt
         save: None,
         store,
         checkpoint,
-        checkpoint_lenient: false,
+        in_campaign: false,
         winner: None,
     }
 }
@@ -359,6 +359,42 @@ fn a_checkpoint_counts_the_work_of_every_run() {
         format!("{} spent -1 x", &h[..h.find(" spent ").unwrap()])
     });
     assert_refused(solve_cli(&path, &[]), &path, "not seconds and nodes");
+    std::fs::remove_file(&path).unwrap();
+}
+
+#[test]
+fn a_campaign_cells_limit_counts_the_seconds_of_its_earlier_runs() {
+    let board = Board::new(4, 4).unwrap();
+    let fresh = solve(board, 3, &options(Store::Full, 60, None), &Silent).unwrap();
+    let plies = fresh.plies.expect("4x4 with 3 walls is decided") as u8;
+    let path = file("campaign-limit");
+    let stopped = options(Store::Full, plies - 3, Some(path.clone()));
+    assert_eq!(
+        solve(board, 3, &stopped, &Silent).unwrap().outcome,
+        Outcome::Unknown
+    );
+    // Earlier runs said to have taken 100,000 s: a campaign's cell with a limit of 60 s
+    // has none of it left, and stops at once with what it had.
+    reseal_header(&path, |h| {
+        format!("{} spent 100000.000 5", &h[..h.find(" spent ").unwrap()])
+    });
+    let limited = |in_campaign| SolveOptions {
+        time_limit: Some(std::time::Duration::from_secs(60)),
+        in_campaign,
+        ..options(Store::Full, 60, Some(path.clone()))
+    };
+    let campaign = solve(board, 3, &limited(true), &Silent).unwrap();
+    assert_eq!(campaign.outcome, Outcome::Unknown);
+    assert_eq!(
+        campaign.depth_reached,
+        plies as u32 - 3,
+        "no iteration finished"
+    );
+    assert!(campaign.seconds >= 100_000.0, "{}", campaign.seconds);
+    // `solve --checkpoint --max-seconds 60`: the run's own 60 s, which decide the cell.
+    let own = solve(board, 3, &limited(false), &Silent).unwrap();
+    assert_eq!(outcome(&own), outcome(&fresh));
+    assert!(own.earlier.seconds >= 100_000.0, "{}", own.earlier.seconds);
     std::fs::remove_file(&path).unwrap();
 }
 

@@ -296,7 +296,7 @@ fn solve_builds_configurations_on_demand_when_the_tables_do_not_fit() {
         save: None,
         store: Default::default(),
         checkpoint: None,
-        checkpoint_lenient: false,
+        in_campaign: false,
         winner: None,
     };
     let eager = solver::solve(board, 2, &options(4 << 30), &Silent).unwrap();

@@ -26,7 +26,7 @@ fn options(method: Method, memory_budget: u64) -> SolveOptions {
         save: None,
         store: Store::Auto,
         checkpoint: None,
-        checkpoint_lenient: false,
+        in_campaign: false,
         winner: None,
     }
 }

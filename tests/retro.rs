@@ -134,7 +134,7 @@ fn retro_equals_proof_search_and_published_up_to_area_12() {
         save: None,
         store: Default::default(),
         checkpoint: None,
-        checkpoint_lenient: false,
+        in_campaign: false,
         winner: None,
     };
     let compact = SolveOptions {

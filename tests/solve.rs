@@ -20,7 +20,7 @@ fn options(threads: usize) -> SolveOptions {
         save: None,
         store: Default::default(),
         checkpoint: None,
-        checkpoint_lenient: false,
+        in_campaign: false,
         winner: None,
     }
 }

@@ -22,7 +22,7 @@ fn a_stopped_search_saves_its_checkpoint() {
         save: None,
         store: Store::Full,
         checkpoint: Some(path.clone()),
-        checkpoint_lenient: false,
+        in_campaign: false,
         winner: None,
     };
     assert!(!search::request_stop());

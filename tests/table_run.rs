@@ -67,7 +67,7 @@ fn job(cells: Vec<(Board, u8)>, dir: PathBuf, max_depth: u8) -> TableRun {
             save: None,
             store: Store::Auto,
             checkpoint: None,
-            checkpoint_lenient: false,
+            in_campaign: false,
             winner: None,
         },
         resume: false,

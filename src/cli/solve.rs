@@ -296,7 +296,7 @@ impl SolveArgs {
             },
             store: self.store.into(),
             checkpoint: self.checkpoint.clone(),
-            checkpoint_lenient: false,
+            in_campaign: false,
             winner: self
                 .winner
                 .map(|n| if n == 1 { Player::One } else { Player::Two }),

@@ -63,7 +63,8 @@ pub struct TableArgs {
 
     /// Give up on a cell's proof search after this many seconds: it is recorded as unknown
     /// with the depth reached, and retried by a later --resume [default: 900; 60 with
-    /// --beyond]. A retrograde
+    /// --beyond]. A search that goes on from its checkpoint (--scratch, --campaign) counts
+    /// the seconds of its earlier runs in this limit, as its row does. A retrograde
     /// analysis runs only when its estimated time fits; the search for its length then gets
     /// the limit again
     #[arg(long, value_name = "S", allow_negative_numbers = true)]
@@ -140,7 +141,8 @@ pub struct TableArgs {
     /// method within S seconds and compare: proof search alone for a cell the analysis
     /// decided, the analysis alone for one the search decided. The second answers go to
     /// OUT/confirm.csv (a cell decided there is not tried again; an undecided one only
-    /// with a longer limit); a disagreement is printed and the run exits 1. 0: none
+    /// with a longer limit; a search's earlier runs, from its checkpoint, count in the
+    /// limit); a disagreement is printed and the run exits 1. 0: none
     /// [default: none; --max-seconds with --campaign]
     #[arg(long, value_name = "S", allow_negative_numbers = true)]
     confirm_seconds: Option<f64>,
@@ -270,7 +272,7 @@ impl TableArgs {
         let r = self.resources.validate()?;
         let options = SolveOptions {
             checkpoint: None,
-            checkpoint_lenient: false,
+            in_campaign: false,
             winner: None,
             method,
             max_depth,

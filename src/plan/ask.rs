@@ -73,11 +73,14 @@ pub struct SolveOptions {
     /// Keep the proof search's transposition table in this file between runs
     /// (`search::Checkpoint`); only with `Method::Search`.
     pub checkpoint: Option<PathBuf>,
-    /// A checkpoint file this run cannot take (damaged, another cell's, a table larger
-    /// than its room, a store that cannot number its keys) is warned about, left as it is,
-    /// and the search goes on without it (a campaign's cells), instead of refusing the run
-    /// (`solve --checkpoint`).
-    pub checkpoint_lenient: bool,
+    /// The cell is one of a table run that goes on across runs (`table --scratch`,
+    /// `--campaign`), which differs from `solve --checkpoint` in two ways. A checkpoint
+    /// file this run cannot take (damaged, another cell's, a table larger than its room, a
+    /// store that cannot number its keys) is warned about, left as it is, and the search
+    /// goes on without it, instead of refusing the run. And `time_limit` is the cell's
+    /// over all its runs, as its row counts its seconds: the seconds the checkpoint says
+    /// earlier runs took come off this run's (a `solve` run gets its own limit whole).
+    pub in_campaign: bool,
     /// Search only this player's wins (only with `Method::Search`): a guess at the winner
     /// that spares the other player's iterations. A win found is proven and its length
     /// exact (a player who can force a win leaves the other none); if the guess is wrong,

@@ -133,6 +133,13 @@ impl Checkpoint {
         self.loaded.lock().unwrap().as_ref().map(|s| s.tt.bytes())
     }
 
+    /// What the earlier runs took, as the file read says (nothing if there was no file,
+    /// or it was of version 3; nothing either once the search has taken its table).
+    pub fn earlier(&self) -> Spent {
+        let loaded = self.loaded.lock().unwrap();
+        loaded.as_ref().and_then(|s| s.spent).unwrap_or_default()
+    }
+
     /// How the last save went: the bounds it saved, or why it failed; `None` before the
     /// first save.
     pub fn last_outcome(&self) -> Option<std::result::Result<NoWin, String>> {
