@@ -504,15 +504,17 @@ fn search_limits<'a>(
     run: &SearchRun<'a>,
 ) -> search::Limits<'a> {
     // A campaign's cell has one limit over all its runs (`SolveOptions::in_campaign`).
+    // A header's seconds are finite and not negative, but may be past what a Duration
+    // holds: such a cell has no time left.
     let earlier = match (options.in_campaign, run.checkpoint) {
-        (true, Some(checkpoint)) => checkpoint.earlier().seconds,
-        _ => 0.0,
+        (true, Some(checkpoint)) => {
+            Duration::try_from_secs_f64(checkpoint.earlier().seconds).unwrap_or(Duration::MAX)
+        }
+        _ => Duration::ZERO,
     };
     search::Limits {
         max_depth: options.max_depth,
-        deadline: run
-            .time_limit
-            .map(|t| started + t.saturating_sub(Duration::from_secs_f64(earlier))),
+        deadline: run.time_limit.map(|t| started + t.saturating_sub(earlier)),
         tt_bytes: options.tt_bytes.min(run.tt_room),
         parallel: options.threads > 1,
         winner: run.winner,

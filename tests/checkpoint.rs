@@ -395,6 +395,19 @@ fn a_campaign_cells_limit_counts_the_seconds_of_its_earlier_runs() {
     let own = solve(board, 3, &limited(false), &Silent).unwrap();
     assert_eq!(outcome(&own), outcome(&fresh));
     assert!(own.earlier.seconds >= 100_000.0, "{}", own.earlier.seconds);
+    // Seconds past what a Duration holds leave no time either (no panic).
+    std::fs::remove_file(&path).unwrap();
+    assert_eq!(
+        solve(board, 3, &stopped, &Silent).unwrap().outcome,
+        Outcome::Unknown
+    );
+    reseal_header(&path, |h| {
+        format!("{} spent 1e300 5", &h[..h.find(" spent ").unwrap()])
+    });
+    assert_eq!(
+        solve(board, 3, &limited(true), &Silent).unwrap().outcome,
+        Outcome::Unknown
+    );
     std::fs::remove_file(&path).unwrap();
 }
 
