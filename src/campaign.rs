@@ -45,6 +45,8 @@ pub fn next_cells(t: &TableRun) -> Result<(Vec<Planned>, Vec<CellRecord>)> {
 /// cannot decide.
 pub fn run(t: &TableRun, events: &dyn TableEvents) -> Result<TableSummary> {
     debug_assert!(t.resume && t.stop_at_undecided);
+    // Held over every cell's run (each takes them again, within this process).
+    let _taken = t.take_dirs()?;
     let started = Instant::now();
     let mut total = TableSummary {
         records: Vec::new(),

@@ -36,6 +36,9 @@ pub enum Error {
     /// header that cannot be read. Apart from `Input` because `verify` reports it as a
     /// failed check (exit 1), not as bad usage.
     Damaged(String),
+    /// A directory this run would write is held by another run (`dir_lock.rs`); `pid` is
+    /// that run's process where the kernel says it.
+    InUse { dir: String, pid: Option<u32> },
     /// The reader of our output went away (e.g. `| head`): not a failure of the work.
     BrokenPipe,
     /// A run stopped by a signal after its search saved its checkpoint
@@ -55,6 +58,14 @@ impl fmt::Display for Error {
             Error::IllegalAction(m) => f.write_str(m),
             Error::BrokenPipe => f.write_str("the output was closed"),
             Error::Interrupted => f.write_str("interrupted"),
+            Error::InUse { dir, pid } => {
+                let who = pid.map_or(String::new(), |p| format!(" (process {p})"));
+                write!(
+                    f,
+                    "{dir} is in use by another run{who}: a directory is written by one run at \
+                     a time; wait for that run to end, or give this one another directory"
+                )
+            }
             Error::Disk {
                 dir,
                 what,
@@ -130,8 +141,13 @@ pub fn clip(text: &str) -> String {
 }
 
 /// Bytes in the largest binary unit that keeps the number at or above 1 (e.g. `3.50 GiB`).
+/// The sizes are computed saturating, so `u64::MAX` stands for any size past 64 bits and
+/// says so rather than print a number it is not.
 pub fn format_bytes(bytes: u64) -> String {
-    const UNITS: [&str; 5] = ["B", "KiB", "MiB", "GiB", "TiB"];
+    const UNITS: [&str; 7] = ["B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"];
+    if bytes == u64::MAX {
+        return "over 16 EiB".into();
+    }
     let mut value = bytes as f64;
     let mut unit = 0;
     while value >= 1024.0 && unit + 1 < UNITS.len() {
@@ -149,7 +165,16 @@ pub type Result<T> = std::result::Result<T, Error>;
 
 #[cfg(test)]
 mod tests {
-    use super::{clip, count};
+    use super::{clip, count, format_bytes};
+
+    #[test]
+    fn sizes_past_a_tebibyte_keep_their_unit() {
+        assert_eq!(format_bytes(1023), "1023 B");
+        assert_eq!(format_bytes(3 << 40), "3.00 TiB");
+        assert_eq!(format_bytes(5 << 50), "5.00 PiB");
+        assert_eq!(format_bytes(u64::MAX - 1), "16.00 EiB");
+        assert_eq!(format_bytes(u64::MAX), "over 16 EiB");
+    }
 
     #[test]
     fn clipped_text_is_short_and_on_one_line() {

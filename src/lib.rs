@@ -11,6 +11,7 @@ pub mod campaign;
 pub mod configs;
 pub mod confirm;
 pub mod diagram;
+pub mod dir_lock;
 pub mod error;
 pub mod estimate;
 pub mod explorer;

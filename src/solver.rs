@@ -258,9 +258,15 @@ pub fn solve(
         ));
     }
     // Before the tables and the analysis: a destination refused at the end would lose them.
-    if let Some(to) = &options.save {
-        crate::retro::saved::check_destination(to)?;
-    }
+    // Taken first: another run writing there would drop or overwrite what this one writes.
+    let _taken = match &options.save {
+        Some(to) => {
+            let taken = to.take()?;
+            crate::retro::saved::check_destination(to)?;
+            taken
+        }
+        None => None,
+    };
     let decision = crate::plan::decide(board, walls, options);
     if options.checkpoint.is_some() && !decision.searches() {
         return Err(Error::Argument(

@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use crate::confirm::{self, ConfirmSummary};
+use crate::dir_lock::{self, DirLock};
 use crate::error::{Error, Result, count, format_bytes};
 use crate::estimate::CellEstimate;
 use crate::geometry::Board;
@@ -164,6 +165,17 @@ impl TableRun {
         }
     }
 
+    /// Takes the directories the run writes (results, saved tables, scratch) for this
+    /// process, creating them if need be: refused, naming the other process, while another
+    /// run writes one of them (`dir_lock.rs`).
+    pub fn take_dirs(&self) -> Result<Vec<DirLock>> {
+        dir_lock::take_all(
+            std::iter::once(&self.dir)
+                .chain(&self.save)
+                .chain(&self.scratch),
+        )
+    }
+
     /// The results table's CSV file.
     pub fn csv_path(&self) -> PathBuf {
         self.dir.join(CSV_NAME)
@@ -176,6 +188,8 @@ pub fn run(t: &TableRun, events: &dyn TableEvents) -> Result<TableSummary> {
     let (dir, options) = (&t.dir, &t.options);
     report::check_writable(dir)?;
     t.create_scratch()?;
+    // Before anything in them is read or removed: another run's cells are not ours to drop.
+    let _taken = t.take_dirs()?;
     report::remove_stale_temporaries(dir);
     let found = match &t.save {
         Some(save) => check_save_dir(save, t.force, t.resume)?,

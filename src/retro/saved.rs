@@ -25,6 +25,7 @@ use super::segments::{self, SegmentWriter};
 use super::solved::Splits;
 use super::spill::Spill;
 use super::{Precision, RetroStats, Solved};
+use crate::dir_lock::DirLock;
 use crate::error::{Error, Result, count};
 use crate::geometry::Board;
 use flate2::read::MultiGzDecoder;
@@ -128,6 +129,21 @@ pub struct Target {
     /// Solve across these ranks (`retro::across`), each a share of every layer, `dir`
     /// shared by all (with `resume`: they write straight into it).
     pub ranks: Option<super::ranks::SharedRanks>,
+}
+
+impl Target {
+    /// Takes `dir` for this run before any work is done for it (`dir_lock.rs`): where the
+    /// run writes straight into it (`resume`), created if need be, on rank 0 only of an MPI
+    /// job; else where a table is there to be replaced. A new table goes through a
+    /// temporary directory of this process's own first.
+    pub fn take(&self) -> Result<Option<DirLock>> {
+        let first_rank = self.ranks.as_ref().is_none_or(|r| r.0.rank() == 0);
+        match (self.resume, first_rank) {
+            (true, true) => DirLock::create_and_take(&self.dir).map(Some),
+            (false, _) if self.dir.is_dir() => DirLock::take(&self.dir).map(Some),
+            _ => Ok(None),
+        }
+    }
 }
 
 /// The name of a cell's directory in a `table --save` directory, e.g. `3x3-w1`.

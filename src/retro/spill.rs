@@ -25,6 +25,7 @@ use super::segments::{self, SegmentWriter};
 use super::solved::Splits;
 use super::store::Packing;
 use super::{Precision, RetroStats};
+use crate::dir_lock::DirLock;
 use crate::error::{Error, Result, count};
 use crate::progress::Progress;
 use flate2::read::MultiGzDecoder;
@@ -91,6 +92,8 @@ pub struct Spill {
     progress: ProgressFile,
     /// The counts of the whole cell, when the directory already held the finished table.
     finished: Option<RetroStats>,
+    /// The directory held for this run (`None` on the ranks of an MPI job but rank 0).
+    _taken: Option<DirLock>,
 }
 
 impl Spill {
@@ -100,6 +103,19 @@ impl Spill {
     /// directory that holds anything else (another cell's table or run, other files) is
     /// refused.
     pub fn open(
+        dir: &Path,
+        configs: &dyn ConfigSource,
+        precision: Precision,
+        progress: &dyn Progress,
+    ) -> Result<Spill> {
+        let taken = DirLock::create_and_take(dir)?;
+        let mut spill = Spill::open_shared(dir, configs, precision, progress)?;
+        spill._taken = Some(taken);
+        Ok(spill)
+    }
+
+    /// `open` without taking the directory: a rank other than rank 0, which holds it.
+    fn open_shared(
         dir: &Path,
         configs: &dyn ConfigSource,
         precision: Precision,
@@ -122,6 +138,7 @@ impl Spill {
             dir: dir.to_path_buf(),
             progress: fresh,
             finished: None,
+            _taken: None,
         };
         let Some(found) = saved::contents(dir)? else {
             std::fs::create_dir_all(dir).map_err(|e| saved::io(dir, "create", e))?;
@@ -166,7 +183,7 @@ impl Spill {
                 )))
             });
         }
-        let mine = first.unwrap_or_else(|| Spill::open(dir, configs, precision, progress));
+        let mine = first.unwrap_or_else(|| Spill::open_shared(dir, configs, precision, progress));
         let all = all_gather(ranks, &[mine.is_ok() as u8]);
         match all.iter().position(|ok| ok != &[1]) {
             Some(r) if mine.is_ok() => Err(Error::Io(format!(
