@@ -327,3 +327,107 @@ fn a_run_killed_inside_a_layer_goes_on_from_its_last_part_recorded() {
     assert!(err.contains("is solved from its start"), "{err}");
     std::fs::remove_dir_all(&root).unwrap();
 }
+
+/// A run killed once its first layer is written, in `dir` (the command's `more` flags
+/// added).
+fn killed_after_a_layer(dir: &Path, more: &[&str]) {
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_quoridor-solver"))
+        .args(["solve", "5x5", "--walls", "3", "--method", "retro", "-q"])
+        .args(["--scratch", s(dir)])
+        .args(more)
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .expect("the binary runs");
+    let progress = dir.join("progress.json");
+    let started = Instant::now();
+    while !progress.exists() && started.elapsed() < Duration::from_secs(60) {
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert!(progress.exists(), "killed before the end");
+}
+
+#[test]
+fn counts_edited_in_the_progress_record_are_solved_again_not_sealed() {
+    let root = scratch("edited");
+    let whole = root.join("whole");
+    let fresh = retro("5x5", "3", &["--save", s(&whole), "--stats"]);
+    let dir = root.join("run");
+    killed_after_a_layer(&dir, &[]);
+    // Move 1000 positions from Player 2's wins to Player 1's in the top layer's record.
+    let progress = dir.join("progress.json");
+    let mut record: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&progress).unwrap()).unwrap();
+    let stats = &mut record["layers"][6]["stats"];
+    let (p1, p2) = (
+        stats["p1_wins"].as_u64().unwrap(),
+        stats["p2_wins"].as_u64().unwrap(),
+    );
+    stats["p1_wins"] = (p1 + 1000).into();
+    stats["p2_wins"] = (p2 - 1000).into();
+    std::fs::write(&progress, serde_json::to_string_pretty(&record).unwrap()).unwrap();
+    let out = run(&[
+        "solve",
+        "5x5",
+        "--walls",
+        "3",
+        "--method",
+        "retro",
+        "--stats",
+        "--scratch",
+        s(&dir),
+        "--memory",
+        "64M",
+    ]);
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    assert!(
+        err.contains("was altered") && err.contains("layer 6 and those below it are solved again"),
+        "{err}"
+    );
+    // The counts printed and sealed are the fresh run's.
+    let counts = |text: &str| -> Vec<String> {
+        text.lines()
+            .filter(|l| l.starts_with("positions") || l.starts_with("left out"))
+            .map(str::to_string)
+            .collect()
+    };
+    assert_eq!(counts(&fresh).len(), 2, "{fresh}");
+    assert_eq!(counts(&common::cli::stdout(&out)), counts(&fresh));
+    assert_eq!(manifest(&dir), manifest(&whole));
+    std::fs::remove_dir_all(&root).unwrap();
+}
+
+#[test]
+fn a_damaged_finished_table_is_refused_whatever_the_budget() {
+    let root = scratch("damaged-finished");
+    retro("5x5", "3", &["--scratch", s(&root), "-q"]);
+    let top = root.join("layer-06-split-00.bin.gz");
+    let mut bytes = std::fs::read(&top).unwrap();
+    let middle = bytes.len() / 2;
+    bytes[middle] ^= 0x40;
+    std::fs::write(&top, bytes).unwrap();
+    for budget in [&[][..], &["--memory", "64M"][..]] {
+        let args = [
+            &[
+                "solve",
+                "5x5",
+                "--walls",
+                "3",
+                "--method",
+                "retro",
+                "--scratch",
+                s(&root),
+            ][..],
+            budget,
+        ]
+        .concat();
+        let line = refused(&args);
+        assert!(
+            line.contains("layer-06-split-00.bin.gz is damaged"),
+            "{budget:?}: {line}"
+        );
+    }
+    std::fs::remove_dir_all(&root).unwrap();
+}

@@ -108,7 +108,7 @@ fn damaged_or_io(path: &Path, e: std::io::Error) -> Error {
     }
 }
 
-fn sha256_hex(bytes: &[u8]) -> String {
+pub fn sha256_hex(bytes: &[u8]) -> String {
     Sha256::digest(bytes)
         .iter()
         .map(|b| format!("{b:02x}"))

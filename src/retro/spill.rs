@@ -52,6 +52,45 @@ struct Written {
     files: Vec<SplitFile>,
     sha256: Vec<String>,
     stats: RetroStats,
+    /// The SHA-256 of the record above (`Written::computed_seal`): counts edited by hand,
+    /// or a record altered on disk, are found when a run takes the layer up rather than
+    /// sealed into the finished table's header. Records written before it was kept have
+    /// none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    seal: Option<String>,
+}
+
+impl Written {
+    fn new(files: Vec<SplitFile>, sha256: Vec<String>, stats: RetroStats) -> Written {
+        let mut w = Written {
+            files,
+            sha256,
+            stats,
+            seal: None,
+        };
+        w.seal = Some(w.computed_seal());
+        w
+    }
+
+    /// The SHA-256 of the record's files, their SHA-256 and its counts, as JSON.
+    fn computed_seal(&self) -> String {
+        let json =
+            serde_json::to_vec(&(&self.files, &self.sha256, &self.stats)).expect("serializable");
+        saved::sha256_hex(&json)
+    }
+
+    /// Whether the record is as this program wrote it (a record without a seal, from a
+    /// version before it, is taken as written).
+    fn sealed(&self) -> Result<()> {
+        match &self.seal {
+            Some(seal) if *seal != self.computed_seal() => Err(Error::Damaged(
+                "its record in progress.json was altered (its counts or files do not match \
+                 their seal)"
+                    .into(),
+            )),
+            _ => Ok(()),
+        }
+    }
 }
 
 /// A layer solved in parts, as far as a part that ended at a segment's end: its stored
@@ -217,7 +256,7 @@ impl Spill {
         // From the top down, while the layers are written and whole.
         for k in (0..found.layers.len()).rev() {
             let Some(layer) = &found.layers[k] else { break };
-            if let Err(e) = self.check(layer) {
+            if let Err(e) = layer.sealed().and_then(|()| self.check(layer)) {
                 progress.warn(&format!(
                     "{e}: layer {k} and those below it are solved again"
                 ));
@@ -227,6 +266,12 @@ impl Spill {
         }
         // Its files are checked when the layer is taken up (`layer_writer`).
         self.progress.partial = found.partial.filter(|p| p.layer + 1 == self.written_from());
+        if let Some(Err(e)) = self.progress.partial.as_ref().map(|p| p.written.sealed()) {
+            let layer = self.progress.partial.take().expect("checked").layer;
+            progress.warn(&format!(
+                "layer {layer}, as far as it was written: {e}: it is solved again from its start"
+            ));
+        }
         let (from, layers) = (self.written_from(), found.layers.len());
         if from < layers {
             let next = match from {
@@ -242,8 +287,9 @@ impl Spill {
         Ok(())
     }
 
-    /// A finished table of this cell: every layer is written (its files are checked when
-    /// they are read).
+    /// A finished table of this cell: every layer is written, and every file is checked
+    /// against the manifest now, whatever the run does next: a run whose budget keeps no
+    /// layer in memory reads none, and would answer from a damaged table unchecked.
     fn take_finished(&mut self) -> Result<()> {
         let header = saved::header(&self.dir)?;
         let cell = (header.width, header.height, header.walls);
@@ -256,11 +302,9 @@ impl Spill {
                 .map(|f| saved::expected_sha(&self.dir, &manifest, &f.file))
                 .collect::<Result<_>>()?;
             // Per-layer counts are not in a finished table, only the cell's.
-            self.progress.layers[k] = Some(Written {
-                files,
-                sha256,
-                stats: RetroStats::default(),
-            });
+            let written = Written::new(files, sha256, RetroStats::default());
+            self.check(&written)?;
+            self.progress.layers[k] = Some(written);
         }
         self.finished = Some(RetroStats {
             positions: header.positions,
@@ -394,11 +438,7 @@ impl Spill {
     ) -> Result<()> {
         let (files, sha256): (Vec<SplitFile>, Vec<String>) = written.into_iter().unzip();
         let bytes: u64 = files.iter().map(|f| f.file_bytes).sum();
-        self.progress.layers[k] = Some(Written {
-            files,
-            sha256,
-            stats,
-        });
+        self.progress.layers[k] = Some(Written::new(files, sha256, stats));
         self.progress.partial = None;
         self.save_progress()?;
         progress.message(&format!(
@@ -429,11 +469,7 @@ impl Spill {
         self.progress.partial = Some(Partial {
             layer: k,
             done,
-            written: Written {
-                files,
-                sha256,
-                stats,
-            },
+            written: Written::new(files, sha256, stats),
         });
         self.save_progress()
     }
@@ -747,11 +783,7 @@ impl Spill {
             true => self.record_layer(k, written, stats, started, progress),
             false => {
                 let (files, sha256) = written.into_iter().unzip();
-                self.progress.layers[k] = Some(Written {
-                    files,
-                    sha256,
-                    stats,
-                });
+                self.progress.layers[k] = Some(Written::new(files, sha256, stats));
                 Ok(())
             }
         }
