@@ -383,6 +383,81 @@ fn verify_exits_1_for_any_damage() {
     let _ = std::fs::remove_dir_all(&root);
 }
 
+/// Replaces the header's SHA-256 in the manifest of `dir` by that of its bytes now, as one
+/// who edits a table and reseals it would.
+fn reseal_header(dir: &Path) {
+    use sha2::{Digest, Sha256};
+    let header = std::fs::read(dir.join("header.json")).unwrap();
+    let sha: String = Sha256::digest(&header)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    let manifest = std::fs::read_to_string(dir.join("MANIFEST.sha256")).unwrap();
+    let resealed: String = manifest
+        .lines()
+        .map(|l| match l.ends_with("  header.json") {
+            true => format!("{sha}  header.json\n"),
+            false => format!("{l}\n"),
+        })
+        .collect();
+    std::fs::write(dir.join("MANIFEST.sha256"), resealed).unwrap();
+}
+
+#[test]
+fn verify_names_what_is_wrong_with_a_manifest_or_header() {
+    let root = scratch("named");
+    // A manifest line for a file that is not there: every file there matches, still damaged.
+    let dir = root.join("extra");
+    save(&["3x3", "--walls", "1"], &dir, &[]);
+    let mut manifest = std::fs::read_to_string(dir.join("MANIFEST.sha256")).unwrap();
+    manifest.push_str(&format!("{}  layer-09-split-00.bin.gz\n", "0".repeat(64)));
+    std::fs::write(dir.join("MANIFEST.sha256"), manifest).unwrap();
+    let out = verify(&dir, 1);
+    assert!(
+        out.contains("lists layer-09-split-00.bin.gz, which is not a file"),
+        "{out}"
+    );
+    // A precision edited and resealed: the message names the precision, not the format.
+    let dir = root.join("precision");
+    save(&["3x3", "--walls", "1"], &dir, &[]);
+    let header = std::fs::read_to_string(dir.join("header.json")).unwrap();
+    let edited = header.replace("\"precision\": \"exact\"", "\"precision\": \"fuzzy\"");
+    assert_ne!(header, edited);
+    std::fs::write(dir.join("header.json"), edited).unwrap();
+    reseal_header(&dir);
+    let out = verify(&dir, 1);
+    assert!(out.contains("precision \"fuzzy\""), "{out}");
+    // No manifest: a table stopped before its end, or an analysis still going on.
+    let dir = root.join("unfinished");
+    save(&["3x3", "--walls", "1"], &dir, &[]);
+    std::fs::remove_file(dir.join("MANIFEST.sha256")).unwrap();
+    let out = verify(&dir, 1);
+    assert!(
+        out.contains("is not a whole table: its MANIFEST.sha256"),
+        "{out}"
+    );
+    std::fs::write(dir.join("progress.json"), "{}").unwrap();
+    let err = refused(&["verify", s(&dir)]);
+    assert!(err.contains("holds an analysis in progress"), "{err}");
+    // A scratch directory of other files is refused in the words of --scratch.
+    let err = refused(&[
+        "solve",
+        "3x3",
+        "--walls",
+        "1",
+        "--method",
+        "retro",
+        "--scratch",
+        s(&root),
+    ]);
+    assert!(
+        err.contains("is not empty and holds neither layers"),
+        "{err}"
+    );
+    assert!(!err.contains("--save") && !err.contains("--force"), "{err}");
+    let _ = std::fs::remove_dir_all(&root);
+}
+
 #[test]
 fn verify_exits_2_when_nothing_saved_is_named() {
     let root = scratch("wrong");

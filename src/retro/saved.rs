@@ -26,7 +26,7 @@ use super::solved::Splits;
 use super::spill::Spill;
 use super::{Precision, RetroStats, Solved};
 use crate::dir_lock::DirLock;
-use crate::error::{Error, Result, count};
+use crate::error::{Error, Result, clip, count};
 use crate::geometry::Board;
 use flate2::read::MultiGzDecoder;
 use rayon::prelude::*;
@@ -316,6 +316,17 @@ pub fn not_a_table(dir: &Path, foreign: &str) -> Error {
     ))
 }
 
+/// The refusal of a directory `dir` for the layers of an analysis (`--scratch`) that holds
+/// `foreign`.
+pub fn not_for_layers(dir: &Path, foreign: &str) -> Error {
+    Error::Argument(format!(
+        "{} is not empty and holds neither layers of an analysis nor a saved table (it holds \
+         {foreign}): the layers go into a new or empty directory, or one of this cell's \
+         layers, taken up where they stopped",
+        dir.display()
+    ))
+}
+
 /// Refuses `to` before any work is done for it, unless a save may write there: `to.dir`
 /// does not exist or is empty, or holds saved tables and `to.replace` is set. Files that
 /// are not a saved table's are never replaced, even with `replace`: deleting what this
@@ -325,7 +336,10 @@ pub fn not_a_table(dir: &Path, foreign: &str) -> Error {
 pub fn check_destination(to: &Target) -> Result<()> {
     if let Some(c) = contents(&to.dir)? {
         if let Some(foreign) = &c.foreign {
-            return Err(not_a_table(&to.dir, foreign));
+            return Err(match to.resume {
+                true => not_for_layers(&to.dir, foreign),
+                false => not_a_table(&to.dir, foreign),
+            });
         }
         if to.resume {
             // One cell's layers or table is taken up (the cell is checked when the run
@@ -697,7 +711,10 @@ pub fn remove_leftovers(c: &Contents) {
 /// The manifest of `dir`: each file's expected SHA-256.
 pub(super) fn manifest(dir: &Path) -> Result<Vec<(String, String)>> {
     let path = dir.join(MANIFEST);
-    let text = std::fs::read_to_string(&path).map_err(|e| damaged_or_io(&path, e))?;
+    let text = std::fs::read_to_string(&path).map_err(|e| match e.kind() {
+        std::io::ErrorKind::NotFound => no_manifest(dir),
+        _ => damaged_or_io(&path, e),
+    })?;
     text.lines()
         .map(|line| {
             line.split_once("  ")
@@ -711,6 +728,28 @@ pub(super) fn manifest(dir: &Path) -> Result<Vec<(String, String)>> {
                 })
         })
         .collect()
+}
+
+/// Why `dir` has no manifest, in words: it is not there, it holds an analysis still going
+/// on, a table whose manifest (written last) is missing, or nothing of a table.
+fn no_manifest(dir: &Path) -> Error {
+    let d = dir.display();
+    if !dir.exists() {
+        return Error::Argument(format!("{d} does not exist"));
+    }
+    if dir.join(super::spill::PROGRESS).exists() {
+        return Error::Argument(format!(
+            "{d} holds an analysis in progress, not a finished table (its progress.json lists \
+             the layers written so far): run the command that wrote it again to finish it"
+        ));
+    }
+    if dir.join(HEADER).exists() {
+        return Error::Damaged(format!(
+            "{d} is not a whole table: its {MANIFEST}, written last, is missing (the run that \
+             wrote it was stopped before the end, or the file was removed)"
+        ));
+    }
+    Error::Argument(format!("{d} holds no saved table (no {MANIFEST})"))
 }
 
 /// The SHA-256 the manifest gives `file` of `dir`.
@@ -767,9 +806,36 @@ pub(super) fn inflate(path: &Path, gz: &[u8], len: usize) -> Result<Vec<u8>> {
 
 /// The header of the saved table in `dir`, checked against the manifest.
 pub fn header(dir: &Path) -> Result<Header> {
-    let bytes = read_checked(dir, &manifest(dir)?, HEADER)?;
+    let manifest = manifest(dir)?;
+    let bytes = read_checked(dir, &manifest, HEADER)?;
     let header: Header = serde_json::from_slice(&bytes)
         .map_err(|e| Error::Damaged(format!("{}: {e}", dir.join(HEADER).display())))?;
+    let known = [FORMAT, FORMAT_OUTCOMES].contains(&header.format.as_str());
+    if known && precision_of(&header).is_none() {
+        return Err(Error::Damaged(format!(
+            "{}: precision \"{}\" with format \"{}\" (a table of values is exact, one of \
+             outcomes compact)",
+            dir.join(HEADER).display(),
+            clip(&header.precision),
+            header.format
+        )));
+    }
+    // A line for a file the table does not have would pass every check of the files it has.
+    let files: Vec<&str> = header
+        .layers
+        .iter()
+        .flatten()
+        .map(|f| f.file.as_str())
+        .collect();
+    if let Some((extra, _)) = manifest
+        .iter()
+        .find(|(f, _)| f != HEADER && !files.contains(&f.as_str()))
+    {
+        return Err(Error::Damaged(format!(
+            "{} lists {extra}, which is not a file of the table its header describes",
+            dir.join(MANIFEST).display()
+        )));
+    }
     if precision_of(&header).is_none() || header.layout_version != LAYOUT_VERSION {
         return Err(Error::Damaged(format!(
             "{}: format \"{}\" (layout {}), this program reads \"{FORMAT}\" and \

@@ -184,7 +184,7 @@ impl Spill {
             return Ok(spill);
         };
         if let Some(foreign) = &found.foreign {
-            return Err(saved::not_a_table(dir, foreign));
+            return Err(saved::not_for_layers(dir, foreign));
         }
         if !found.cells.is_empty() {
             return Err(Error::Argument(format!(
