@@ -51,6 +51,7 @@ pub fn run(t: &TableRun, events: &dyn TableEvents) -> Result<TableSummary> {
     let mut total = TableSummary {
         records: Vec::new(),
         solved: 0,
+        undecided: 0,
         skipped: 0,
         passed_over: 0,
         seconds: 0.0,
@@ -79,6 +80,7 @@ pub fn run(t: &TableRun, events: &dyn TableEvents) -> Result<TableSummary> {
         };
         let done = table_run::run(&one, events)?;
         total.solved += done.solved;
+        total.undecided += done.undecided;
         total.skipped += done.skipped;
         total.passed_over += done.passed_over;
         total.other_builds = total.other_builds.or(done.other_builds);

@@ -63,7 +63,10 @@ pub trait TableEvents: Progress {
 pub struct TableSummary {
     /// Every row of the results table as written, the kept ones included.
     pub records: Vec<CellRecord>,
+    /// Cells decided by this run.
     pub solved: usize,
+    /// Cells this run tried and left undecided (the search's limit reached).
+    pub undecided: usize,
     /// Cells over the memory budget.
     pub skipped: usize,
     /// Cells skipped because a cell of the board with fewer walls stayed undecided.
@@ -113,16 +116,15 @@ impl TableRun {
             }
             Some(_) => plan::Disk::Scratch,
         };
+        let limit = options.time_limit.unwrap_or(Duration::MAX);
         plan::plan_with_disk(
             board,
             walls,
-            (
-                options.memory_budget,
-                options.time_limit.unwrap_or(Duration::MAX),
-            ),
+            (options.memory_budget, limit),
             &earlier(records),
             disk,
         )
+        .for_method(options.method, limit)
     }
 
     /// The plan of every selected cell not decided in `records` (the results table) yet, as the run
@@ -218,7 +220,7 @@ pub fn run(t: &TableRun, events: &dyn TableEvents) -> Result<TableSummary> {
     }
     events.cells_to_solve(todo.len() as u64);
     let started = Instant::now();
-    let (mut skipped, mut passed_over) = (0, 0);
+    let (mut skipped, mut passed_over, mut undecided) = (0, 0, 0);
     for (i, &(board, walls)) in todo.iter().enumerate() {
         events.cell_begins(board, walls);
         let at = format!("[{}/{}]", i + 1, todo.len());
@@ -326,6 +328,7 @@ pub fn run(t: &TableRun, events: &dyn TableEvents) -> Result<TableSummary> {
             return Err(Error::Interrupted);
         }
         let record = CellRecord::from_result(&result);
+        undecided += usize::from(!record.is_decided());
         if let (true, Some(path)) = (record.is_solved(), &cell_options.checkpoint) {
             // Solved: nothing left to go on with (gigabytes each).
             remove_checkpoint(path, events);
@@ -381,7 +384,8 @@ pub fn run(t: &TableRun, events: &dyn TableEvents) -> Result<TableSummary> {
     };
     Ok(TableSummary {
         records,
-        solved: todo.len() - skipped - passed_over,
+        solved: todo.len() - skipped - passed_over - undecided,
+        undecided,
         skipped,
         passed_over,
         seconds: started.elapsed().as_secs_f64(),

@@ -127,3 +127,46 @@ fn the_solver_does_what_the_planner_decided() {
         assert!(seen.contains(kind), "no cell decided {kind}: {seen:?}");
     }
 }
+
+/// The table's plan (`plan::plan`) never promises an analysis in memory that the solver,
+/// given the plan's method and precision, then refuses as over the budget: one rule for
+/// the plan and the run. Every cell up to 5x5 and 4 walls, at budgets from 1 MiB to 2 GiB.
+#[test]
+fn the_table_plan_and_the_solver_agree_on_what_fits() {
+    let mut checked = 0;
+    for (w, h) in [
+        (3, 3),
+        (4, 3),
+        (3, 5),
+        (4, 4),
+        (4, 5),
+        (5, 5),
+        (3, 7),
+        (4, 7),
+    ] {
+        let board = Board::new(w, h).unwrap();
+        for walls in 0..=4 {
+            for mib in (0..12).map(|i| 1u64 << i) {
+                let budget = mib << 20;
+                let planned = quoridor_solver::plan::plan(board, walls, budget, Duration::MAX, &[]);
+                if planned.method == Method::Search {
+                    continue;
+                }
+                let run = SolveOptions {
+                    precision: planned.precision,
+                    ..options(Method::Retro, budget)
+                };
+                let d = decide(board, walls, &run);
+                assert!(
+                    d.need.bytes <= budget,
+                    "{board} with {walls} at {mib} MiB: planned {:?} ({}), the run needs {} bytes",
+                    planned.method,
+                    planned.why,
+                    d.need.bytes
+                );
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 100, "{checked}");
+}

@@ -517,19 +517,34 @@ fn a_campaigns_searches_go_on_from_their_checkpoints() {
 }
 
 /// A checkpoint file a campaign's search cannot take (not one at all) does not stop the
-/// campaign: it is named, the cell is searched without it, and solved.
+/// campaign: it is named and moved aside, the search saves its own table in its place (a
+/// cell stopped short goes on from that one), and the cell is solved.
 #[test]
 fn a_campaign_searches_past_a_checkpoint_it_cannot_take() {
     let dir = temp_dir("campaign-bad-checkpoint");
     let scratch = dir.join("campaign/scratch");
     std::fs::create_dir_all(&scratch).unwrap();
-    std::fs::write(scratch.join("4x3-w2.checkpoint"), "not a checkpoint\n").unwrap();
+    let checkpoint = scratch.join("4x3-w2.checkpoint");
+    std::fs::write(&checkpoint, "not a checkpoint\n").unwrap();
     let flags = ["--method", "search", "--confirm-seconds", "0"];
+    let (code, text) = campaign_4x3_w2(&dir, &[&flags[..], &["--max-depth", "6"]].concat());
+    assert_eq!(code, Some(0), "{text}");
+    let aside = scratch.join("4x3-w2.checkpoint.set-aside");
+    assert!(
+        text.contains("not a checkpoint of this program")
+            && text.contains(&format!("the file is moved to {}", aside.display())),
+        "{text}"
+    );
+    assert_eq!(std::fs::read(&aside).unwrap(), b"not a checkpoint\n");
+    let saved = std::fs::read(&checkpoint).unwrap();
+    assert!(
+        saved.starts_with(b"quoridor-solver checkpoint"),
+        "the search's own table"
+    );
     let (code, text) = campaign_4x3_w2(&dir, &flags);
     assert_eq!(code, Some(0), "{text}");
     assert!(
-        text.contains("not a checkpoint of this program")
-            && text.contains("the search runs without the checkpoint, which is left as it is"),
+        text.contains("checkpoint read") || !text.contains("warning"),
         "{text}"
     );
     assert!(
@@ -640,4 +655,69 @@ fn cells_the_analysis_decided_are_confirmed_by_the_search() {
         .collect();
     assert_eq!(methods, ["proof-search"; 3], "{confirm}");
     std::fs::remove_dir_all(dir).unwrap();
+}
+
+/// `table` with `args` and `--out DIR`: its exit code, stdout and stderr.
+fn table_in(dir: &Path, args: &[&str]) -> (Option<i32>, String, String) {
+    let out = bin()
+        .arg("table")
+        .args(args)
+        .args(["--out", dir.to_str().unwrap()])
+        .output()
+        .unwrap();
+    (
+        out.status.code(),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+#[test]
+fn the_plan_says_what_the_run_does() {
+    // --method search: the plan promises no analysis, and a cell the search leaves
+    // undecided is not counted as solved. (That a planned analysis fits the run's budget is
+    // tests/plan.rs's, cell by cell.)
+    let dir = temp_dir("plan-methods");
+    let args = [
+        "--boards",
+        "5x5",
+        "--walls",
+        "4",
+        "--method",
+        "search",
+        "--max-seconds",
+        "1",
+    ];
+    let (_, plan, _) = table_in(&dir.join("search"), &[&args[..], &["--plan"]].concat());
+    assert!(
+        plan.contains("proof search alone (--method search) (at most 1 s)"),
+        "{plan}"
+    );
+    assert!(!plan.contains("retrograde"), "{plan}");
+    let (code, run, err) = table_in(&dir.join("search"), &args);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(
+        run.starts_with("0 cells solved, 1 undecided within the limit"),
+        "{run}"
+    );
+    // --method retro where one cell's analysis does not fit: the plan says it is skipped.
+    let args = [
+        "--boards", "5x5", "--walls", "3..=4", "--method", "retro", "--memory", "100M",
+    ];
+    let (_, plan, _) = table_in(&dir.join("retro"), &[&args[..], &["--plan"]].concat());
+    assert!(
+        plan.contains("5x5 with 3 walls: exact retrograde"),
+        "{plan}"
+    );
+    assert!(
+        plan.contains("5x5 with 4 walls: skipped: --method retro"),
+        "{plan}"
+    );
+    let (code, run, err) = table_in(&dir.join("retro"), &args);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(
+        run.starts_with("1 cell solved, 1 skipped (over the memory budget)"),
+        "{run}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -405,10 +405,14 @@ pub fn run(t: TableJob, bars: &Bars, out: &mut dyn Write) -> Result<ExitCode> {
     if let Some(overall) = events.overall.get() {
         overall.finish_and_clear();
     }
+    let undecided = match done.undecided {
+        0 => String::new(),
+        n => format!(", {n} undecided within the limit"),
+    };
     writeln!(
         out,
-        "{} solved, {} skipped (over the memory budget), {} skipped (a cell of the board with \
-         fewer walls undecided) in {:.1} s; results in {}",
+        "{} solved{undecided}, {} skipped (over the memory budget), {} skipped (a cell of the \
+         board with fewer walls undecided) in {:.1} s; results in {}",
         count(done.solved, "cell"),
         done.skipped,
         done.passed_over,

@@ -37,8 +37,8 @@ pub use ask::{
 pub use costs::{AcrossCosts, Costs};
 pub use decide::{Decision, analysis_fits, decide};
 pub use need::{
-    Need, in_parts_seconds, ranked_analysis_budget, retro_configs_bytes, retro_over_ranked,
-    retro_precision, through_disk_need,
+    Need, in_parts_seconds, ranked_analysis_budget, retro_configs_bytes, retro_in_memory_need,
+    retro_over_ranked, retro_precision, through_disk_need,
 };
 use std::time::Duration;
 
@@ -86,6 +86,46 @@ pub struct Plan {
     /// analysis's time (at the rate in parts through disk), the search's slice before it,
     /// the time limit for a search alone. What a campaign adds up before it starts.
     pub at_most: f64,
+    /// The analysis's estimated seconds, where it can run (in memory or in parts).
+    pub analysis_seconds: Option<f64>,
+}
+
+impl Plan {
+    /// The plan as a run that asks for `method` follows it (`time_limit`: the cell's):
+    /// `Auto` as planned; `Search`, the proof search alone; `Retro`, the analysis planned,
+    /// or none where none fits (the run skips the cell). So that `table --plan` says what
+    /// the run does, whatever the method asked for.
+    pub fn for_method(self, method: Method, time_limit: Duration) -> Plan {
+        match (method, self.analysis_seconds) {
+            (Method::Auto, _) => self,
+            (Method::Search, _) => Plan {
+                method: Method::Search,
+                precision: None,
+                through_disk: false,
+                why: "proof search alone (--method search)".into(),
+                at_most: time_limit.as_secs_f64(),
+                ..self
+            },
+            (Method::Retro, Some(seconds)) => Plan {
+                method: Method::Retro,
+                at_most: seconds,
+                why: format!(
+                    "{} (--method retro)",
+                    self.why
+                        .replacen("proof search, then if undecided the ", "", 1)
+                ),
+                ..self
+            },
+            (Method::Retro, None) => Plan {
+                method: Method::Retro,
+                why: "skipped: --method retro, and the analysis does not fit the budget or \
+                      the time limit"
+                    .into(),
+                at_most: 0.0,
+                ..self
+            },
+        }
+    }
 }
 
 /// Plans the cell (`board`, `walls`) within `budget` bytes and `time_limit`, knowing the
@@ -112,14 +152,16 @@ pub fn plan_with_disk(
 ) -> Plan {
     let estimate = CellEstimate::new(board, walls);
     let (tables, retro) = (&estimate.tables, &estimate.retro);
-    let retro_bytes = estimate.retro_least(None);
     let configs_bytes = tables.bytes.min(estimate.ranked_bytes);
-    let exact_bytes = configs_bytes.saturating_add(retro.exact_peak(&Keep::Two));
     // Exact whenever it fits: it has no search for the length to run after it. Measured on
     // 4x7 with 6 walls (2 threads): exact, streamed two layers at a time, 234 s and 13.5 GiB;
     // compact with its length search 486 s in the table run (machine busier).
     let exact = retro.exact_fits(configs_bytes, budget, Keep::Two);
     let precision = exact.then_some(Precision::Exact);
+    // What the run will need at that precision, from the solver's own rule (`Need`): the
+    // plan must not promise an analysis in memory that the run then refuses as over the
+    // budget (a compact one leaves the length's search its room).
+    let retro_bytes = retro_in_memory_need(board, &estimate, precision);
     // Where the tables do not fit beside the analysis it reads the ranked numbering, at
     // about half the rate.
     let retro_seconds = if estimate.retro_bytes(precision) > budget {
@@ -152,7 +194,7 @@ pub fn plan_with_disk(
         },
         retro.positions as f64,
         retro_seconds.ceil(),
-        precision.map_or(retro_bytes, |_| exact_bytes) as f64 / (1u64 << 30) as f64
+        retro_bytes as f64 / (1u64 << 30) as f64
     );
     let in_parts = match disk {
         Disk::None => false,
@@ -188,6 +230,7 @@ pub fn plan_with_disk(
                     need as f64 / (1u64 << 30) as f64
                 ),
                 at_most: seconds,
+                analysis_seconds: Some(seconds),
             };
         }
     }
@@ -242,6 +285,7 @@ pub fn plan_with_disk(
         through_disk: false,
         why,
         at_most,
+        analysis_seconds: retro_fits.then_some(retro_seconds),
     }
 }
 

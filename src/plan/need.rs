@@ -89,6 +89,32 @@ impl Need {
     }
 }
 
+/// The least budget `solve --method retro` takes at `precision` (`None`: its choice)
+/// without a directory: the tables or the ranked numbering, whichever needs less, and a
+/// compact analysis's room for the length's search. What the table plan asks before it
+/// plans the analysis in memory, so that a plan is never one the run then refuses.
+pub fn retro_in_memory_need(
+    board: Board,
+    estimate: &CellEstimate,
+    precision: Option<Precision>,
+) -> u64 {
+    let options = SolveOptions {
+        method: Method::Retro,
+        max_depth: u8::MAX,
+        time_limit: None,
+        threads: 1,
+        memory_budget: 0,
+        tt_bytes: 0,
+        precision,
+        save: None,
+        store: Store::Auto,
+        checkpoint: None,
+        in_campaign: false,
+        winner: None,
+    };
+    Need::least(board, estimate, &options).bytes
+}
+
 /// The precision the analysis of `solve` runs at: the one asked for, else exact when every
 /// layer fits at a byte beside the configurations (`tables_bytes`: the finished tables or
 /// the ranked numbering), else compact (2 bits; the length then comes from a proof search).
