@@ -444,28 +444,48 @@ fn search_checkpoint<T: ConfigTables>(
     progress: &dyn Progress,
 ) -> Result<Option<Checkpoint>> {
     match options.in_campaign {
-        true => Ok(kept_apart(
-            open_checkpoint(tables, options, tt_room),
-            "the search",
-            progress,
-        )),
+        true => Ok(kept_apart(tables, options, tt_room, "the search", progress)),
         false => open_checkpoint(tables, options, tt_room),
     }
 }
 
-/// The checkpoint opened, or none where it could not be, the reason warned about: `who`
-/// then runs without it, and the file is left as it is.
-fn kept_apart(
-    opened: Result<Option<Checkpoint>>,
+/// The checkpoint, or where its file cannot be taken (damaged, another cell's, a table
+/// larger than the room), the reason warned about and, in a campaign, the file moved aside
+/// to `NAME.set-aside` (named in the warning), so that `who` saves its own table in its
+/// place: a file left where it was would be refused again by every later run, each
+/// starting from nothing. Else (`solve --checkpoint`: the user's file) `who` runs without
+/// a checkpoint and the file is left as it is.
+fn kept_apart<T: ConfigTables>(
+    tables: &T,
+    options: &SolveOptions,
+    tt_room: u64,
     who: &str,
     progress: &dyn Progress,
 ) -> Option<Checkpoint> {
-    opened.unwrap_or_else(|e| {
+    let e = match open_checkpoint(tables, options, tt_room) {
+        Ok(checkpoint) => return checkpoint,
+        Err(e) => e,
+    };
+    let path = options
+        .checkpoint
+        .as_ref()
+        .expect("an error opening it names one");
+    let mut aside = path.clone().into_os_string();
+    aside.push(".set-aside");
+    let aside = std::path::PathBuf::from(aside);
+    // A campaign's own file only: `solve --checkpoint` names a file the user keeps.
+    if options.in_campaign && path.is_file() && std::fs::rename(path, &aside).is_ok() {
         progress.warn(&format!(
-            "{e}; {who} runs without the checkpoint, which is left as it is"
+            "{e}; the file is moved to {}, and {who} saves its own table in its place",
+            aside.display()
         ));
-        None
-    })
+        // The path is free now: a checkpoint that starts empty.
+        return open_checkpoint(tables, options, tt_room).ok().flatten();
+    }
+    progress.warn(&format!(
+        "{e}; {who} runs without the checkpoint, which is left as it is"
+    ));
+    None
 }
 
 /// The checkpoint of the search for the length after a compact analysis, if the options
@@ -480,7 +500,9 @@ fn length_checkpoint<T: ConfigTables>(
     progress: &dyn Progress,
 ) -> Option<Checkpoint> {
     kept_apart(
-        open_checkpoint(tables, options, tt_room),
+        tables,
+        options,
+        tt_room,
         "the search for the length",
         progress,
     )

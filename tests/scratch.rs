@@ -431,3 +431,86 @@ fn a_damaged_finished_table_is_refused_whatever_the_budget() {
     }
     std::fs::remove_dir_all(&root).unwrap();
 }
+
+/// A tmpfs of `size` at a fresh path, unmounted when dropped; `None` where this process
+/// may not mount (not root): the disk tests then say they did not run.
+struct SmallDisk(PathBuf);
+
+impl SmallDisk {
+    fn mount(name: &str, size: &str) -> Option<SmallDisk> {
+        let path = scratch(name);
+        std::fs::create_dir_all(&path).unwrap();
+        let mounted = std::process::Command::new("mount")
+            .args([
+                "-t",
+                "tmpfs",
+                "-o",
+                &format!("size={size}"),
+                "tmpfs",
+                s(&path),
+            ])
+            .stderr(std::process::Stdio::null())
+            .status()
+            .is_ok_and(|st| st.success());
+        mounted.then_some(SmallDisk(path))
+    }
+}
+
+impl Drop for SmallDisk {
+    fn drop(&mut self) {
+        let _ = std::process::Command::new("umount").arg(&self.0).status();
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+#[test]
+fn the_disk_check_takes_a_disk_that_holds_the_table_and_says_its_estimate() {
+    let (Some(small), Some(tiny)) = (
+        SmallDisk::mount("disk60", "60m"),
+        SmallDisk::mount("disk4", "4m"),
+    ) else {
+        println!("not run: this process cannot mount a tmpfs (run the tests as root)");
+        return;
+    };
+    // 5x5 with 3 walls takes about 20 MB: a 60 MiB disk holds it (refused before, its first
+    // layer taken at half its values and 64 MiB to spare).
+    let args = |dir: &Path| {
+        [
+            "solve",
+            "5x5",
+            "--walls",
+            "3",
+            "--method",
+            "retro",
+            "-q",
+            "--memory",
+            "64M",
+            "--scratch",
+        ]
+        .iter()
+        .map(|a| a.to_string())
+        .chain([s(dir).to_string()])
+        .collect::<Vec<_>>()
+    };
+    let out = ok(&args(&small.0.join("t"))
+        .iter()
+        .map(String::as_str)
+        .collect::<Vec<_>>());
+    assert!(
+        out.starts_with("5x5 with 3 walls per player: Player 2 wins in 28 plies"),
+        "{out}"
+    );
+    // A 4 MiB one is refused before the first layer, with the estimate and what it rests on.
+    let line = refused(
+        &args(&tiny.0.join("t"))
+            .iter()
+            .map(String::as_str)
+            .collect::<Vec<_>>(),
+    );
+    assert!(
+        line.contains(
+            "layer 6 of the analysis (41.05 MiB of values, estimated compressed at a quarter"
+        ) && line.contains("has 4.00 MiB free"),
+        "{line}"
+    );
+}

@@ -35,6 +35,13 @@ use sha2::{Digest, Sha256};
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
+/// The bytes on disk a byte of values of the first layer written is taken to need, with
+/// no layer yet to measure: about 1.5 to 2 times the worst measured (6 to 8 times smaller
+/// at a byte a slot, 5 times at 2 bits).
+const FIRST_LAYER_RATIO: f64 = 0.25;
+/// What a layer's room adds to its estimate: the progress record, the file system's own.
+const ROOM_SLACK_BYTES: u64 = 4 << 20;
+
 /// The file that says which layers are written, while a run is on.
 pub const PROGRESS: &str = "progress.json";
 /// What `progress.json` says it is, first.
@@ -500,15 +507,29 @@ impl Spill {
 
     /// Refuses to start layer `k` when the disk may not hold it: `raw` bytes of values,
     /// compressed at about the ratio of the layer above (which compresses better: more
-    /// walls, longer runs) with half again to spare, or for the first one at half its size
-    /// (measured: 6 to 8 times smaller at a byte a slot, 5 times at 2 bits).
+    /// walls, longer runs) with half again to spare, or for the first one at a quarter of
+    /// its size (measured: 6 to 8 times smaller at a byte a slot, 5 times at 2 bits), and a
+    /// few MiB for the record and the file system. The refusal says which estimate it
+    /// used.
     pub fn check_room(&self, k: usize, raw: u64) -> Result<()> {
-        let ratio = self.ratio(k + 1).map_or(0.5, |r| (r * 1.5).min(1.0));
-        let needed = (raw as f64 * ratio) as u64 + (64 << 20);
+        let (ratio, how) = match self.ratio(k + 1) {
+            Some(r) => (
+                (r * 1.5).min(1.0),
+                format!("1.5 times the {:.1} % layer {} took", r * 100.0, k + 1),
+            ),
+            None => (
+                FIRST_LAYER_RATIO,
+                "a quarter: no layer is written yet to measure".to_string(),
+            ),
+        };
+        let needed = (raw as f64 * ratio) as u64 + ROOM_SLACK_BYTES;
         match self.free_bytes() {
             Some(free) if free < needed => Err(Error::Disk {
                 dir: self.dir.display().to_string(),
-                what: format!("layer {k} of the analysis"),
+                what: format!(
+                    "layer {k} of the analysis ({} of values, estimated compressed at {how})",
+                    crate::error::format_bytes(raw)
+                ),
                 needed,
                 free,
             }),
