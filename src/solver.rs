@@ -331,10 +331,11 @@ fn solve_with_tables(
         };
         search_cell(&tables, options, started, &run, progress, result)?;
     }
-    // After a search, the analysis only where it left the cell undecided.
-    let undecided = result.outcome == Outcome::Unknown;
+    // After a search, the analysis only where it left the cell undecided, and not when a
+    // stop (Ctrl-C) cut it short: the stop ends the command, its checkpoint saved.
+    let go_on = result.outcome == Outcome::Unknown && !search::stop_requested();
     if let Some(precision) = decision.retro
-        && (decision.search.is_none() || undecided)
+        && (decision.search.is_none() || go_on)
     {
         retro_cell(&tables, precision, options, progress, result)?;
     }

@@ -459,6 +459,35 @@ fn ctrl_c_says_where_the_work_was_saved_and_how_to_go_on() {
     std::fs::remove_file(&path).unwrap();
 }
 
+#[test]
+fn ctrl_c_under_method_auto_stops_before_the_analysis() {
+    let path = file("auto-interrupted");
+    // `--method auto` (the default) plans the search first, then the exact analysis (about
+    // 8 s here) if the search leaves the cell undecided: a stop in the search is the end.
+    let (code, out, err) = interrupted_in_search(&[
+        "solve",
+        "5x5",
+        "--walls",
+        "4",
+        "--threads",
+        "1",
+        "-v",
+        "--checkpoint",
+        path.to_str().unwrap(),
+    ]);
+    assert_eq!(code, Some(130), "{err}");
+    assert!(
+        out.contains("unknown") && out.contains("method       proof-search"),
+        "{out}"
+    );
+    assert!(
+        err.contains(&format!("saved in {}", path.display()))
+            && err.contains("run the same command again: "),
+        "{err}"
+    );
+    std::fs::remove_file(&path).unwrap();
+}
+
 /// `solve CELL --walls N --method retro --precision compact --json` and more flags: the
 /// JSON, and stderr.
 fn compact_json(cell: &str, walls: &str, more: &[&str]) -> (serde_json::Value, String) {

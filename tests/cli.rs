@@ -825,6 +825,40 @@ fn ctrl_c_during_a_table_says_how_to_go_on() {
 }
 
 #[test]
+fn ctrl_c_in_a_campaign_cell_that_would_go_on_to_the_analysis_writes_no_row() {
+    let dir = scratch("interrupt-auto");
+    let campaign = dir.join("campaign");
+    // The campaign plans 5x5 with 4 walls as the search first, then the analysis if
+    // undecided (`--method auto`): the stop ends the cell in the search.
+    let (code, _, err) = interrupted_in_search(&[
+        "table",
+        "--boards",
+        "5x5",
+        "--walls",
+        "4",
+        "-v",
+        "--out",
+        dir.to_str().unwrap(),
+        "--threads",
+        "1",
+        "--campaign",
+        campaign.to_str().unwrap(),
+    ]);
+    assert_eq!(code, Some(130), "{err}");
+    let checkpoint = campaign.join("scratch").join("5x5-w4.checkpoint");
+    assert!(
+        err.lines()
+            .any(|l| l.starts_with("5x5 with 4 walls: stopped after")
+                && l.ends_with(&checkpoint.display().to_string())),
+        "{err}"
+    );
+    assert!(checkpoint.exists(), "{err}");
+    let rows = std::fs::read_to_string(dir.join("table.csv")).unwrap_or_default();
+    assert!(!rows.contains("\n5,5,4,"), "{rows}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
 fn every_output_field_is_documented() {
     let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/FORMATS.md"))
         .expect("docs/FORMATS.md");
