@@ -471,24 +471,39 @@ pub fn search_checkpoint_name(board: Board, walls: u8) -> String {
     format!("{}.checkpoint", saved::cell_dir_name(board, walls))
 }
 
-/// Whether a signal stopped the search that left `result` undecided (it saved its table
+/// Whether a signal stopped the search that left `result` unsolved: undecided, or a win
+/// whose length the search after a compact analysis was looking for (it saved its table
 /// in `checkpoint` first: `search::request_stop`). Such a row is not written: it took
 /// less than its limit, and the next run goes on from the table. Says what is kept.
 pub fn cut_short(result: &CellResult, checkpoint: Option<&Path>, events: &dyn TableEvents) -> bool {
-    if !crate::search::stop_requested() || result.outcome != Outcome::Unknown {
+    let solved = match result.outcome {
+        Outcome::Unknown => false,
+        Outcome::Draw => true,
+        Outcome::Player1 | Outcome::Player2 => result.plies.is_some(),
+    };
+    if !crate::search::stop_requested() || solved {
         return false;
     }
-    // The deepest iteration that failed, whoever's: a search for one player's wins
-    // leaves the other's at 0.
-    let deepest = result.no_win.into_iter().max().unwrap_or(0);
+    let found = match result.outcome.winning_player() {
+        Some(p) => format!(
+            "Player {} wins, the search for the length stopped at depth {}",
+            p.number(),
+            result.depth_reached
+        ),
+        // The deepest iteration that failed, whoever's: a search for one player's wins
+        // leaves the other's at 0.
+        None => format!(
+            "no win within {}",
+            count(result.no_win.into_iter().max().unwrap_or(0), "ply")
+        ),
+    };
     events.line(&format!(
-        "{}x{} with {}: stopped after {:.0} s{}, no win within {}{}",
+        "{}x{} with {}: stopped after {:.0} s{}, {found}{}",
         result.width,
         result.height,
         count(result.walls, "wall"),
         result.seconds,
         result.earlier_note(),
-        count(deepest, "ply"),
         checkpoint.map_or(String::new(), |c| format!(
             "; its search's table saved in {}",
             c.display()
