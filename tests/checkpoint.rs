@@ -488,6 +488,107 @@ fn ctrl_c_under_method_auto_stops_before_the_analysis() {
     std::fs::remove_file(&path).unwrap();
 }
 
+/// Runs the binary with `args` (which must include `-v`), sends it SIGINT once its search
+/// has begun and again once the save that first one asks for has begun (`part`, the file
+/// a save writes, appears), or as soon as the search has said it is stopping if the save
+/// ends before it is seen. Returns the exit code, stdout and the whole of stderr.
+fn interrupted_twice(args: &[&str], part: &std::path::Path) -> (Option<i32>, String, String) {
+    use std::io::{BufRead, BufReader, Read};
+    use std::process::Stdio;
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_quoridor-solver"))
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    let signal = |child: &std::process::Child| {
+        // SAFETY: sends a signal to the child started above, still ours to wait for.
+        unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) }
+    };
+    let mut stream = BufReader::new(child.stderr.take().unwrap());
+    let mut err = String::new();
+    let mut line = String::new();
+    while !line.starts_with("depth ") {
+        line.clear();
+        assert!(stream.read_line(&mut line).unwrap() > 0, "{err}");
+        err.push_str(&line);
+    }
+    assert_eq!(signal(&child), 0);
+    let rest = std::thread::spawn(move || {
+        let mut rest = String::new();
+        stream.read_to_string(&mut rest).unwrap();
+        rest
+    });
+    // The save takes a tenth of a second or more (tens of MB and their SHA-256).
+    let started = std::time::Instant::now();
+    while !part.exists() && started.elapsed().as_secs() < 60 {
+        if child.try_wait().unwrap().is_some() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(1));
+    }
+    signal(&child);
+    let out = child.wait_with_output().unwrap();
+    err.push_str(&rest.join().unwrap());
+    let text = |b: Vec<u8>| String::from_utf8(b).expect("UTF-8");
+    (out.status.code(), text(out.stdout), err)
+}
+
+#[test]
+fn a_second_ctrl_c_during_the_save_removes_its_part_and_says_what_the_file_is() {
+    let path = file("twice");
+    let mut part = path.clone().into_os_string();
+    part.push(".part");
+    let part = PathBuf::from(part);
+    let at = path.to_str().unwrap();
+    let args = [
+        "solve",
+        "5x5",
+        "--walls",
+        "4",
+        "--method",
+        "search",
+        "--threads",
+        "1",
+        "-v",
+        "--checkpoint",
+        at,
+    ];
+    // No checkpoint before: cut short, its first save leaves nothing.
+    let (code, _, err) = interrupted_twice(&args, &part);
+    assert_eq!(code, Some(130), "{err}");
+    assert!(!part.exists(), "{err}");
+    assert!(!err.contains("as it was"), "{err}");
+    match path.exists() {
+        // The save ended before the second signal.
+        true => assert!(
+            err.contains(&format!("{at} holds the checkpoint last saved")),
+            "{err}"
+        ),
+        false => assert!(
+            err.contains(&format!("{} removed", part.display()))
+                && err.contains(&format!("{at} does not exist: no checkpoint was saved")),
+            "{err}"
+        ),
+    }
+    // With a checkpoint saved before, a save cut short leaves it whole.
+    let _ = std::fs::remove_file(&path);
+    let (code, _, err) = interrupted_in_search(&args);
+    assert_eq!(code, Some(130), "{err}");
+    let before = std::fs::read(&path).unwrap();
+    let (code, _, err) = interrupted_twice(&args, &part);
+    assert_eq!(code, Some(130), "{err}");
+    assert!(!part.exists(), "{err}");
+    assert!(
+        err.contains(&format!("{at} holds the checkpoint last saved")),
+        "{err}"
+    );
+    if err.contains(&format!("{} removed", part.display())) {
+        assert!(std::fs::read(&path).unwrap() == before, "{err}");
+    }
+    std::fs::remove_file(&path).unwrap();
+}
+
 /// `solve CELL --walls N --method retro --precision compact --json` and more flags: the
 /// JSON, and stderr.
 fn compact_json(cell: &str, walls: &str, more: &[&str]) -> (serde_json::Value, String) {

@@ -19,6 +19,7 @@ use quoridor_solver::solver::{
 use quoridor_solver::{Error, Result};
 use serde::Serialize;
 
+use super::interrupt::Hint;
 use super::progress::Bars;
 use super::resources::{ResourceArgs, Resources};
 use super::{CellArgs, max_depth, refuse_search_flags, time_limit};
@@ -130,7 +131,7 @@ pub struct SolveArgs {
 
     /// Keep the proof search's transposition table in FILE, saved every 10 minutes
     /// between iterations and when the search ends (time limit, full store, a win, or
-    /// Ctrl-C or SIGTERM while it runs; a second one quits at once). Run the same command again
+    /// Ctrl-C or SIGTERM while it runs; a second one quits at once, removing the part file of a save it cuts short). Run the same command again
     /// and it reads the table back and skips the iterations it knows to fail (the table's
     /// size is the saved one: --tt must allow it). With --method search, or for the search
     /// for the length after a compact analysis (a file that search cannot take is left
@@ -389,14 +390,29 @@ fn solve_here(s: Solve, bars: &Bars, out: &mut dyn Write) -> Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     // Where a search keeps a checkpoint (from the start, or for the length after a compact
-    // analysis): Ctrl-C while it runs makes it save first. During an analysis it ends the
-    // process at once (its layers through disk are kept).
+    // analysis): Ctrl-C while it runs makes it save first. During an analysis, or a second
+    // time, it ends the process at once (its layers through disk are kept), saying what the
+    // file is then: it may never have been saved.
     if let Some(path) = &s.options.checkpoint {
-        super::interrupt::on_interrupt(Some(&format!(
-            "interrupted outside the search: {} is as it was (an analysis with --scratch goes \
-             on from its layers); run the same command again to go on",
-            path.display()
-        )));
+        let layers = match &s.options.save {
+            Some(to) if to.resume => format!(
+                " (the analysis goes on from the layers in {})",
+                to.dir.display()
+            ),
+            _ => String::new(),
+        };
+        let file = path.display();
+        super::interrupt::on_interrupt(Some(Hint::Checkpoint {
+            file: path,
+            saved: &format!(
+                "interrupted: {file} holds the checkpoint last saved{layers}; run the same \
+                 command again to go on"
+            ),
+            missing: &format!(
+                "interrupted: {file} does not exist: no checkpoint was saved{layers}; run the \
+                 same command again to start over"
+            ),
+        }));
     }
     let mut result = solve(s.board, s.walls, &s.options, bars)?;
     if !s.stats {
