@@ -131,9 +131,10 @@ pub struct SolveArgs {
 
     /// Keep the proof search's transposition table in FILE, saved every 10 minutes
     /// between iterations and when the search ends (time limit, full store, a win, or
-    /// Ctrl-C or SIGTERM while it runs; a second one quits at once, removing the part file of a save it cuts short). Run the same command again
-    /// and it reads the table back and skips the iterations it knows to fail (the table's
-    /// size is the saved one: --tt must allow it). With --method search, or for the search
+    /// Ctrl-C or SIGTERM while it runs; a second one quits at once, removing the part
+    /// file of a save it cuts short). Run the same command again and it reads the table
+    /// back and skips the iterations it knows to fail (the table's size is the saved one:
+    /// --tt must allow it). With --method search, or for the search
     /// for the length after a compact analysis (a file that search cannot take is left
     /// alone, with a warning); refused where only the exact analysis runs
     #[arg(long, value_name = "FILE")]
