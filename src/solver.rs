@@ -275,6 +275,13 @@ pub fn solve(
                 .into(),
         ));
     }
+    // Before the tables and the search: a save that cannot be written is found at once.
+    // (A campaign checks its scratch directory once: `TableRun::create_scratch`.)
+    if let Some(path) = &options.checkpoint
+        && !options.in_campaign
+    {
+        Checkpoint::check_place(path)?;
+    }
     progress.message(&decision.why);
     let need = decision.need;
     let on_demand = need.on_demand;

@@ -154,15 +154,27 @@ impl TableRun {
         }
     }
 
-    /// Creates the scratch directory, if the run has one: the searches' checkpoints go
-    /// there from the first cell on (the second method's too, in a campaign whose cells
-    /// were all decided before).
+    /// Creates the scratch directory, if the run has one, and makes sure a file can be
+    /// created in it (a probe, created and removed): the searches' checkpoints go there
+    /// from the first cell on (the second method's too, in a campaign whose cells were all
+    /// decided before). Without the probe, a directory that cannot be written was found
+    /// at the first save, and the searches ran on without their checkpoints.
     pub fn create_scratch(&self) -> Result<()> {
-        match &self.scratch {
-            Some(dir) => std::fs::create_dir_all(dir)
-                .map_err(|e| Error::Argument(format!("cannot create {}: {e}", dir.display()))),
-            None => Ok(()),
-        }
+        let Some(dir) = &self.scratch else {
+            return Ok(());
+        };
+        std::fs::create_dir_all(dir)
+            .map_err(|e| Error::Argument(format!("cannot create {}: {e}", dir.display())))?;
+        let probe = dir.join(SCRATCH_PROBE);
+        let cannot = |e: std::io::Error| {
+            Error::Io(format!(
+                "cannot write in the scratch directory {}: {}: {e}",
+                dir.display(),
+                probe.display()
+            ))
+        };
+        std::fs::File::create(&probe).map_err(cannot)?;
+        std::fs::remove_file(&probe).map_err(cannot)
     }
 
     /// Takes the directories the run writes (results, saved tables, scratch) for this
@@ -464,6 +476,9 @@ fn earlier(records: &[CellRecord]) -> Vec<plan::Earlier> {
         })
         .collect()
 }
+
+/// The file `TableRun::create_scratch` creates and removes in a scratch directory.
+const SCRATCH_PROBE: &str = "probe.tmp";
 
 /// The file in a scratch directory where the search of the cell (from the start, or for
 /// its length after the analysis) keeps its table between runs.

@@ -413,10 +413,43 @@ fn a_campaign_cells_limit_counts_the_seconds_of_its_earlier_runs() {
 
 #[test]
 fn a_failed_save_is_said_without_verbose() {
-    // The checkpoint's directory does not exist: every save fails.
-    let dir = file("missing-dir");
-    let path = dir.join("c.qsc");
-    let (code, out, err) = solve_cli(&path, &["--max-depth", "6"]);
+    // Files may grow to 4 KiB at most (`ulimit -f`): the probe before the search (an
+    // empty part file) passes, every save fails.
+    let path = file("too-large");
+    let run = |more: &[&str]| {
+        use std::os::unix::process::CommandExt;
+        let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_quoridor-solver"));
+        command.args([
+            "solve",
+            "4x4",
+            "--walls",
+            "2",
+            "--method",
+            "search",
+            "--checkpoint",
+            path.to_str().unwrap(),
+            "--max-depth",
+            "6",
+        ]);
+        command.args(more);
+        // SAFETY: only setrlimit and signal between fork and exec, both async-signal-safe.
+        unsafe {
+            command.pre_exec(|| {
+                let limit = libc::rlimit {
+                    rlim_cur: 4096,
+                    rlim_max: 4096,
+                };
+                libc::setrlimit(libc::RLIMIT_FSIZE, &limit);
+                // A write past the limit then fails (EFBIG) instead of ending the process.
+                libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
+                Ok(())
+            })
+        };
+        let out = command.output().expect("the binary runs");
+        let text = |b: Vec<u8>| String::from_utf8(b).expect("UTF-8");
+        (out.status.code(), text(out.stdout), text(out.stderr))
+    };
+    let (code, out, err) = run(&[]);
     assert_eq!(code, Some(0), "{err}");
     assert!(out.contains("unknown"), "{out}");
     assert!(
@@ -425,9 +458,37 @@ fn a_failed_save_is_said_without_verbose() {
         "{err}"
     );
     // Even with -q, which keeps only what the user must see.
-    let (_, _, err) = solve_cli(&path, &["--max-depth", "6", "-q"]);
+    let (_, _, err) = run(&["-q"]);
     assert!(err.contains("could not be saved"), "{err}");
-    assert!(!dir.exists());
+    assert!(!path.exists());
+}
+
+#[test]
+fn a_checkpoint_that_cannot_be_written_is_refused_before_the_search() {
+    let missing = file("missing-dir");
+    let not_a_dir = file("not-a-dir");
+    std::fs::write(&not_a_dir, "").unwrap();
+    // /proc/self: a directory where even root creates no file.
+    for dir in [
+        missing.as_path(),
+        &not_a_dir,
+        std::path::Path::new("/proc/self"),
+    ] {
+        let path = dir.join("c.qsc");
+        // Without the check, the search runs to the end (9 s) and only its saves fail.
+        let mut args = vec!["solve", "5x5", "--walls", "4", "--method", "search"];
+        args.extend(["--threads", "1", "--checkpoint", path.to_str().unwrap()]);
+        let (code, out, err) = cli(&args);
+        assert_eq!(code, Some(2), "{err}");
+        assert!(out.is_empty(), "{out}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(
+            err.starts_with("error: ") && err.contains(&path.display().to_string()),
+            "{err}"
+        );
+    }
+    assert!(!missing.exists());
+    std::fs::remove_file(&not_a_dir).unwrap();
 }
 
 #[test]

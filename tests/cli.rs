@@ -859,6 +859,30 @@ fn ctrl_c_in_a_campaign_cell_that_would_go_on_to_the_analysis_writes_no_row() {
 }
 
 #[test]
+fn a_scratch_directory_that_cannot_be_written_is_refused_before_the_first_cell() {
+    let out = scratch("scratch-unwritable");
+    // /proc/self: a directory that exists and takes its lock, where even root creates no
+    // file. Without the check, the cells' searches run and only their saves fail.
+    let err = refused(&[
+        "table",
+        "--boards",
+        "3x3",
+        "--walls",
+        "1",
+        "--method",
+        "search",
+        "--scratch",
+        "/proc/self",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(err.contains("/proc/self"), "{err}");
+    let rows = std::fs::read_to_string(out.join("table.csv")).unwrap_or_default();
+    assert!(!rows.contains("\n3,3,1,"), "{rows}");
+    let _ = std::fs::remove_dir_all(&out);
+}
+
+#[test]
 fn every_output_field_is_documented() {
     let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/FORMATS.md"))
         .expect("docs/FORMATS.md");

@@ -150,6 +150,30 @@ impl Checkpoint {
         Ok(checkpoint)
     }
 
+    /// Refuses `path` for a checkpoint unless a save could write it: it is a file or does
+    /// not exist yet, and its part file can be created beside it (created and removed
+    /// here). Without this, a missing or read-only directory was found at the first save,
+    /// ten minutes into the search or at its end.
+    pub fn check_place(path: &Path) -> Result<()> {
+        let cannot = |why: String| {
+            Error::Io(format!(
+                "cannot keep a checkpoint in {}: {why} (checked before the search, whose \
+                 saves would fail)",
+                path.display()
+            ))
+        };
+        if path.exists() && !path.is_file() {
+            return Err(cannot("it is not a file".into()));
+        }
+        let part = part_of(path)?;
+        let part = Path::new(std::ffi::OsStr::from_bytes(part.as_bytes()));
+        let in_part = |e: std::io::Error| cannot(format!("{}: {e}", part.display()));
+        // The part file itself: what a save creates first. One left by a save that was
+        // killed is nothing to keep.
+        std::fs::File::create(part).map_err(in_part)?;
+        std::fs::remove_file(part).map_err(in_part)
+    }
+
     /// The file the table is kept in.
     pub fn path(&self) -> &Path {
         &self.path
