@@ -550,6 +550,52 @@ fn flags_that_would_be_ignored_are_refused() {
         "search",
     ]);
     assert!(err.contains("--precision"), "{err}");
+    // Under --method auto, --precision only where the plan runs an analysis: not on a board
+    // over the analysis's 64 squares, which gets the proof search alone.
+    let err = refused(&[
+        "solve",
+        "9x8",
+        "--walls",
+        "0",
+        "--precision",
+        "compact",
+        "--max-depth",
+        "1",
+    ]);
+    assert!(
+        err.contains("--precision does not apply here") && err.contains("proof search alone"),
+        "{err}"
+    );
+    // analyze and play under --method auto: the flags that bound the search are refused
+    // where the analysis answers (it fits here), and taken where the search does.
+    for command in ["analyze", "play"] {
+        for (flag, value) in [
+            ("--tt", "64M"),
+            ("--max-depth", "3"),
+            ("--max-seconds", "5"),
+        ] {
+            if command == "play" && flag == "--max-seconds" {
+                continue; // play has no time limit
+            }
+            let err = refused(&[command, "3x3", "--walls", "1", flag, value]);
+            assert!(
+                err.contains(&format!("{flag} does not apply here"))
+                    && err.contains("--method auto"),
+                "{command} {flag}: {err}"
+            );
+        }
+    }
+    ok(&[
+        "analyze",
+        "3x3",
+        "--walls",
+        "1",
+        "--method",
+        "search",
+        "--max-depth",
+        "3",
+        "-q",
+    ]);
     let v: serde_json::Value = serde_json::from_str(
         ok(&[
             "solve",

@@ -47,7 +47,8 @@ pub struct SolveArgs {
     /// remoteness of every position, line from the values) or `compact` (2 bits: win, loss
     /// or draw; the length and line then come from a proof search that skips every move
     /// the outcomes show to throw the win away). Default: exact when every layer fits the
-    /// memory budget that way, else compact
+    /// memory budget that way, else compact. With --method auto, refused where the plan
+    /// runs the proof search alone
     #[arg(long, value_enum)]
     precision: Option<PrecisionArg>,
 
@@ -304,6 +305,7 @@ impl SolveArgs {
                 .map(|n| if n == 1 { Player::One } else { Player::Two }),
         };
         self.refuse_ignored_search_flags(board, walls, &options)?;
+        self.refuse_ignored_precision(board, walls, &options)?;
         Ok(Solve {
             board,
             walls,
@@ -351,6 +353,30 @@ impl SolveArgs {
             }
         };
         refuse_search_flags(!exact, which, &given)
+    }
+
+    /// Refuses `--precision` under `--method auto` where the plan (`plan::decide`) runs no
+    /// analysis, the proof search alone (the analysis does not fit, or not the board):
+    /// it says what the analysis keeps, and would be ignored.
+    fn refuse_ignored_precision(
+        &self,
+        board: Board,
+        walls: u8,
+        options: &SolveOptions,
+    ) -> Result<()> {
+        if options.method != Method::Auto || self.precision.is_none() {
+            return Ok(());
+        }
+        // Only now: counting the configurations takes a moment on large boards.
+        let decision = plan::decide(board, walls, options);
+        match decision.retro {
+            Some(_) => Ok(()),
+            None => Err(Error::Argument(format!(
+                "--precision does not apply here: it says what the retrograde analysis keeps, \
+                 and --method auto runs none on this cell ({})",
+                decision.why
+            ))),
+        }
     }
 }
 
