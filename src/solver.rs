@@ -275,6 +275,13 @@ pub fn solve(
                 .into(),
         ));
     }
+    // Before the tables and the search: a save that cannot be written is found at once.
+    // (A campaign checks its scratch directory once: `TableRun::create_scratch`.)
+    if let Some(path) = &options.checkpoint
+        && !options.in_campaign
+    {
+        Checkpoint::check_place(path)?;
+    }
     progress.message(&decision.why);
     let need = decision.need;
     let on_demand = need.on_demand;
@@ -331,10 +338,11 @@ fn solve_with_tables(
         };
         search_cell(&tables, options, started, &run, progress, result)?;
     }
-    // After a search, the analysis only where it left the cell undecided.
-    let undecided = result.outcome == Outcome::Unknown;
+    // After a search, the analysis only where it left the cell undecided, and not when a
+    // stop (Ctrl-C) cut it short: the stop ends the command, its checkpoint saved.
+    let go_on = result.outcome == Outcome::Unknown && !search::stop_requested();
     if let Some(precision) = decision.retro
-        && (decision.search.is_none() || undecided)
+        && (decision.search.is_none() || go_on)
     {
         retro_cell(&tables, precision, options, progress, result)?;
     }

@@ -156,15 +156,27 @@ impl TableRun {
         }
     }
 
-    /// Creates the scratch directory, if the run has one: the searches' checkpoints go
-    /// there from the first cell on (the second method's too, in a campaign whose cells
-    /// were all decided before).
+    /// Creates the scratch directory, if the run has one, and makes sure a file can be
+    /// created in it (a probe, created and removed): the searches' checkpoints go there
+    /// from the first cell on (the second method's too, in a campaign whose cells were all
+    /// decided before). Without the probe, a directory that cannot be written was found
+    /// at the first save, and the searches ran on without their checkpoints.
     pub fn create_scratch(&self) -> Result<()> {
-        match &self.scratch {
-            Some(dir) => std::fs::create_dir_all(dir)
-                .map_err(|e| Error::Argument(format!("cannot create {}: {e}", dir.display()))),
-            None => Ok(()),
-        }
+        let Some(dir) = &self.scratch else {
+            return Ok(());
+        };
+        std::fs::create_dir_all(dir)
+            .map_err(|e| Error::Argument(format!("cannot create {}: {e}", dir.display())))?;
+        let probe = dir.join(SCRATCH_PROBE);
+        let cannot = |e: std::io::Error| {
+            Error::Io(format!(
+                "cannot write in the scratch directory {}: {}: {e}",
+                dir.display(),
+                probe.display()
+            ))
+        };
+        std::fs::File::create(&probe).map_err(cannot)?;
+        std::fs::remove_file(&probe).map_err(cannot)
     }
 
     /// Takes the directories the run writes (results, saved tables, scratch) for this
@@ -469,30 +481,48 @@ fn earlier(records: &[CellRecord]) -> Vec<plan::Earlier> {
         .collect()
 }
 
+/// The file `TableRun::create_scratch` creates and removes in a scratch directory.
+const SCRATCH_PROBE: &str = "probe.tmp";
+
 /// The file in a scratch directory where the search of the cell (from the start, or for
 /// its length after the analysis) keeps its table between runs.
 pub fn search_checkpoint_name(board: Board, walls: u8) -> String {
     format!("{}.checkpoint", saved::cell_dir_name(board, walls))
 }
 
-/// Whether a signal stopped the search that left `result` undecided (it saved its table
+/// Whether a signal stopped the search that left `result` unsolved: undecided, or a win
+/// whose length the search after a compact analysis was looking for (it saved its table
 /// in `checkpoint` first: `search::request_stop`). Such a row is not written: it took
 /// less than its limit, and the next run goes on from the table. Says what is kept.
 pub fn cut_short(result: &CellResult, checkpoint: Option<&Path>, events: &dyn TableEvents) -> bool {
-    if !crate::search::stop_requested() || result.outcome != Outcome::Unknown {
+    let solved = match result.outcome {
+        Outcome::Unknown => false,
+        Outcome::Draw => true,
+        Outcome::Player1 | Outcome::Player2 => result.plies.is_some(),
+    };
+    if !crate::search::stop_requested() || solved {
         return false;
     }
-    // The deepest iteration that failed, whoever's: a search for one player's wins
-    // leaves the other's at 0.
-    let deepest = result.no_win.into_iter().max().unwrap_or(0);
+    let found = match result.outcome.winning_player() {
+        Some(p) => format!(
+            "Player {} wins, the search for the length stopped at depth {}",
+            p.number(),
+            result.depth_reached
+        ),
+        // The deepest iteration that failed, whoever's: a search for one player's wins
+        // leaves the other's at 0.
+        None => format!(
+            "no win within {}",
+            count(result.no_win.into_iter().max().unwrap_or(0), "ply")
+        ),
+    };
     events.line(&format!(
-        "{}x{} with {}: stopped after {:.0} s{}, no win within {}{}",
+        "{}x{} with {}: stopped after {:.0} s{}, {found}{}",
         result.width,
         result.height,
         count(result.walls, "wall"),
         result.seconds,
         result.earlier_note(),
-        count(deepest, "ply"),
         checkpoint.map_or(String::new(), |c| format!(
             "; its search's table saved in {}",
             c.display()

@@ -413,10 +413,43 @@ fn a_campaign_cells_limit_counts_the_seconds_of_its_earlier_runs() {
 
 #[test]
 fn a_failed_save_is_said_without_verbose() {
-    // The checkpoint's directory does not exist: every save fails.
-    let dir = file("missing-dir");
-    let path = dir.join("c.qsc");
-    let (code, out, err) = solve_cli(&path, &["--max-depth", "6"]);
+    // Files may grow to 4 KiB at most (`ulimit -f`): the probe before the search (an
+    // empty part file) passes, every save fails.
+    let path = file("too-large");
+    let run = |more: &[&str]| {
+        use std::os::unix::process::CommandExt;
+        let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_quoridor-solver"));
+        command.args([
+            "solve",
+            "4x4",
+            "--walls",
+            "2",
+            "--method",
+            "search",
+            "--checkpoint",
+            path.to_str().unwrap(),
+            "--max-depth",
+            "6",
+        ]);
+        command.args(more);
+        // SAFETY: only setrlimit and signal between fork and exec, both async-signal-safe.
+        unsafe {
+            command.pre_exec(|| {
+                let limit = libc::rlimit {
+                    rlim_cur: 4096,
+                    rlim_max: 4096,
+                };
+                libc::setrlimit(libc::RLIMIT_FSIZE, &limit);
+                // A write past the limit then fails (EFBIG) instead of ending the process.
+                libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
+                Ok(())
+            })
+        };
+        let out = command.output().expect("the binary runs");
+        let text = |b: Vec<u8>| String::from_utf8(b).expect("UTF-8");
+        (out.status.code(), text(out.stdout), text(out.stderr))
+    };
+    let (code, out, err) = run(&[]);
     assert_eq!(code, Some(0), "{err}");
     assert!(out.contains("unknown"), "{out}");
     assert!(
@@ -425,9 +458,37 @@ fn a_failed_save_is_said_without_verbose() {
         "{err}"
     );
     // Even with -q, which keeps only what the user must see.
-    let (_, _, err) = solve_cli(&path, &["--max-depth", "6", "-q"]);
+    let (_, _, err) = run(&["-q"]);
     assert!(err.contains("could not be saved"), "{err}");
-    assert!(!dir.exists());
+    assert!(!path.exists());
+}
+
+#[test]
+fn a_checkpoint_that_cannot_be_written_is_refused_before_the_search() {
+    let missing = file("missing-dir");
+    let not_a_dir = file("not-a-dir");
+    std::fs::write(&not_a_dir, "").unwrap();
+    // /proc/self: a directory where even root creates no file.
+    for dir in [
+        missing.as_path(),
+        &not_a_dir,
+        std::path::Path::new("/proc/self"),
+    ] {
+        let path = dir.join("c.qsc");
+        // Without the check, the search runs to the end (9 s) and only its saves fail.
+        let mut args = vec!["solve", "5x5", "--walls", "4", "--method", "search"];
+        args.extend(["--threads", "1", "--checkpoint", path.to_str().unwrap()]);
+        let (code, out, err) = cli(&args);
+        assert_eq!(code, Some(2), "{err}");
+        assert!(out.is_empty(), "{out}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(
+            err.starts_with("error: ") && err.contains(&path.display().to_string()),
+            "{err}"
+        );
+    }
+    assert!(!missing.exists());
+    std::fs::remove_file(&not_a_dir).unwrap();
 }
 
 #[test]
@@ -456,6 +517,136 @@ fn ctrl_c_says_where_the_work_was_saved_and_how_to_go_on() {
         "{err}"
     );
     assert!(out.contains("unknown"), "{out}");
+    std::fs::remove_file(&path).unwrap();
+}
+
+#[test]
+fn ctrl_c_under_method_auto_stops_before_the_analysis() {
+    let path = file("auto-interrupted");
+    // `--method auto` (the default) plans the search first, then the exact analysis (about
+    // 8 s here) if the search leaves the cell undecided: a stop in the search is the end.
+    let (code, out, err) = interrupted_in_search(&[
+        "solve",
+        "5x5",
+        "--walls",
+        "4",
+        "--threads",
+        "1",
+        "-v",
+        "--checkpoint",
+        path.to_str().unwrap(),
+    ]);
+    assert_eq!(code, Some(130), "{err}");
+    assert!(
+        out.contains("unknown") && out.contains("method       proof-search"),
+        "{out}"
+    );
+    assert!(
+        err.contains(&format!("saved in {}", path.display()))
+            && err.contains("run the same command again: "),
+        "{err}"
+    );
+    std::fs::remove_file(&path).unwrap();
+}
+
+/// Runs the binary with `args` (which must include `-v`), sends it SIGINT once its search
+/// has begun and again once the save that first one asks for has begun (`part`, the file
+/// a save writes, appears), or as soon as the search has said it is stopping if the save
+/// ends before it is seen. Returns the exit code, stdout and the whole of stderr.
+fn interrupted_twice(args: &[&str], part: &std::path::Path) -> (Option<i32>, String, String) {
+    use std::io::{BufRead, BufReader, Read};
+    use std::process::Stdio;
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_quoridor-solver"))
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    let signal = |child: &std::process::Child| {
+        // SAFETY: sends a signal to the child started above, still ours to wait for.
+        unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) }
+    };
+    let mut stream = BufReader::new(child.stderr.take().unwrap());
+    let mut err = String::new();
+    let mut line = String::new();
+    while !line.starts_with("depth ") {
+        line.clear();
+        assert!(stream.read_line(&mut line).unwrap() > 0, "{err}");
+        err.push_str(&line);
+    }
+    assert_eq!(signal(&child), 0);
+    let rest = std::thread::spawn(move || {
+        let mut rest = String::new();
+        stream.read_to_string(&mut rest).unwrap();
+        rest
+    });
+    // The save takes a tenth of a second or more (tens of MB and their SHA-256).
+    let started = std::time::Instant::now();
+    while !part.exists() && started.elapsed().as_secs() < 60 {
+        if child.try_wait().unwrap().is_some() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(1));
+    }
+    signal(&child);
+    let out = child.wait_with_output().unwrap();
+    err.push_str(&rest.join().unwrap());
+    let text = |b: Vec<u8>| String::from_utf8(b).expect("UTF-8");
+    (out.status.code(), text(out.stdout), err)
+}
+
+#[test]
+fn a_second_ctrl_c_during_the_save_removes_its_part_and_says_what_the_file_is() {
+    let path = file("twice");
+    let mut part = path.clone().into_os_string();
+    part.push(".part");
+    let part = PathBuf::from(part);
+    let at = path.to_str().unwrap();
+    let args = [
+        "solve",
+        "5x5",
+        "--walls",
+        "4",
+        "--method",
+        "search",
+        "--threads",
+        "1",
+        "-v",
+        "--checkpoint",
+        at,
+    ];
+    // No checkpoint before: cut short, its first save leaves nothing.
+    let (code, _, err) = interrupted_twice(&args, &part);
+    assert_eq!(code, Some(130), "{err}");
+    assert!(!part.exists(), "{err}");
+    assert!(!err.contains("as it was"), "{err}");
+    match path.exists() {
+        // The save ended before the second signal.
+        true => assert!(
+            err.contains(&format!("{at} holds the checkpoint last saved")),
+            "{err}"
+        ),
+        false => assert!(
+            err.contains(&format!("{} removed", part.display()))
+                && err.contains(&format!("{at} does not exist: no checkpoint was saved")),
+            "{err}"
+        ),
+    }
+    // With a checkpoint saved before, a save cut short leaves it whole.
+    let _ = std::fs::remove_file(&path);
+    let (code, _, err) = interrupted_in_search(&args);
+    assert_eq!(code, Some(130), "{err}");
+    let before = std::fs::read(&path).unwrap();
+    let (code, _, err) = interrupted_twice(&args, &part);
+    assert_eq!(code, Some(130), "{err}");
+    assert!(!part.exists(), "{err}");
+    assert!(
+        err.contains(&format!("{at} holds the checkpoint last saved")),
+        "{err}"
+    );
+    if err.contains(&format!("{} removed", part.display())) {
+        assert!(std::fs::read(&path).unwrap() == before, "{err}");
+    }
     std::fs::remove_file(&path).unwrap();
 }
 

@@ -550,6 +550,52 @@ fn flags_that_would_be_ignored_are_refused() {
         "search",
     ]);
     assert!(err.contains("--precision"), "{err}");
+    // Under --method auto, --precision only where the plan runs an analysis: not on a board
+    // over the analysis's 64 squares, which gets the proof search alone.
+    let err = refused(&[
+        "solve",
+        "9x8",
+        "--walls",
+        "0",
+        "--precision",
+        "compact",
+        "--max-depth",
+        "1",
+    ]);
+    assert!(
+        err.contains("--precision does not apply here") && err.contains("proof search alone"),
+        "{err}"
+    );
+    // analyze and play under --method auto: the flags that bound the search are refused
+    // where the analysis answers (it fits here), and taken where the search does.
+    for command in ["analyze", "play"] {
+        for (flag, value) in [
+            ("--tt", "64M"),
+            ("--max-depth", "3"),
+            ("--max-seconds", "5"),
+        ] {
+            if command == "play" && flag == "--max-seconds" {
+                continue; // play has no time limit
+            }
+            let err = refused(&[command, "3x3", "--walls", "1", flag, value]);
+            assert!(
+                err.contains(&format!("{flag} does not apply here"))
+                    && err.contains("--method auto"),
+                "{command} {flag}: {err}"
+            );
+        }
+    }
+    ok(&[
+        "analyze",
+        "3x3",
+        "--walls",
+        "1",
+        "--method",
+        "search",
+        "--max-depth",
+        "3",
+        "-q",
+    ]);
     let v: serde_json::Value = serde_json::from_str(
         ok(&[
             "solve",
@@ -822,6 +868,64 @@ fn ctrl_c_during_a_table_says_how_to_go_on() {
     let rows = std::fs::read_to_string(dir.join("table.csv")).unwrap_or_default();
     assert!(!rows.contains("\n5,5,6,"), "{rows}");
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn ctrl_c_in_a_campaign_cell_that_would_go_on_to_the_analysis_writes_no_row() {
+    let dir = scratch("interrupt-auto");
+    let campaign = dir.join("campaign");
+    // The campaign plans 5x5 with 4 walls as the search first, then the analysis if
+    // undecided (`--method auto`): the stop ends the cell in the search.
+    let (code, _, err) = interrupted_in_search(&[
+        "table",
+        "--boards",
+        "5x5",
+        "--walls",
+        "4",
+        "-v",
+        "--out",
+        dir.to_str().unwrap(),
+        "--threads",
+        "1",
+        "--campaign",
+        campaign.to_str().unwrap(),
+    ]);
+    assert_eq!(code, Some(130), "{err}");
+    let checkpoint = campaign.join("scratch").join("5x5-w4.checkpoint");
+    assert!(
+        err.lines()
+            .any(|l| l.starts_with("5x5 with 4 walls: stopped after")
+                && l.ends_with(&checkpoint.display().to_string())),
+        "{err}"
+    );
+    assert!(checkpoint.exists(), "{err}");
+    let rows = std::fs::read_to_string(dir.join("table.csv")).unwrap_or_default();
+    assert!(!rows.contains("\n5,5,4,"), "{rows}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_scratch_directory_that_cannot_be_written_is_refused_before_the_first_cell() {
+    let out = scratch("scratch-unwritable");
+    // /proc/self: a directory that exists and takes its lock, where even root creates no
+    // file. Without the check, the cells' searches run and only their saves fail.
+    let err = refused(&[
+        "table",
+        "--boards",
+        "3x3",
+        "--walls",
+        "1",
+        "--method",
+        "search",
+        "--scratch",
+        "/proc/self",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(err.contains("/proc/self"), "{err}");
+    let rows = std::fs::read_to_string(out.join("table.csv")).unwrap_or_default();
+    assert!(!rows.contains("\n3,3,1,"), "{rows}");
+    let _ = std::fs::remove_dir_all(&out);
 }
 
 #[test]

@@ -34,12 +34,13 @@ pub struct AnalystArgs {
     method: AnalystMethod,
 
     /// Deepest search iteration in plies per position; a position neither player wins by
-    /// then is "unknown" (never a guess) [default: 120]. Not with --method retro
+    /// then is "unknown" (never a guess) [default: 120]. Not where the analysis answers
+    /// (--method retro, or auto where it fits)
     #[arg(long, value_name = "D")]
     max_depth: Option<u8>,
 
-    /// Transposition table size of the search, e.g. 256M or 2G [default: 1G]. Not with
-    /// --method retro
+    /// Transposition table size of the search, e.g. 256M or 2G [default: 1G]. Not where
+    /// the analysis answers (--method retro, or auto where it fits)
     #[arg(long, value_name = "SIZE")]
     tt: Option<String>,
 
@@ -68,19 +69,23 @@ pub struct AnalystConfig {
     time_limit: Option<Duration>,
     table: Option<PathBuf>,
     pub resources: Resources,
+    /// The flags that bound the search, each with whether it was given: refused where
+    /// `--method auto` chooses the analysis (`analyst`), which they would not bound.
+    search_flags: [(&'static str, bool); 3],
 }
 
 impl AnalystArgs {
     /// `max_seconds`: the command's `--max-seconds`, if it has one.
     pub fn validate(&self, max_seconds: Option<f64>) -> Result<AnalystConfig> {
+        let search_flags = [
+            ("--tt", self.tt.is_some()),
+            ("--max-depth", self.max_depth.is_some()),
+            ("--max-seconds", max_seconds.is_some()),
+        ];
         refuse_search_flags(
             self.method != AnalystMethod::Retro,
             "--method retro does not run",
-            &[
-                ("--tt", self.tt.is_some()),
-                ("--max-depth", self.max_depth.is_some()),
-                ("--max-seconds", max_seconds.is_some()),
-            ],
+            &search_flags,
         )?;
         Ok(AnalystConfig {
             method: self.method,
@@ -94,6 +99,7 @@ impl AnalystArgs {
             time_limit: max_seconds.map(time_limit).transpose()?,
             table: self.table.clone(),
             resources: self.resources.validate()?,
+            search_flags,
         })
     }
 }
@@ -210,6 +216,17 @@ impl AnalystConfig {
             }
         );
         if retro {
+            if self.method == AnalystMethod::Auto {
+                // Known only now, from the tables: refused rather than ignored.
+                refuse_search_flags(
+                    false,
+                    &format!(
+                        "--method auto does not run here: {what} fits the budget and \
+                         answers (--method search asks for the search)"
+                    ),
+                    &self.search_flags,
+                )?;
+            }
             bars.message(&format!("answering from {what}"));
             return Analyst::retro(tables, budget, layers, bars);
         }

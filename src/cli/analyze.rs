@@ -40,7 +40,7 @@ pub struct AnalyzeArgs {
     json: bool,
 
     /// Give up after this many seconds: what is not decided by then is "unknown" with the
-    /// depth reached. Not with --method retro
+    /// depth reached. Not where the analysis answers (--method retro, or auto where it fits)
     #[arg(
         long,
         value_name = "S",

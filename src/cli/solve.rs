@@ -19,6 +19,7 @@ use quoridor_solver::solver::{
 use quoridor_solver::{Error, Result};
 use serde::Serialize;
 
+use super::interrupt::Hint;
 use super::progress::Bars;
 use super::resources::{ResourceArgs, Resources};
 use super::{CellArgs, max_depth, refuse_search_flags, time_limit};
@@ -46,7 +47,8 @@ pub struct SolveArgs {
     /// remoteness of every position, line from the values) or `compact` (2 bits: win, loss
     /// or draw; the length and line then come from a proof search that skips every move
     /// the outcomes show to throw the win away). Default: exact when every layer fits the
-    /// memory budget that way, else compact
+    /// memory budget that way, else compact. With --method auto, refused where the plan
+    /// runs the proof search alone
     #[arg(long, value_enum)]
     precision: Option<PrecisionArg>,
 
@@ -130,9 +132,10 @@ pub struct SolveArgs {
 
     /// Keep the proof search's transposition table in FILE, saved every 10 minutes
     /// between iterations and when the search ends (time limit, full store, a win, or
-    /// Ctrl-C or SIGTERM while it runs; a second one quits at once). Run the same command again
-    /// and it reads the table back and skips the iterations it knows to fail (the table's
-    /// size is the saved one: --tt must allow it). With --method search, or for the search
+    /// Ctrl-C or SIGTERM while it runs; a second one quits at once, removing the part
+    /// file of a save it cuts short). Run the same command again and it reads the table
+    /// back and skips the iterations it knows to fail (the table's size is the saved one:
+    /// --tt must allow it). With --method search, or for the search
     /// for the length after a compact analysis (a file that search cannot take is left
     /// alone, with a warning); refused where only the exact analysis runs
     #[arg(long, value_name = "FILE")]
@@ -302,6 +305,7 @@ impl SolveArgs {
                 .map(|n| if n == 1 { Player::One } else { Player::Two }),
         };
         self.refuse_ignored_search_flags(board, walls, &options)?;
+        self.refuse_ignored_precision(board, walls, &options)?;
         Ok(Solve {
             board,
             walls,
@@ -350,6 +354,30 @@ impl SolveArgs {
         };
         refuse_search_flags(!exact, which, &given)
     }
+
+    /// Refuses `--precision` under `--method auto` where the plan (`plan::decide`) runs no
+    /// analysis, the proof search alone (the analysis does not fit, or not the board):
+    /// it says what the analysis keeps, and would be ignored.
+    fn refuse_ignored_precision(
+        &self,
+        board: Board,
+        walls: u8,
+        options: &SolveOptions,
+    ) -> Result<()> {
+        if options.method != Method::Auto || self.precision.is_none() {
+            return Ok(());
+        }
+        // Only now: counting the configurations takes a moment on large boards.
+        let decision = plan::decide(board, walls, options);
+        match decision.retro {
+            Some(_) => Ok(()),
+            None => Err(Error::Argument(format!(
+                "--precision does not apply here: it says what the retrograde analysis keeps, \
+                 and --method auto runs none on this cell ({})",
+                decision.why
+            ))),
+        }
+    }
 }
 
 pub fn run(s: Solve, bars: &Bars, out: &mut dyn Write) -> Result<ExitCode> {
@@ -389,14 +417,29 @@ fn solve_here(s: Solve, bars: &Bars, out: &mut dyn Write) -> Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     // Where a search keeps a checkpoint (from the start, or for the length after a compact
-    // analysis): Ctrl-C while it runs makes it save first. During an analysis it ends the
-    // process at once (its layers through disk are kept).
+    // analysis): Ctrl-C while it runs makes it save first. During an analysis, or a second
+    // time, it ends the process at once (its layers through disk are kept), saying what the
+    // file is then: it may never have been saved.
     if let Some(path) = &s.options.checkpoint {
-        super::interrupt::on_interrupt(Some(&format!(
-            "interrupted outside the search: {} is as it was (an analysis with --scratch goes \
-             on from its layers); run the same command again to go on",
-            path.display()
-        )));
+        let layers = match &s.options.save {
+            Some(to) if to.resume => format!(
+                " (the analysis goes on from the layers in {})",
+                to.dir.display()
+            ),
+            _ => String::new(),
+        };
+        let file = path.display();
+        super::interrupt::on_interrupt(Some(Hint::Checkpoint {
+            file: path,
+            saved: &format!(
+                "interrupted: {file} holds the checkpoint last saved{layers}; run the same \
+                 command again to go on"
+            ),
+            missing: &format!(
+                "interrupted: {file} does not exist: no checkpoint was saved{layers}; run the \
+                 same command again to start over"
+            ),
+        }));
     }
     let mut result = solve(s.board, s.walls, &s.options, bars)?;
     if !s.stats {

@@ -385,7 +385,7 @@ pub fn run(t: TableJob, bars: &Bars, out: &mut dyn Write) -> Result<ExitCode> {
         "interrupted: every cell finished so far is in {}{scratch}; {again}",
         job.csv_path().display()
     );
-    super::interrupt::on_interrupt(Some(&hint));
+    super::interrupt::on_interrupt(Some(super::interrupt::Hint::Fixed(&hint)));
     let events = TableBars {
         bars,
         overall: OnceLock::new(),

@@ -16,7 +16,8 @@
 //! checksum and are refused. Keys name configurations by
 //! the store's key numbers, so a file is read back only over a store that numbers them alike
 //! (`ConfigTables::key_numbering`). A save writes `FILE.part` and renames it, so a save
-//! that is cut short leaves the last one whole.
+//! that is cut short leaves the last one whole; a process that ends during a save removes
+//! its part first (`remove_part_being_written`, for a signal handler).
 
 use super::no_win::{NoWin, attacker_at};
 use super::node::Node;
@@ -27,9 +28,12 @@ use crate::geometry::Player;
 use crate::position::Position;
 use crate::tables::ConfigTables;
 use sha2::{Digest, Sha256};
+use std::ffi::{CStr, CString};
 use std::io::{BufRead, BufReader, BufWriter, Read, Write};
+use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
+use std::sync::atomic::{AtomicPtr, Ordering};
 use std::time::{Duration, Instant};
 
 /// Saves between two iterations wait this long after the last one: writing a table of
@@ -42,6 +46,25 @@ const VERSION: &str = "4";
 const VERSION_WITHOUT_SPENT: &str = "3";
 /// What starts the line after the table.
 const CHECKSUM: &str = "sha256 ";
+
+/// The part file a save is writing, while it writes (null otherwise).
+static PART_BEING_WRITTEN: AtomicPtr<libc::c_char> = AtomicPtr::new(std::ptr::null_mut());
+
+/// Removes the part file of the save in progress, if any, and returns its path: for a
+/// signal handler about to end the process, which would leave tens of megabytes or more
+/// that no run reads (async-signal-safe: an atomic swap and `unlink`). `None` when no save
+/// was writing or its part was gone already (renamed onto the checkpoint: that save is
+/// whole).
+pub fn remove_part_being_written() -> Option<&'static CStr> {
+    let part = PART_BEING_WRITTEN.swap(std::ptr::null_mut(), Ordering::SeqCst);
+    if part.is_null() {
+        return None;
+    }
+    // SAFETY: `write` stores only pointers to a `Checkpoint::part`, leaked and never freed.
+    let part = unsafe { CStr::from_ptr(part) };
+    // SAFETY: unlink of a NUL-terminated path.
+    (unsafe { libc::unlink(part.as_ptr()) } == 0).then_some(part)
+}
 
 /// A table read back, the iterations it knew to fail when it was saved, and what the
 /// searches that wrote it took.
@@ -71,6 +94,9 @@ impl std::ops::Add for Spent {
 
 pub struct Checkpoint {
     path: PathBuf,
+    /// `FILE.part`, where a save writes before it renames. Leaked on purpose: a signal
+    /// handler may read it at any moment until the process ends (`PART_BEING_WRITTEN`).
+    part: &'static CStr,
     /// `board WxH walls N keys NAME`: what a file must say to be this cell's.
     cell: String,
     with_dominance: bool,
@@ -97,6 +123,7 @@ impl Checkpoint {
         };
         let checkpoint = Checkpoint {
             path: path.to_path_buf(),
+            part: Box::leak(part_of(path)?.into_boxed_c_str()),
             cell: format!(
                 "board {} walls {} keys {keys}",
                 tables.board(),
@@ -121,6 +148,30 @@ impl Checkpoint {
             *checkpoint.loaded.lock().unwrap() = Some(saved);
         }
         Ok(checkpoint)
+    }
+
+    /// Refuses `path` for a checkpoint unless a save could write it: it is a file or does
+    /// not exist yet, and its part file can be created beside it (created and removed
+    /// here). Without this, a missing or read-only directory was found at the first save,
+    /// ten minutes into the search or at its end.
+    pub fn check_place(path: &Path) -> Result<()> {
+        let cannot = |why: String| {
+            Error::Io(format!(
+                "cannot keep a checkpoint in {}: {why} (checked before the search, whose \
+                 saves would fail)",
+                path.display()
+            ))
+        };
+        if path.exists() && !path.is_file() {
+            return Err(cannot("it is not a file".into()));
+        }
+        let part = part_of(path)?;
+        let part = Path::new(std::ffi::OsStr::from_bytes(part.as_bytes()));
+        let in_part = |e: std::io::Error| cannot(format!("{}: {e}", part.display()));
+        // The part file itself: what a save creates first. One left by a save that was
+        // killed is nothing to keep.
+        std::fs::File::create(part).map_err(in_part)?;
+        std::fs::remove_file(part).map_err(in_part)
     }
 
     /// The file the table is kept in.
@@ -173,11 +224,12 @@ impl Checkpoint {
     }
 
     fn write(&self, tt: &TranspositionTable, no_win: NoWin, spent: Spent) -> std::io::Result<()> {
-        let mut name = self.path.clone().into_os_string();
-        name.push(".part");
-        let part = PathBuf::from(name);
+        let part = Path::new(std::ffi::OsStr::from_bytes(self.part.to_bytes()));
         let written = (|| {
-            let file = BufWriter::with_capacity(1 << 20, std::fs::File::create(&part)?);
+            let file = std::fs::File::create(part)?;
+            // From its creation on, until renamed: a process ended meanwhile removes it.
+            PART_BEING_WRITTEN.store(self.part.as_ptr().cast_mut(), Ordering::SeqCst);
+            let file = BufWriter::with_capacity(1 << 20, file);
             let mut out = Hashing::new(file);
             let [one, two] = no_win.0;
             writeln!(
@@ -192,11 +244,12 @@ impl Checkpoint {
             let (mut file, digest) = out.finish();
             writeln!(file, "{CHECKSUM}{digest}")?;
             file.into_inner()?.sync_all()?;
-            std::fs::rename(&part, &self.path)
+            std::fs::rename(part, &self.path)
         })();
+        PART_BEING_WRITTEN.store(std::ptr::null_mut(), Ordering::SeqCst);
         if written.is_err() {
             // A part file left behind would only take room (a full disk is a likely cause).
-            let _ = std::fs::remove_file(&part);
+            let _ = std::fs::remove_file(part);
         }
         written?;
         *self.last_save.lock().unwrap() = Instant::now();
@@ -287,6 +340,18 @@ impl Checkpoint {
         }
         Ok(Saved { tt, no_win, spent })
     }
+}
+
+/// `FILE.part` for the checkpoint `FILE`, as a C string for `unlink`.
+fn part_of(path: &Path) -> Result<CString> {
+    let mut name = path.as_os_str().as_bytes().to_vec();
+    name.extend_from_slice(b".part");
+    CString::new(name).map_err(|_| {
+        Error::Argument(format!(
+            "{} is not a path: it holds a NUL byte",
+            path.display()
+        ))
+    })
 }
 
 /// The header's `spent` field: seconds (finite, not negative) and nodes.

@@ -20,7 +20,7 @@ mod tt;
 #[cfg(test)]
 mod twin;
 
-pub use checkpoint::{Checkpoint, Spent};
+pub use checkpoint::{Checkpoint, Spent, remove_part_being_written};
 pub use deepening::{Limits, Prover, SearchResult, Win, solve, solve_forgetting};
 pub use no_win::NoWin;
 pub use node::Node;
