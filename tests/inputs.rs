@@ -147,12 +147,12 @@ fn a_budget_above_physical_memory_is_refused_by_every_command() {
     assert!(!dir.exists());
 }
 
-/// The names in `dir` that end in `.tmp`: temporaries a failed write left.
+/// The names in `dir` that end in `.part`: temporaries a failed write left.
 fn temporaries(dir: &std::path::Path) -> Vec<String> {
     std::fs::read_dir(dir)
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .filter(|name| name.ends_with(".tmp"))
+        .filter(|name| name.ends_with(".part"))
         .collect()
 }
 
@@ -169,7 +169,10 @@ fn table_out_is_checked_file_by_file_before_the_first_cell() {
         "--out",
         dir.to_str().unwrap(),
     ]);
-    assert!(err.contains("table.md is not a file"), "{err}");
+    assert!(
+        err.contains("table.md: it is a directory, not a file"),
+        "{err}"
+    );
     let names: Vec<_> = std::fs::read_dir(&dir)
         .unwrap()
         .map(|e| e.unwrap().file_name())
@@ -180,7 +183,7 @@ fn table_out_is_checked_file_by_file_before_the_first_cell() {
 
 #[test]
 fn a_failed_write_leaves_no_temporary() {
-    // The picture's path is a directory: its temporary is written, the rename fails.
+    // The picture's path is a directory: refused before a temporary is written.
     let dir = scratch("svg-dir");
     let target = dir.join("picture.svg");
     std::fs::create_dir_all(&target).unwrap();

@@ -16,7 +16,8 @@
 //! checksum and are refused. Keys name configurations by
 //! the store's key numbers, so a file is read back only over a store that numbers them alike
 //! (`ConfigTables::key_numbering`). A save writes `FILE.part` and renames it, so a save
-//! that is cut short leaves the last one whole.
+//! that is cut short leaves the last one whole; through a symbolic link, the link's target is
+//! replaced and the link kept (`output_file`).
 
 use super::no_win::{NoWin, attacker_at};
 use super::node::Node;
@@ -24,6 +25,7 @@ use super::own_moves;
 use super::tt::{self, TranspositionTable};
 use crate::error::{Error, Result, count};
 use crate::geometry::Player;
+use crate::output_file;
 use crate::position::Position;
 use crate::tables::ConfigTables;
 use sha2::{Digest, Sha256};
@@ -95,6 +97,19 @@ impl Checkpoint {
                 tables.walls_per_player()
             )));
         };
+        // Written aside and renamed, and read back by the next run: only a regular file
+        // (or a link to one) can be either; a FIFO would also block the read.
+        if path.exists() && !path.is_file() {
+            let what = match path.is_dir() {
+                true => "a directory",
+                false => "not a regular file",
+            };
+            return Err(Error::Argument(format!(
+                "cannot keep a checkpoint in {}: it is {what}, and a checkpoint is a file the \
+                 next run reads back",
+                path.display()
+            )));
+        }
         let checkpoint = Checkpoint {
             path: path.to_path_buf(),
             cell: format!(
@@ -173,12 +188,9 @@ impl Checkpoint {
     }
 
     fn write(&self, tt: &TranspositionTable, no_win: NoWin, spent: Spent) -> std::io::Result<()> {
-        let mut name = self.path.clone().into_os_string();
-        name.push(".part");
-        let part = PathBuf::from(name);
-        let written = (|| {
-            let file = BufWriter::with_capacity(1 << 20, std::fs::File::create(&part)?);
-            let mut out = Hashing::new(file);
+        // Written aside and renamed (`output_file`): a save cut short leaves the last one.
+        output_file::replace_with(&self.path, |file| {
+            let mut out = Hashing::new(BufWriter::with_capacity(1 << 20, file));
             let [one, two] = no_win.0;
             writeln!(
                 out,
@@ -191,14 +203,8 @@ impl Checkpoint {
             tt.write_to(&mut out)?;
             let (mut file, digest) = out.finish();
             writeln!(file, "{CHECKSUM}{digest}")?;
-            file.into_inner()?.sync_all()?;
-            std::fs::rename(&part, &self.path)
-        })();
-        if written.is_err() {
-            // A part file left behind would only take room (a full disk is a likely cause).
-            let _ = std::fs::remove_file(&part);
-        }
-        written?;
+            file.flush()
+        })?;
         *self.last_save.lock().unwrap() = Instant::now();
         Ok(())
     }
