@@ -337,12 +337,16 @@ pub fn position_error_text(board: Board, e: PositionError) -> String {
             count(left, "wall"),
             count(dealt, "wall")
         ),
+        // `used` is both players' together: said as such, with what each has left, not
+        // as a count "each" (0 placed, 5 and 5 left of 10 read "used 10 of their 10 each").
         PositionError::WallsDoNotAddUp {
             placed,
             used,
+            left: [one, two],
             dealt,
         } => format!(
-            "{} on the board but the players have used {used} of their {} each",
+            "{} on the board, but with {one} and {two} left of their {} each the players \
+             have placed {used} between them",
             count(placed, "wall"),
             count(dealt, "wall")
         ),

@@ -340,3 +340,23 @@ fn a_resumed_table_keeps_the_deeper_of_two_undecided_rows() {
     assert!(row(&csv).starts_with("4,4,2,1,11,"), "{}", row(&csv));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn a_record_whose_walls_do_not_add_up_says_what_it_says() {
+    // No wall placed, 5 left each of 10: 10 used between the two, not 10 "each".
+    let err = refused(&[
+        "show",
+        "3x3",
+        "--walls",
+        "10",
+        "--position",
+        "- / - / b1 b3 / 5 5 / 1",
+    ]);
+    assert!(
+        err.ends_with(
+            "0 walls on the board, but with 5 and 5 left of their 10 walls each the players \
+             have placed 10 between them\n"
+        ),
+        "{err}"
+    );
+}
