@@ -23,7 +23,7 @@ use super::no_win::{NoWin, attacker_at};
 use super::node::Node;
 use super::own_moves;
 use super::tt::{self, TranspositionTable};
-use crate::error::{Error, Result, count};
+use crate::error::{Error, Result, clip, count};
 use crate::geometry::Player;
 use crate::output_file;
 use crate::position::Position;
@@ -295,15 +295,32 @@ impl Checkpoint {
     }
 }
 
-/// The header's `spent` field: seconds (finite, not negative) and nodes.
+/// The most seconds a header may say the searches took: a century. No run of this
+/// program took that long, so a larger figure (a sealed 1e300 printed 300 digits, and
+/// left a campaign's cell no time) is damage, refused like any other.
+const MAX_SPENT_SECONDS: f64 = 100.0 * 365.25 * 24.0 * 3600.0;
+
+/// The header's `spent` field: seconds (finite, not negative, at most `MAX_SPENT_SECONDS`)
+/// and nodes.
 fn parse_spent(text: &str) -> std::result::Result<Spent, String> {
-    let bad = || format!("its header's work spent ({text}) is not seconds and nodes");
+    let bad = || {
+        format!(
+            "its header's work spent ({}) is not seconds and nodes",
+            clip(text)
+        )
+    };
     let (seconds, nodes) = text.split_once(' ').ok_or_else(bad)?;
     let seconds = seconds
         .parse::<f64>()
         .ok()
         .filter(|s| s.is_finite() && *s >= 0.0)
         .ok_or_else(bad)?;
+    if seconds > MAX_SPENT_SECONDS {
+        return Err(format!(
+            "its header says the searches took {seconds:.3e} s, more than a century: it is \
+             damaged"
+        ));
+    }
     let nodes = nodes.parse::<u64>().map_err(|_| bad())?;
     Ok(Spent { seconds, nodes })
 }
