@@ -78,7 +78,10 @@ pub fn run(t: &TableRun, events: &dyn TableEvents) -> Result<TableSummary> {
             confirm: None,
             ..t.clone()
         };
-        let done = table_run::run(&one, events)?;
+        // Its place, and the cells known now: those tried before it and those left (the
+        // count grows as decided cells bring their boards' next wall counts).
+        let (place, known) = (tried.len(), tried.len() - 1 + untried.len());
+        let done = table_run::run_in_campaign(&one, events, place, known)?;
         total.solved += done.solved;
         total.undecided += done.undecided;
         total.skipped += done.skipped;

@@ -137,11 +137,12 @@ impl Board {
     pub fn parse(text: &str) -> Result<Board> {
         let bad = || {
             Error::Board(format!(
-                "'{}' is not a board size: write WIDTHxHEIGHT, e.g. 5x5",
+                "'{}' is not a board size: write WIDTHxHEIGHT with a lower-case x, e.g. 5x5",
                 crate::error::clip(text)
             ))
         };
-        let (w, h) = text.trim().split_once(['x', 'X']).ok_or_else(bad)?;
+        // Lower-case only, like the rest of the notation (RULES.md, notation.rs).
+        let (w, h) = text.trim().split_once('x').ok_or_else(bad)?;
         let w: usize = w.parse().map_err(|_| bad())?;
         let h: usize = h.parse().map_err(|_| bad())?;
         Board::new(w, h)
@@ -288,7 +289,7 @@ mod tests {
         }
         assert!(Board::parse("5x").is_err());
         assert!(Board::parse("axb").is_err());
-        assert_eq!(Board::parse("8X3").unwrap(), Board::new(8, 3).unwrap());
+        assert!(Board::parse("8X3").is_err(), "notation is lower-case");
     }
 
     #[test]

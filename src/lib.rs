@@ -19,6 +19,7 @@ pub mod geometry;
 pub mod memory;
 pub mod movegen;
 pub mod notation;
+pub mod output_file;
 pub mod perft;
 pub mod picture;
 pub mod plan;

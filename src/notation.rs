@@ -1,6 +1,8 @@
 //! Notation (RULES.md): cells `c2`, walls `b2h` / `b2v`, games `1. c2 c4 2. b2h c3`, and
 //! position records `b2 / a1c3 / c2 c4 / 2 3 / 1`, printed and parsed on a given board.
-//! Parse errors say what is wrong and where.
+//! Parse errors say what is wrong and where. Notation is lower-case only, as RULES.md
+//! writes it (and `Board::parse` its `x`): one spelling, the one printed, so that `B2` is
+//! refused with a message that says so rather than read in one place and not another.
 
 use crate::error::{Error, Result, clip, count};
 use crate::geometry::{Board, Cell, Player};
@@ -54,7 +56,7 @@ fn split_square(text: &str) -> Option<(usize, usize)> {
 pub fn parse_cell(board: Board, text: &str) -> Result<Cell> {
     let (col, row) = split_square(text).ok_or_else(|| {
         Error::Notation(format!(
-            "'{}' is not a cell: write a letter and a row number, e.g. c2",
+            "'{}' is not a cell: write a lower-case column letter and a row number, e.g. c2",
             clip(text)
         ))
     })?;
@@ -75,7 +77,8 @@ fn parse_anchor(board: Board, text: &str, orientation: Orientation) -> Result<Wa
     };
     let (col, row) = split_square(text).ok_or_else(|| {
         Error::Notation(format!(
-            "'{}' is not a wall anchor: write e.g. b2",
+            "'{}' is not a wall anchor: write a lower-case column letter and a row \
+             number, e.g. b2",
             clip(text)
         ))
     })?;
@@ -96,7 +99,7 @@ pub fn parse_wall(board: Board, text: &str) -> Result<Wall> {
         Some('v') => Orientation::Vertical,
         _ => {
             return Err(Error::Notation(format!(
-                "'{}' is not a wall: write its anchor and h or v, e.g. b2h",
+                "'{}' is not a wall: write its anchor and h or v, in lower case, e.g. b2h",
                 clip(text)
             )));
         }
@@ -104,9 +107,10 @@ pub fn parse_wall(board: Board, text: &str) -> Result<Wall> {
     parse_anchor(board, &text[..text.len() - 1], orientation)
 }
 
-/// A cell (pawn move) or a wall, told apart by the trailing `h`/`v`.
+/// A cell (pawn move) or a wall, told apart by the trailing `h`/`v` (a cell ends with a
+/// digit: `B2H` is a wall in the wrong case, and is refused as one).
 pub fn parse_action(board: Board, text: &str) -> Result<Action> {
-    if text.ends_with(['h', 'v']) {
+    if text.ends_with(['h', 'v', 'H', 'V']) {
         parse_wall(board, text).map(Action::Wall)
     } else {
         parse_cell(board, text).map(Action::Pawn)
@@ -333,12 +337,16 @@ pub fn position_error_text(board: Board, e: PositionError) -> String {
             count(left, "wall"),
             count(dealt, "wall")
         ),
+        // `used` is both players' together: said as such, with what each has left, not
+        // as a count "each" (0 placed, 5 and 5 left of 10 read "used 10 of their 10 each").
         PositionError::WallsDoNotAddUp {
             placed,
             used,
+            left: [one, two],
             dealt,
         } => format!(
-            "{} on the board but the players have used {used} of their {} each",
+            "{} on the board, but with {one} and {two} left of their {} each the players \
+             have placed {used} between them",
             count(placed, "wall"),
             count(dealt, "wall")
         ),
@@ -359,7 +367,10 @@ fn split_anchor_list(field: &str) -> std::result::Result<Vec<&str>, String> {
         .map(|(i, _)| i)
         .collect();
     if starts.first() != Some(&0) {
-        return Err(format!("'{}' must start with a column letter", clip(field)));
+        return Err(format!(
+            "'{}' must start with a lower-case column letter",
+            clip(field)
+        ));
     }
     Ok(starts
         .iter()

@@ -130,6 +130,7 @@ impl Position {
                 return Err(PositionError::WallsDoNotAddUp {
                     placed,
                     used,
+                    left: self.left,
                     dealt: n,
                 });
             }
@@ -153,10 +154,12 @@ pub enum PositionError {
     TooManyLeft(Player, u8),
     /// More walls left (second) than each player was dealt (third).
     MoreLeftThanDealt(Player, u8, u8),
-    /// Walls on the board and walls used (dealt twice less those left) differ.
+    /// Walls on the board and walls used (dealt twice less those left, both players
+    /// together) differ.
     WallsDoNotAddUp {
         placed: i32,
         used: i32,
+        left: [u8; 2],
         dealt: u8,
     },
 }

@@ -198,7 +198,29 @@ impl TableRun {
 
 /// Runs the table: checks the directories first (a refusal at the first save would come
 /// minutes in), then solves every cell left, writing the results table after each one.
+/// Each cell's line starts `[i/n]`: its place among the cells left to solve.
 pub fn run(t: &TableRun, events: &dyn TableEvents) -> Result<TableSummary> {
+    run_numbered(t, events, None)
+}
+
+/// `run` for one cell of a campaign (`campaign.rs`), whose line starts `[place/known]`:
+/// its place in the campaign's run and the cells known then (those tried and those left),
+/// rather than `[1/1]` for a table of one cell.
+pub fn run_in_campaign(
+    t: &TableRun,
+    events: &dyn TableEvents,
+    place: usize,
+    known: usize,
+) -> Result<TableSummary> {
+    run_numbered(t, events, Some((place, known)))
+}
+
+/// `run`, each cell's line numbered by `numbered` where it is given.
+fn run_numbered(
+    t: &TableRun,
+    events: &dyn TableEvents,
+    numbered: Option<(usize, usize)>,
+) -> Result<TableSummary> {
     let (dir, options) = (&t.dir, &t.options);
     report::check_writable(dir)?;
     t.create_scratch()?;
@@ -235,7 +257,8 @@ pub fn run(t: &TableRun, events: &dyn TableEvents) -> Result<TableSummary> {
     let (mut skipped, mut passed_over, mut undecided) = (0, 0, 0);
     for (i, &(board, walls)) in todo.iter().enumerate() {
         events.cell_begins(board, walls);
-        let at = format!("[{}/{}]", i + 1, todo.len());
+        let (place, of) = numbered.unwrap_or((i + 1, todo.len()));
+        let at = format!("[{place}/{of}]");
         let undecided_below = || {
             records.iter().find(|r| {
                 (r.width, r.height) == (board.width(), board.height())

@@ -147,12 +147,12 @@ fn a_budget_above_physical_memory_is_refused_by_every_command() {
     assert!(!dir.exists());
 }
 
-/// The names in `dir` that end in `.tmp`: temporaries a failed write left.
+/// The names in `dir` that end in `.part`: temporaries a failed write left.
 fn temporaries(dir: &std::path::Path) -> Vec<String> {
     std::fs::read_dir(dir)
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .filter(|name| name.ends_with(".tmp"))
+        .filter(|name| name.ends_with(".part"))
         .collect()
 }
 
@@ -169,7 +169,10 @@ fn table_out_is_checked_file_by_file_before_the_first_cell() {
         "--out",
         dir.to_str().unwrap(),
     ]);
-    assert!(err.contains("table.md is not a file"), "{err}");
+    assert!(
+        err.contains("table.md: it is a directory, not a file"),
+        "{err}"
+    );
     let names: Vec<_> = std::fs::read_dir(&dir)
         .unwrap()
         .map(|e| e.unwrap().file_name())
@@ -180,7 +183,7 @@ fn table_out_is_checked_file_by_file_before_the_first_cell() {
 
 #[test]
 fn a_failed_write_leaves_no_temporary() {
-    // The picture's path is a directory: its temporary is written, the rename fails.
+    // The picture's path is a directory: refused before a temporary is written.
     let dir = scratch("svg-dir");
     let target = dir.join("picture.svg");
     std::fs::create_dir_all(&target).unwrap();
@@ -336,4 +339,24 @@ fn a_resumed_table_keeps_the_deeper_of_two_undecided_rows() {
     ok(&[&resume[..], &["-q"]].concat());
     assert!(row(&csv).starts_with("4,4,2,1,11,"), "{}", row(&csv));
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_record_whose_walls_do_not_add_up_says_what_it_says() {
+    // No wall placed, 5 left each of 10: 10 used between the two, not 10 "each".
+    let err = refused(&[
+        "show",
+        "3x3",
+        "--walls",
+        "10",
+        "--position",
+        "- / - / b1 b3 / 5 5 / 1",
+    ]);
+    assert!(
+        err.ends_with(
+            "0 walls on the board, but with 5 and 5 left of their 10 walls each the players \
+             have placed 10 between them\n"
+        ),
+        "{err}"
+    );
 }

@@ -96,31 +96,11 @@ fn a_killed_run_goes_on_from_the_layers_written_and_solves_a_damaged_one_again()
     let whole = root.join("whole");
     retro("5x5", "3", &["--save", s(&whole)]);
     let dir: PathBuf = root.join("run");
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_quoridor-solver"))
-        .args(["solve", "5x5", "--walls", "3", "--method", "retro", "-q"])
-        .args(["--scratch", s(&dir)])
-        .stdout(std::process::Stdio::null())
-        .spawn()
-        .expect("the binary runs");
     // Killed as soon as its first layer (the largest, of 6 walls) is written.
-    let progress = dir.join("progress.json");
-    let started = Instant::now();
-    while !progress.exists() && started.elapsed() < Duration::from_secs(60) {
-        std::thread::sleep(Duration::from_millis(5));
-    }
-    child.kill().unwrap();
-    child.wait().unwrap();
-    assert!(
-        progress.exists(),
-        "killed before the end: the run is not finished"
-    );
+    killed_after_a_layer(&dir, &[]);
     assert!(!dir.join("MANIFEST.sha256").exists());
     // A layer file damaged while the run was stopped.
-    let top = dir.join("layer-06-split-00.bin.gz");
-    let mut bytes = std::fs::read(&top).unwrap();
-    let middle = bytes.len() / 2;
-    bytes[middle] ^= 0x40;
-    std::fs::write(&top, bytes).unwrap();
+    damage(&dir.join("layer-06-split-00.bin.gz"));
     let out = run(&[
         "solve",
         "5x5",
@@ -328,6 +308,14 @@ fn a_run_killed_inside_a_layer_goes_on_from_its_last_part_recorded() {
     std::fs::remove_dir_all(&root).unwrap();
 }
 
+/// Flips a bit in the middle of `file`.
+fn damage(file: &Path) {
+    let mut bytes = std::fs::read(file).unwrap();
+    let middle = bytes.len() / 2;
+    bytes[middle] ^= 0x40;
+    std::fs::write(file, bytes).unwrap();
+}
+
 /// A run killed once its first layer is written, in `dir` (the command's `more` flags
 /// added).
 fn killed_after_a_layer(dir: &Path, more: &[&str]) {
@@ -403,11 +391,7 @@ fn counts_edited_in_the_progress_record_are_solved_again_not_sealed() {
 fn a_damaged_finished_table_is_refused_whatever_the_budget() {
     let root = scratch("damaged-finished");
     retro("5x5", "3", &["--scratch", s(&root), "-q"]);
-    let top = root.join("layer-06-split-00.bin.gz");
-    let mut bytes = std::fs::read(&top).unwrap();
-    let middle = bytes.len() / 2;
-    bytes[middle] ^= 0x40;
-    std::fs::write(&top, bytes).unwrap();
+    damage(&root.join("layer-06-split-00.bin.gz"));
     for budget in [&[][..], &["--memory", "64M"][..]] {
         let args = [
             &[

@@ -413,6 +413,41 @@ fn a_campaign_decides_confirms_and_resumes_without_redoing() {
     std::fs::remove_dir_all(dir).unwrap();
 }
 
+/// A campaign numbers its cells by their place in it, out of the cells known then (which
+/// grow as each decided cell brings its board's next wall count), not `[1/1]` each.
+#[test]
+fn a_campaigns_cells_are_numbered_in_the_campaign() {
+    let dir = temp_dir("campaign-numbers");
+    let out = run_campaign(
+        &dir,
+        &[
+            "--boards",
+            "3x3,4x3",
+            "--walls",
+            "0..=1",
+            "--confirm-seconds",
+            "0",
+        ],
+    );
+    let text = String::from_utf8([out.stdout, out.stderr].concat()).unwrap();
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    let numbers: Vec<(usize, usize)> = text
+        .lines()
+        .filter_map(|l| l.strip_prefix('[')?.split_once(']'))
+        .map(|(n, _)| n.split_once('/').unwrap())
+        .map(|(a, b)| (a.parse().unwrap(), b.parse().unwrap()))
+        .collect();
+    // Two boards' first cells known at the start; the last cell knows all four.
+    assert_eq!(numbers.len(), 4, "{text}");
+    assert_eq!(numbers[0], (1, 2), "{text}");
+    assert_eq!(numbers[3], (4, 4), "{text}");
+    for (i, &(place, known)) in numbers.iter().enumerate() {
+        assert_eq!(place, i + 1, "{text}");
+        assert!(known >= place && known <= 4, "{text}");
+    }
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
 /// A campaign whose scratch directory holds a cell's layers (an interrupted run's; here the
 /// finished table `solve --scratch` leaves) goes on from them through the disk, even where
 /// the analysis would fit in memory and start over, and gives the cell the same answer.

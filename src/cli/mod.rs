@@ -33,7 +33,7 @@ use progress::{Bars, Verbosity};
 use quoridor_solver::error::clip;
 use quoridor_solver::geometry::Board;
 use quoridor_solver::notation::{parse_moves, parse_record};
-use quoridor_solver::position::Position;
+use quoridor_solver::position::{Action, Position};
 use quoridor_solver::{Error, Result};
 
 /// Exhaustive solver for Quoridor on small boards (rules: docs/RULES.md).
@@ -252,6 +252,26 @@ impl PositionArgs {
                     None => Ok(start),
                 }
             }
+        }
+    }
+}
+
+impl PositionArgs {
+    /// The checked position as where the game began and the moves played from there:
+    /// the start and the actions of `--moves`, or the position itself with none. `play`
+    /// prints them as the game's record, which `show --moves` replays whole.
+    fn validate_line(
+        &self,
+        board: Board,
+        walls: Option<u8>,
+        default_walls: u8,
+    ) -> Result<(Position, Vec<Action>)> {
+        match (&self.position, &self.moves) {
+            (None, Some(text)) => {
+                let start = Position::start(board, walls.unwrap_or(default_walls))?;
+                Ok((start, parse_moves(board, start, text)?.0))
+            }
+            _ => Ok((self.validate(board, walls, default_walls)?, Vec::new())),
         }
     }
 }

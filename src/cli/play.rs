@@ -51,6 +51,11 @@ pub struct Play {
     board: Board,
     walls: u8,
     user: Player,
+    /// Where the game began (the start, or a record) and the moves given before play
+    /// (`--moves`), which the record printed at the end includes.
+    origin: Position,
+    given: Vec<Action>,
+    /// The position play starts from: `origin` after `given`.
     position: Position,
     config: AnalystConfig,
 }
@@ -68,11 +73,14 @@ impl PlayArgs {
                 )));
             }
         };
+        let (origin, given) = self.position.validate_line(board, Some(walls), walls)?;
         Ok(Play {
             board,
             walls,
             user,
-            position: self.position.validate(board, Some(walls), walls)?,
+            origin,
+            position: given.iter().fold(origin, |pos, &a| pos.play(a)),
+            given,
             config: self.analyst.validate(None)?,
         })
     }
@@ -100,6 +108,8 @@ pub fn run(p: Play, bars: &Bars, out: &mut dyn Write) -> Result<ExitCode> {
     let mut game = Game {
         board: p.board,
         user: p.user,
+        origin: p.origin,
+        given: p.given,
         start: p.position,
         history: Vec::new(),
     };
@@ -114,6 +124,10 @@ pub fn run(p: Play, bars: &Bars, out: &mut dyn Write) -> Result<ExitCode> {
 struct Game {
     board: Board,
     user: Player,
+    /// Where the game began, and the moves given before play (not taken back by `undo`).
+    origin: Position,
+    given: Vec<Action>,
+    /// `origin` after `given`: where play began.
     start: Position,
     /// The actions played since `start`.
     history: Vec<Action>,
@@ -124,9 +138,11 @@ impl Game {
         self.history.iter().fold(self.start, |pos, &a| pos.play(a))
     }
 
-    /// The moves played so far, in notation.
+    /// The moves so far from where the game began, the given ones included, in notation:
+    /// what `show --moves` replays.
     fn moves(&self) -> String {
-        format_moves(self.board, self.start.to_move, &self.history)
+        let all = [&self.given[..], &self.history[..]].concat();
+        format_moves(self.board, self.origin.to_move, &all)
     }
 
     fn run(
@@ -187,8 +203,8 @@ impl Game {
             }
             write!(out, "Your move (Player {}): ", self.user.number())?;
             out.flush()?;
-            let mut line = String::new();
-            if input.read_line(&mut line)? == 0 {
+            let mut bytes = Vec::new();
+            if input.read_until(b'\n', &mut bytes)? == 0 {
                 writeln!(
                     out,
                     "\nEnd of input: the game stops here. Moves: {}",
@@ -197,9 +213,15 @@ impl Game {
                 return Ok(());
             }
             if echo {
-                writeln!(out, "{}", line.trim_end())?;
+                writeln!(out, "{}", String::from_utf8_lossy(&bytes).trim_end())?;
             }
             show = false;
+            // One line that is not text (a stray byte, another encoding) is refused like
+            // any other bad move; it does not end the game.
+            let Ok(line) = String::from_utf8(bytes) else {
+                writeln!(out, "that line is not UTF-8 text; {HELP}")?;
+                continue;
+            };
             match line.trim() {
                 "" => {}
                 "quit" | "q" => {

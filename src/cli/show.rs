@@ -8,9 +8,9 @@ use clap::Args;
 use quoridor_solver::Result;
 use quoridor_solver::diagram::render;
 use quoridor_solver::geometry::Board;
+use quoridor_solver::output_file;
 use quoridor_solver::picture;
 use quoridor_solver::position::Position;
-use quoridor_solver::report::write_atomically;
 use std::path::PathBuf;
 
 use super::{BOARD_HELP, PositionArgs, walls_per_player};
@@ -59,7 +59,7 @@ impl ShowArgs {
 pub fn run(s: Show, out: &mut dyn Write) -> Result<ExitCode> {
     out.write_all(render(s.board, &s.position).as_bytes())?;
     if let Some(path) = &s.svg {
-        write_atomically(path, picture::render(s.board, &s.position).as_bytes())?;
+        output_file::replace(path, picture::render(s.board, &s.position).as_bytes())?;
         writeln!(out, "Picture: {}", path.display())?;
     }
     Ok(ExitCode::SUCCESS)

@@ -12,10 +12,11 @@ pub mod svg;
 use crate::error::{Error, Result, count};
 use crate::geometry::{Board, Player};
 use crate::notation::format_moves;
+use crate::output_file;
 use crate::position::MAX_WALLS_PER_PLAYER;
 use crate::solver::{CellResult, MethodUsed, Outcome};
 use serde::{Deserialize, Serialize};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// One solved (or attempted) cell, as written to results/table.csv and table.json.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -229,16 +230,16 @@ pub fn write_all(dir: &Path, records: &[CellRecord]) -> Result<()> {
         .map_err(|e| Error::Io(format!("cannot create {}: {e}", dir.display())))?;
     let sorted = write_csv(&dir.join(CSV_NAME), records)?;
     let json = serde_json::to_string_pretty(&sorted).map_err(|e| Error::Io(e.to_string()))?;
-    write_atomically(&dir.join(JSON_NAME), format!("{json}\n").as_bytes())?;
-    write_atomically(
+    output_file::replace(&dir.join(JSON_NAME), format!("{json}\n").as_bytes())?;
+    output_file::replace(
         &dir.join(MARKDOWN_NAME),
         markdown::render(&sorted).as_bytes(),
     )?;
-    write_atomically(&dir.join(SVG_NAME), svg::render(&sorted).as_bytes())?;
+    output_file::replace(&dir.join(SVG_NAME), svg::render(&sorted).as_bytes())?;
     Ok(())
 }
 
-/// Writes `records` to the CSV file `path` atomically, sorted by board and walls (height,
+/// Writes `records` to the CSV file `path` (`output_file::replace`), sorted by board and walls (height,
 /// then width), and returns them so sorted.
 pub fn write_csv(path: &Path, records: &[CellRecord]) -> Result<Vec<CellRecord>> {
     let mut sorted = records.to_vec();
@@ -251,49 +252,17 @@ pub fn write_csv(path: &Path, records: &[CellRecord]) -> Result<Vec<CellRecord>>
         }
         w.flush()?;
     }
-    write_atomically(path, &csv_bytes)?;
+    output_file::replace(path, &csv_bytes)?;
     Ok(sorted)
 }
 
-/// The extension of the temporary files `write_atomically` renames into place.
-const TEMPORARY: &str = "tmp";
-
-/// The temporary file `write_atomically` writes before renaming it to `path`.
-fn temporary_path(path: &Path) -> PathBuf {
-    path.with_extension(format!(
-        "{}.{TEMPORARY}",
-        path.extension().and_then(|e| e.to_str()).unwrap_or("")
-    ))
-}
-
-/// Writes `bytes` to a temporary file beside `path`, syncs it, and renames it over `path`:
-/// readers see the old file or the new one, never a part. On failure the temporary file
-/// is removed, so that no `.tmp` outlives the run.
-pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
-    use std::io::Write;
-    let tmp = temporary_path(path);
-    let io = |e: std::io::Error| Error::Io(format!("cannot write {}: {e}", path.display()));
-    let mut f = std::fs::File::create(&tmp).map_err(io)?;
-    let written = f
-        .write_all(bytes)
-        .and_then(|()| f.sync_all())
-        .and_then(|()| {
-            drop(f);
-            std::fs::rename(&tmp, path)
-        });
-    if written.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
-    written.map_err(io)
-}
-
 /// Makes sure results can be written into `dir` before any work is done for them: creates
-/// it, then checks each file `write_all` writes: it must be a file or not exist yet, and
-/// its temporary must be creatable (created and removed). Without this, a bad `--out` (a
-/// file, /dev/null, a directory without write permission, a table.md that is a directory)
-/// failed only when the first cell was solved, which can be many minutes in. The probes
-/// are the temporaries themselves, so `remove_stale_temporaries` clears them if the run is
-/// killed in between.
+/// it, then checks each file `write_all` writes (`output_file::check`: not a directory,
+/// and its temporary creatable). Without this, a bad `--out` (a file, /dev/null, a
+/// directory without write permission, a table.md that is a directory) failed only when
+/// the first cell was solved, which can be many minutes in. The probes are the
+/// temporaries themselves, so `remove_stale_temporaries` clears them if the run is killed
+/// in between.
 pub fn check_writable(dir: &Path) -> Result<()> {
     let cannot =
         |why: String| Error::Io(format!("cannot write results to {}: {why}", dir.display()));
@@ -303,13 +272,7 @@ pub fn check_writable(dir: &Path) -> Result<()> {
     std::fs::create_dir_all(dir).map_err(|e| cannot(e.to_string()))?;
     for name in OUTPUT_NAMES {
         let path = dir.join(name);
-        if path.exists() && !path.is_file() {
-            return Err(cannot(format!("{} is not a file", path.display())));
-        }
-        let probe = temporary_path(&path);
-        let in_probe = |e: std::io::Error| cannot(format!("{}: {e}", probe.display()));
-        std::fs::File::create(&probe).map_err(in_probe)?;
-        std::fs::remove_file(&probe).map_err(in_probe)?;
+        output_file::check(&path).map_err(|e| cannot(format!("{}: {e}", path.display())))?;
     }
     Ok(())
 }
@@ -319,7 +282,10 @@ pub fn check_writable(dir: &Path) -> Result<()> {
 pub fn remove_stale_temporaries(dir: &Path) {
     if let Ok(entries) = std::fs::read_dir(dir) {
         for e in entries.flatten() {
-            if e.path().extension().is_some_and(|x| x == TEMPORARY) {
+            if e.path()
+                .extension()
+                .is_some_and(|x| x == output_file::TEMPORARY)
+            {
                 let _ = std::fs::remove_file(e.path());
             }
         }

@@ -448,6 +448,11 @@ pub fn save_to(solved: &Solved, to: &Target) -> Result<u64> {
 /// onto `to.dir` when whole: a failure removes the temporary directory, and a killed
 /// process leaves it under its temporary name, never part of a table under the final one.
 fn through_temporary<T>(to: &Target, write: impl FnOnce(&Path) -> Result<T>) -> Result<T> {
+    // A link to a directory stays a link: the table is renamed onto where it leads.
+    let to = &Target {
+        dir: crate::output_file::resolved(&to.dir),
+        ..to.clone()
+    };
     check_destination(to)?;
     let part = sibling(&to.dir, "part");
     create_fresh(&part)?;

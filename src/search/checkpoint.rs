@@ -17,14 +17,16 @@
 //! the store's key numbers, so a file is read back only over a store that numbers them alike
 //! (`ConfigTables::key_numbering`). A save writes `FILE.part` and renames it, so a save
 //! that is cut short leaves the last one whole; a process that ends during a save removes
-//! its part first (`remove_part_being_written`, for a signal handler).
+//! its part first (`remove_part_being_written`, for a signal handler). Through a symbolic
+//! link, the link's target is replaced and the link kept (`output_file::resolved`).
 
 use super::no_win::{NoWin, attacker_at};
 use super::node::Node;
 use super::own_moves;
 use super::tt::{self, TranspositionTable};
-use crate::error::{Error, Result, count};
+use crate::error::{Error, Result, clip, count};
 use crate::geometry::Player;
+use crate::output_file;
 use crate::position::Position;
 use crate::tables::ConfigTables;
 use sha2::{Digest, Sha256};
@@ -121,9 +123,22 @@ impl Checkpoint {
                 tables.walls_per_player()
             )));
         };
+        // Written aside and renamed, and read back by the next run: only a regular file
+        // (or a link to one) can be either; a FIFO would also block the read.
+        if path.exists() && !path.is_file() {
+            let what = match path.is_dir() {
+                true => "a directory",
+                false => "not a regular file",
+            };
+            return Err(Error::Argument(format!(
+                "cannot keep a checkpoint in {}: it is {what}, and a checkpoint is a file the \
+                 next run reads back",
+                path.display()
+            )));
+        }
         let checkpoint = Checkpoint {
             path: path.to_path_buf(),
-            part: Box::leak(part_of(path)?.into_boxed_c_str()),
+            part: Box::leak(part_of(&output_file::resolved(path))?.into_boxed_c_str()),
             cell: format!(
                 "board {} walls {} keys {keys}",
                 tables.board(),
@@ -165,7 +180,7 @@ impl Checkpoint {
         if path.exists() && !path.is_file() {
             return Err(cannot("it is not a file".into()));
         }
-        let part = part_of(path)?;
+        let part = part_of(&output_file::resolved(path))?;
         let part = Path::new(std::ffi::OsStr::from_bytes(part.as_bytes()));
         let in_part = |e: std::io::Error| cannot(format!("{}: {e}", part.display()));
         // The part file itself: what a save creates first. One left by a save that was
@@ -244,7 +259,8 @@ impl Checkpoint {
             let (mut file, digest) = out.finish();
             writeln!(file, "{CHECKSUM}{digest}")?;
             file.into_inner()?.sync_all()?;
-            std::fs::rename(part, &self.path)
+            // Onto a link's target, so that a link stays a link (`output_file`).
+            std::fs::rename(part, output_file::resolved(&self.path))
         })();
         PART_BEING_WRITTEN.store(std::ptr::null_mut(), Ordering::SeqCst);
         if written.is_err() {
@@ -354,15 +370,32 @@ fn part_of(path: &Path) -> Result<CString> {
     })
 }
 
-/// The header's `spent` field: seconds (finite, not negative) and nodes.
+/// The most seconds a header may say the searches took: a century. No run of this
+/// program took that long, so a larger figure (a sealed 1e300 printed 300 digits, and
+/// left a campaign's cell no time) is damage, refused like any other.
+const MAX_SPENT_SECONDS: f64 = 100.0 * 365.25 * 24.0 * 3600.0;
+
+/// The header's `spent` field: seconds (finite, not negative, at most `MAX_SPENT_SECONDS`)
+/// and nodes.
 fn parse_spent(text: &str) -> std::result::Result<Spent, String> {
-    let bad = || format!("its header's work spent ({text}) is not seconds and nodes");
+    let bad = || {
+        format!(
+            "its header's work spent ({}) is not seconds and nodes",
+            clip(text)
+        )
+    };
     let (seconds, nodes) = text.split_once(' ').ok_or_else(bad)?;
     let seconds = seconds
         .parse::<f64>()
         .ok()
         .filter(|s| s.is_finite() && *s >= 0.0)
         .ok_or_else(bad)?;
+    if seconds > MAX_SPENT_SECONDS {
+        return Err(format!(
+            "its header says the searches took {seconds:.3e} s, more than a century: it is \
+             damaged"
+        ));
+    }
     let nodes = nodes.parse::<u64>().map_err(|_| bad())?;
     Ok(Spent { seconds, nodes })
 }
