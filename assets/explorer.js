@@ -33,11 +33,22 @@ function pageQuery(s) {
   return "?" + q.toString();
 }
 
-async function fetchOk(url) {
-  const r = await fetch(url);
-  const body = await r.text();
-  if (!r.ok) throw new Error(body.trim() || r.statusText);
-  return body;
+const sleep = (ms) => new Promise((done) => setTimeout(done, ms));
+
+// The body of `url`, or an error with the server's one line. A "busy" answer (503: another
+// cell is being solved, or every worker is taken) is asked again after 0.5, 1, 2, 4 and
+// 8 s, unless `stale()` says the answer is no longer wanted.
+async function fetchOk(url, stale = () => false) {
+  for (let wait = 500; ; wait *= 2) {
+    const r = await fetch(url);
+    const body = await r.text();
+    if (r.ok) return body;
+    if (r.status !== 503 || wait > 8000 || stale()) throw new Error(body.trim() || r.statusText);
+    $("error").textContent = body.trim() + " (asking again)";
+    $("error").hidden = false;
+    await sleep(wait);
+    if (stale()) throw new Error("no longer asked");
+  }
 }
 
 function kind(verdict) {
@@ -62,9 +73,9 @@ async function show(push) {
   else history.replaceState(null, "", pageQuery(s));
   $("link").href = pageQuery(s);
   drawLine(s);
-  selectCell(s);
-  const picture = fetchOk("/api/picture?" + q);
-  const analysis = fetchOk("/api/analyze?" + q).then(JSON.parse);
+  const stale = () => ticket !== shown;
+  const picture = fetchOk("/api/picture?" + q, stale);
+  const analysis = fetchOk("/api/analyze?" + q, stale).then(JSON.parse);
   // Handled below, or dropped with a stale request: never an unhandled rejection.
   analysis.catch(() => {});
   let svg;
@@ -75,6 +86,8 @@ async function show(push) {
     return;
   }
   if (ticket !== shown) return;
+  // Only a cell the server drew joins the list: a bad board in the URL adds no entry.
+  selectCell(s);
   $("board").innerHTML = svg;
   $("board").querySelectorAll(".move").forEach((g) => {
     g.addEventListener("click", () => play(g.dataset.move));

@@ -244,8 +244,14 @@ fn an_oversize_cell_is_refused_at_once_and_the_page_is_served() {
         let (status, body) = server.get(target);
         assert!(started.elapsed() < Duration::from_secs(1), "{target}");
         assert_eq!(status, 422, "{target}: {body}");
-        assert!(body.contains("is not saved here"), "{body}");
-        assert!(body.contains("--save DIR"), "{body}");
+        // A board the analysis cannot take is not told to save what `solve` refuses.
+        if target.contains("9x9") {
+            assert!(body.contains("cannot be explored"), "{body}");
+            assert!(!body.contains("--save"), "{body}");
+        } else {
+            assert!(body.contains("is not saved here"), "{body}");
+            assert!(body.contains("--save DIR"), "{body}");
+        }
     }
     let (status, page) = server.get("/");
     assert_eq!(status, 200);
@@ -253,4 +259,220 @@ fn an_oversize_cell_is_refused_at_once_and_the_page_is_served() {
     let (status, svg) = server.get("/api/picture?board=3x3&walls=1");
     assert_eq!(status, 200);
     assert!(svg.starts_with("<svg") && svg.contains(r#"data-move="b2""#));
+}
+
+/// What a server says to raw `bytes`: the status (none if it closed without answering or
+/// said nothing within `wait`) and the whole response. The write may fail once the server
+/// has refused and closed: what it answered is still read.
+fn exchange(addr: &str, bytes: &[u8], wait: Duration) -> (Option<u16>, String) {
+    let mut s = TcpStream::connect(addr).unwrap();
+    s.set_read_timeout(Some(wait)).unwrap();
+    s.set_write_timeout(Some(wait)).unwrap();
+    let writer = {
+        let mut s = s.try_clone().unwrap();
+        let bytes = bytes.to_vec();
+        // Written from a thread of its own: a server that refuses a long head answers
+        // before reading all of it, and the answer must be read while the rest is sent.
+        std::thread::spawn(move || {
+            for chunk in bytes.chunks(64 * 1024) {
+                if s.write_all(chunk).is_err() {
+                    return;
+                }
+            }
+        })
+    };
+    let mut got = Vec::new();
+    let mut buf = [0u8; 4096];
+    while let Ok(n) = s.read(&mut buf) {
+        if n == 0 {
+            break;
+        }
+        got.extend_from_slice(&buf[..n]);
+    }
+    let _ = s.shutdown(std::net::Shutdown::Both);
+    let _ = writer.join();
+    let text = String::from_utf8_lossy(&got).to_string();
+    let status = text
+        .strip_prefix("HTTP/1.1 ")
+        .and_then(|t| t.get(..3))
+        .and_then(|t| t.parse().ok());
+    (status, text)
+}
+
+impl Server {
+    /// Whether the process is still running.
+    fn alive(&mut self) -> bool {
+        self.child.try_wait().unwrap().is_none()
+    }
+}
+
+#[test]
+fn no_header_sizes_an_allocation_and_the_server_survives_every_request() {
+    let mut server = Server::start(&[]);
+    let wait = Duration::from_secs(5);
+    let head = |method: &str, extra: &str| {
+        format!("{method} /api/cells HTTP/1.1\r\nHost: x\r\n{extra}\r\n").into_bytes()
+    };
+    // A body announced far beyond memory: refused, never allocated.
+    let (status, text) = exchange(
+        &server.addr,
+        &head("GET", "Content-Length: 99999999999\r\n"),
+        wait,
+    );
+    assert_eq!(status, Some(413), "{text}");
+    assert!(server.alive());
+    assert_eq!(server.get("/api/cells").0, 200);
+    // Other methods: 405 naming what is answered, whatever their body.
+    let (status, text) = exchange(
+        &server.addr,
+        &head("POST", "Content-Length: 30000000000\r\n"),
+        wait,
+    );
+    assert_eq!(status, Some(405), "{text}");
+    assert!(text.contains("\r\nAllow: GET, HEAD\r\n"), "{text}");
+    assert!(server.alive());
+    // A chunked body has no size to check: refused too.
+    let (status, text) = exchange(
+        &server.addr,
+        &head("GET", "Transfer-Encoding: chunked\r\n"),
+        wait,
+    );
+    assert_eq!(status, Some(413), "{text}");
+    // A small body on a GET is read and ignored.
+    let mut small = head("GET", "Content-Length: 5\r\n");
+    small.extend_from_slice(b"hello");
+    assert_eq!(exchange(&server.addr, &small, wait).0, Some(200));
+    // A head of 8 MiB: refused once past the limit, not read whole.
+    let long = format!("X-Filler: {}\r\n", "a".repeat(8 << 20));
+    let (status, text) = exchange(&server.addr, &head("GET", &long), wait);
+    assert_eq!(status, Some(431), "{}", &text[..text.len().min(300)]);
+    let many: String = (0..500).map(|i| format!("X-H{i}: 1\r\n")).collect();
+    assert_eq!(
+        exchange(&server.addr, &head("GET", &many), wait).0,
+        Some(431)
+    );
+    assert!(server.alive());
+    assert_eq!(server.get("/api/cells").0, 200);
+}
+
+#[test]
+fn head_is_get_without_the_body_and_a_bare_lf_ends_a_line() {
+    let server = Server::start(&[]);
+    let wait = Duration::from_secs(5);
+    let (_, get) = exchange(
+        &server.addr,
+        b"GET /api/cells HTTP/1.1\r\nHost: x\r\n\r\n",
+        wait,
+    );
+    let (status, head) = exchange(
+        &server.addr,
+        b"HEAD /api/cells HTTP/1.1\r\nHost: x\r\n\r\n",
+        wait,
+    );
+    assert_eq!(status, Some(200), "{head}");
+    let (get_head, get_body) = get.split_once("\r\n\r\n").unwrap();
+    assert!(head.ends_with("\r\n\r\n"), "a body after HEAD: {head}");
+    assert_eq!(head.trim_end(), get_head);
+    assert!(get_head.contains(&format!("Content-Length: {}", get_body.len())));
+    // Lines ended by LF alone (RFC 9112 lets a server take them): answered.
+    let (status, text) = exchange(&server.addr, b"GET /api/cells HTTP/1.1\nHost: x\n\n", wait);
+    assert_eq!(status, Some(200), "{text}");
+    for (bytes, want) in [
+        (&b"GET /api/cells HTTP/2.0\r\n\r\n"[..], 505),
+        (b"GET /api/cells\r\n\r\n", 400),
+        (b"GET /api/cells HTTP/1.1\r\n folded\r\n\r\n", 400),
+        (
+            b"GET /api/cells HTTP/1.1\r\nContent-Length: 1x\r\n\r\n",
+            400,
+        ),
+    ] {
+        let (status, text) = exchange(&server.addr, bytes, wait);
+        assert_eq!(status, Some(want), "{text}");
+    }
+}
+
+#[test]
+fn idle_connections_are_closed_and_their_number_bounded() {
+    let server = Server::start(&[]);
+    // 300 clients that say nothing or half a request line, held open.
+    let idle: Vec<TcpStream> = (0..300)
+        .map(|i| {
+            let mut s = TcpStream::connect(&server.addr).unwrap();
+            if i % 2 == 1 {
+                s.write_all(b"GET /api/ce").unwrap();
+            }
+            s
+        })
+        .collect();
+    let started = Instant::now();
+    assert_eq!(server.get("/api/cells").0, 200);
+    assert!(started.elapsed() < Duration::from_secs(3));
+    // Each is closed by the server within its time for a head (5 s), answered 408.
+    let deadline = Instant::now() + Duration::from_secs(15);
+    for mut s in idle {
+        let left = deadline.saturating_duration_since(Instant::now());
+        s.set_read_timeout(Some(left.max(Duration::from_millis(10))))
+            .unwrap();
+        let mut text = String::new();
+        let read = s.read_to_string(&mut text);
+        assert!(read.is_ok(), "not closed by the server: {read:?}");
+        assert!(
+            text.is_empty() || text.starts_with("HTTP/1.1 408"),
+            "{text}"
+        );
+    }
+    // Past 512 open connections, one more is answered 503 at once and closed.
+    let held: Vec<TcpStream> = (0..512)
+        .map(|_| TcpStream::connect(&server.addr).unwrap())
+        .collect();
+    std::thread::sleep(Duration::from_millis(500));
+    let (status, text) = exchange(
+        &server.addr,
+        b"GET /api/cells HTTP/1.1\r\n\r\n",
+        Duration::from_secs(3),
+    );
+    assert_eq!(status, Some(503), "{text}");
+    drop(held);
+    std::thread::sleep(Duration::from_millis(500));
+    assert_eq!(server.get("/api/cells").0, 200);
+}
+
+#[test]
+fn a_solve_whose_client_gave_up_is_kept_for_the_next_request() {
+    // 4x6 with 3 walls: about 3 s to solve on this machine, not saved.
+    let server = Server::start(&["--max-seconds", "120"]);
+    let target = "/api/analyze?board=4x6&walls=3";
+    let mut gone = TcpStream::connect(&server.addr).unwrap();
+    write!(gone, "GET {target} HTTP/1.1\r\nHost: x\r\n\r\n").unwrap();
+    std::thread::sleep(Duration::from_millis(300));
+    drop(gone);
+    // Busy while the abandoned solve runs, then answered from it: never solved again.
+    let deadline = Instant::now() + Duration::from_secs(90);
+    loop {
+        assert!(Instant::now() < deadline, "never answered");
+        let asked = Instant::now();
+        let (status, body) = server.get(target);
+        if status == 503 {
+            assert!(body.starts_with("busy:"), "{body}");
+            std::thread::sleep(Duration::from_millis(200));
+            continue;
+        }
+        assert_eq!(status, 200, "{body}");
+        let took = asked.elapsed();
+        assert!(took < Duration::from_secs(1), "solved again: {took:?}");
+        // Another position of the kept cell (a pawn move: the same layers) is a lookup too.
+        let json: serde_json::Value = serde_json::from_str(&body).unwrap();
+        let pawn = json["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m["move"].as_str().unwrap())
+            .find(|m| m.len() == 2)
+            .unwrap();
+        let asked = Instant::now();
+        let (status, body) = server.get(&format!("{target}&moves={pawn}"));
+        assert_eq!(status, 200, "{body}");
+        assert!(asked.elapsed() < Duration::from_secs(1));
+        break;
+    }
 }

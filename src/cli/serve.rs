@@ -155,12 +155,9 @@ pub fn run(s: Serve, bars: &Bars, out: &mut dyn Write) -> Result<ExitCode> {
         });
     }
     let explorer = Explorer::new(kept, s.limits);
-    let server = tiny_http::Server::http(s.addr)
+    let listener = std::net::TcpListener::bind(s.addr)
         .map_err(|e| Error::Io(format!("cannot listen on {}: {e}", s.addr)))?;
-    let addr = server
-        .server_addr()
-        .to_ip()
-        .expect("a TCP server has an IP address");
+    let addr = listener.local_addr()?;
     bars.line(&format!(
         "{} solved on request (each within {} s and {}); ready in {:.2} s",
         count(explorer.solvable_count(), "cell"),
@@ -176,6 +173,6 @@ pub fn run(s: Serve, bars: &Bars, out: &mut dyn Write) -> Result<ExitCode> {
     // The first line of stdout, flushed: a script (or the tests) reads the port from it.
     writeln!(out, "serving http://{addr}/")?;
     out.flush()?;
-    serve(&server, &explorer, s.pool);
+    serve(&listener, &explorer, s.pool);
     Ok(ExitCode::SUCCESS)
 }

@@ -7,16 +7,18 @@
 //! `/api/analyze` the JSON of `analyze --json` (one function makes both,
 //! `report::analyze`), `/api/picture` the position as SVG with a target per legal move.
 //!
-//! A request never writes to disk, and at most one request solves at a time (the others
-//! that would solve are told the server is busy, never queued behind a long analysis).
+//! A request never writes to disk, and at most one cell is solved at a time (the others
+//! that would solve are told the server is busy, never queued behind a long analysis);
+//! the cell last solved is kept (`kept.rs`), even for a client that gave up.
 //!
 //! Depends on `analysis`, `report`, `picture`, `retro`, `tables`; prints nothing.
 
+mod head;
 pub mod http;
+mod kept;
 mod query;
 
 use std::path::PathBuf;
-use std::sync::{Mutex, TryLockError};
 use std::time::Instant;
 
 use crate::analysis::Analyst;
@@ -27,7 +29,7 @@ use crate::notation::{parse_moves, parse_record};
 use crate::position::{MAX_WALLS_PER_PLAYER, Position, parse_walls_per_player};
 use crate::progress::Silent;
 use crate::retro::{self, Keep, Solved};
-use crate::tables::Tables;
+use kept::Kept;
 use query::Query;
 use serde::Serialize;
 
@@ -88,10 +90,19 @@ pub enum Refusal {
     NotFound(String),
     /// 405: anything but GET or HEAD.
     Method(String),
+    /// 408: the request's head did not come in time.
+    TimedOut(String),
+    /// 413: a body, over the few bytes read and dropped (no route takes one).
+    BodyTooLarge(String),
     /// 422: a cell neither saved nor small enough to solve within the limits.
     TooLarge(String),
-    /// 503: another request is solving its cell.
+    /// 431: a request's head over its limits (`head.rs`).
+    HeadTooLarge(String),
+    /// 503: another request is solving its cell, or the server's connections or workers
+    /// are all taken.
     Busy(String),
+    /// 505: an HTTP version other than 1.0 and 1.1.
+    Version(String),
 }
 
 impl Refusal {
@@ -100,8 +111,12 @@ impl Refusal {
             Refusal::Bad(_) => 400,
             Refusal::NotFound(_) => 404,
             Refusal::Method(_) => 405,
+            Refusal::TimedOut(_) => 408,
+            Refusal::BodyTooLarge(_) => 413,
             Refusal::TooLarge(_) => 422,
+            Refusal::HeadTooLarge(_) => 431,
             Refusal::Busy(_) => 503,
+            Refusal::Version(_) => 505,
         }
     }
 
@@ -110,8 +125,12 @@ impl Refusal {
             Refusal::Bad(m)
             | Refusal::NotFound(m)
             | Refusal::Method(m)
+            | Refusal::TimedOut(m)
+            | Refusal::BodyTooLarge(m)
             | Refusal::TooLarge(m)
-            | Refusal::Busy(m) => m,
+            | Refusal::HeadTooLarge(m)
+            | Refusal::Busy(m)
+            | Refusal::Version(m) => m,
         }
     }
 }
@@ -163,8 +182,8 @@ pub struct Explorer<'t> {
     /// The cells a request may solve, smallest first (`solvable_cells`).
     on_request: Vec<Cell>,
     limits: Limits,
-    /// Held while a request solves its cell.
-    solving: Mutex<()>,
+    /// The cell last solved on request, kept by a thread of its own.
+    kept: Kept,
 }
 
 impl<'t> Explorer<'t> {
@@ -175,7 +194,7 @@ impl<'t> Explorer<'t> {
             saved,
             on_request: solvable_cells(limits),
             limits,
-            solving: Mutex::new(()),
+            kept: Kept::start(limits),
         }
     }
 
@@ -195,7 +214,7 @@ impl<'t> Explorer<'t> {
     fn route(&self, method: &str, target: &str) -> Result<Reply, Refusal> {
         if method != "GET" && method != "HEAD" {
             return Err(Refusal::Method(format!(
-                "{}: this server only answers GET (it changes nothing)",
+                "{}: this server only answers GET and HEAD (it changes nothing)",
                 crate::error::clip(method)
             )));
         }
@@ -274,23 +293,8 @@ impl<'t> Explorer<'t> {
             ));
         }
         self.check_solvable(cell)?;
-        let _solving = match self.solving.try_lock() {
-            Ok(guard) => guard,
-            // A request that panicked while solving left nothing half-made behind: the
-            // lock guards no data.
-            Err(TryLockError::Poisoned(p)) => p.into_inner(),
-            Err(TryLockError::WouldBlock) => {
-                return Err(Refusal::Busy(
-                    "busy: another request is solving its cell (one at a time); try again in \
-                     a moment"
-                        .into(),
-                ));
-            }
-        };
-        let tables = Tables::build(cell.board, cell.walls, self.limits.memory, &Silent)?;
-        let layers = crate::report::analyze::layers(&position, None);
-        let mut analyst = Analyst::retro(&tables, self.limits.memory, layers, &Silent)?;
-        Ok(Reply::ok("application/json", json(&mut analyst)))
+        let json = self.kept.analyze(cell, position, started)?;
+        Ok(Reply::ok("application/json", json))
     }
 
     /// `/api/picture`: the position as SVG, a target on each legal move (no solving: the
@@ -319,19 +323,22 @@ impl<'t> Explorer<'t> {
             false => Fit::Unlisted,
         };
         let why = match fit {
-            Fit::Unlisted if !retro::handles(cell.board) => format!(
-                "the retrograde analysis handles boards of at most {} cells",
-                retro::MAX_CELLS
-            ),
-            Fit::Unlisted => format!(
+            Fit::Unlisted | Fit::NotRetro if !retro::handles(cell.board) => {
+                // Neither solved here nor savable: `solve --method retro` refuses it too.
+                return Err(Refusal::TooLarge(format!(
+                    "{cell} cannot be explored: the retrograde analysis, which the explorer \
+                     answers from, handles boards of at most {} cells, so it can be neither \
+                     solved on request nor saved ({} has {})",
+                    retro::MAX_CELLS,
+                    cell.board,
+                    cell.board.cells()
+                )));
+            }
+            Fit::Unlisted | Fit::NotRetro => format!(
                 "solving it would exceed this server's limits even with no walls (--max-seconds \
                  {} s, --memory {})",
                 self.limits.seconds,
                 format_bytes(self.limits.memory)
-            ),
-            Fit::NotRetro => format!(
-                "the retrograde analysis handles boards of at most {} cells",
-                retro::MAX_CELLS
             ),
             Fit::Seconds(s) => format!(
                 "solving it would take an estimated {}, over this server's limit of {} s \
@@ -529,9 +536,9 @@ mod tests {
             (
                 "/api/analyze?board=9x9&walls=10",
                 422,
-                "9x9 with 10 walls is not saved here",
+                "9x9 with 10 walls cannot be explored",
             ),
-            ("/api/analyze?board=16x8&walls=1", 422, "at most 64 cells"),
+            ("/api/analyze?board=16x8&walls=1", 422, "cannot be explored"),
             ("/api/cells?x=1", 400, "unknown parameter 'x'"),
             ("/etc/passwd", 404, "no page /etc/passwd"),
         ] {
