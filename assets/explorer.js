@@ -73,6 +73,10 @@ async function show(push) {
   else history.replaceState(null, "", pageQuery(s));
   $("link").href = pageQuery(s);
   drawLine(s);
+  // Until this position's answers arrive nothing of the last one stays to be read or
+  // clicked as this one's (a move chip of Player 1's was played as Player 2's move while a
+  // cell was solved on request): the panel says it is solving, the old board waits.
+  waiting(s);
   const stale = () => ticket !== shown;
   const picture = fetchOk("/api/picture?" + q, stale);
   const analysis = fetchOk("/api/analyze?" + q, stale).then(JSON.parse);
@@ -82,13 +86,18 @@ async function show(push) {
   try {
     svg = await picture;
   } catch (e) {
-    if (ticket === shown) fail(e.message);
+    if (ticket === shown) {
+      fail(e.message);
+      $("verdict").textContent = "";
+      $("board").classList.remove("waiting");
+    }
     return;
   }
   if (ticket !== shown) return;
   // Only a cell the server drew joins the list: a bad board in the URL adds no entry.
   selectCell(s);
   $("board").innerHTML = svg;
+  $("board").classList.remove("waiting");
   $("board").querySelectorAll(".move").forEach((g) => {
     g.addEventListener("click", () => play(g.dataset.move));
   });
@@ -107,6 +116,18 @@ async function show(push) {
     $("moves").innerHTML = "";
     document.body.dataset.drawn = String(ticket);
   }
+}
+
+// The panel while `s`'s answers are on their way, and the page's title for it.
+function waiting(s) {
+  $("verdict").textContent = "Solving…";
+  $("verdict").className = "solving";
+  $("moves").innerHTML = "";
+  $("record").textContent = "";
+  $("board").classList.add("waiting");
+  const walls = s.walls === "1" ? "1 wall" : `${s.walls} walls`;
+  const after = s.at ? `, after ${s.line.slice(0, s.at).join(" ")}` : "";
+  document.title = `${s.board}, ${walls} each${after} — Quoridor explorer`;
 }
 
 function fail(message) {

@@ -87,6 +87,27 @@ await act(() => page.keyboard.press("End"));
 check((await record()) === three, "End goes to the last move played");
 await shot("5-line");
 
+// While a position's analysis is on its way (held back here, as a cell solved on request
+// takes seconds), nothing of the last position can be read or played as this one's: the
+// move list is empty, the panel says it is solving, the title names the new position.
+let release;
+const held = new Promise((done) => (release = done));
+await page.route("**/api/analyze*", async (route) => { await held; await route.continue(); });
+const drawnBefore = await page.evaluate(() => Number(document.body.dataset.drawn || 0));
+const chip = await page.$eval("#moves li", (li) => li.textContent.split(" ")[0]);
+await page.click("#moves li >> nth=0");
+await page.waitForFunction(() => !document.querySelector("#board.waiting"), null, { timeout: 10000 });
+check((await page.$$eval("#moves li", (ls) => ls.length)) === 0, `after ${chip}, while its answer is on its way, no move of the last position is listed`);
+check((await verdict()).startsWith("Solving"), `the panel says it is solving: ${await verdict()}`);
+check((await page.title()).includes(chip), `the title names the position: ${await page.title()}`);
+await shot("5b-solving");
+release();
+await page.waitForFunction((n) => Number(document.body.dataset.drawn || 0) > n, drawnBefore, { timeout: 10000 });
+await page.unroute("**/api/analyze*");
+check(await coloured(), "then its targets are coloured");
+await act(() => page.click("#back"));
+check((await record()) === three, "back returns to the last move played");
+
 // The page's link reopens the same position in a fresh page.
 const link = await page.$eval("#link", (a) => a.href);
 const again = await browser.newPage({ viewport: { width: 1100, height: 760 } });
