@@ -127,6 +127,22 @@ check(/not saved here/.test(refusal), `an oversize cell shows the server's refus
 await shot("6-refused");
 errors.splice(before, errors.length - before, ...errors.slice(before).filter((e) => !/status of 422/.test(e)));
 
+// Boards of every shape fit the window, and a wide one is not drawn tiny.
+for (const [board, least] of [["26x2", 26], ["2x32", 16], ["5x5", 60]]) {
+  await page.goto(url.replace(/\/?$/, "/") + `?board=${board}&walls=0`);
+  await page.waitForSelector("#board svg", { timeout: 10000 });
+  const box = await page.$eval("#board svg", (svg) => {
+    const r = svg.getBoundingClientRect();
+    const cells = svg.querySelectorAll("rect[fill='#f3e9d2']");
+    const c = cells.length ? cells[0].getBoundingClientRect() : { width: 0 };
+    return { bottom: r.bottom, right: r.right, cell: c.width, h: innerHeight, w: innerWidth };
+  });
+  check(box.bottom <= box.h && box.right <= box.w && box.cell >= least,
+    `${board} fits the window (to ${Math.round(box.right)}x${Math.round(box.bottom)} of ${box.w}x${box.h}), a square ${box.cell.toFixed(0)} px`);
+  await shot(`7-fit-${board}`);
+}
+errors.splice(0, errors.length, ...errors.filter((e) => !/status of 4\d\d/.test(e)));
+
 check(errors.length === 0, `no script errors (${errors.join("; ")})`);
 await browser.close();
 if (failures.length) {
