@@ -143,6 +143,29 @@ for (const [board, least] of [["26x2", 26], ["2x32", 16], ["5x5", 60]]) {
 }
 errors.splice(0, errors.length, ...errors.filter((e) => !/status of 4\d\d/.test(e)));
 
+// The map: the saved cell (the first /api/cells lists) is a link coloured by its winner,
+// which /api/analyze gives for its start; clicking it opens that cell in the explorer.
+const root = url.replace(/\/?$/, "/");
+const saved = (await (await fetch(root + "api/cells")).json()).cells.find((c) => c.source === "saved");
+const startVerdict = (await (await fetch(root + `api/analyze?board=${saved.board}&walls=${saved.walls}`)).json()).verdict;
+const want = { win: "p1", loss: "p2", draw: "draw" }[startVerdict.kind];
+await page.goto(root);
+await page.waitForSelector("header a#to-map");
+await page.click("header a#to-map");
+await page.waitForSelector("#map");
+const href = `/?board=${saved.board}&walls=${saved.walls}`;
+const square = await page.$eval(`#map a[href="${href}"]`, (a) => ({ cls: a.parentElement.className, text: a.textContent }))
+  .catch(() => null);
+check(square !== null && square.cls === want,
+  `the map links ${saved.board} with ${saved.walls} walls, coloured ${square && square.cls} (${square && square.text}), its winner ${want}`);
+const grey = await page.$$eval("#map td.on-request a", (as) => as.length);
+check(grey > 0, `the cells not saved are on the map, grey (${grey})`);
+await shot("8-map");
+await act(() => page.click(`#map a[href="${href}"]`));
+const opened = await page.$eval("#cell", (s) => s.value).catch(() => "");
+check((await page.$("#record")) !== null && opened === `${saved.board}/${saved.walls}`,
+  `clicking it opens the explorer on that cell (${page.url()}, the list at ${opened})`);
+
 check(errors.length === 0, `no script errors (${errors.join("; ")})`);
 await browser.close();
 if (failures.length) {

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The explorer in a real browser: starts `serve` on a free port, then drives headless
 # Chromium with playwright-core (scripts/browser_check.mjs): loads the page, plays moves by
-# clicking, steps back and forward, reopens its link, and writes a screenshot per step.
+# clicking, steps back and forward, reopens its link, opens the map (/map) and a cell from
+# it, and writes a screenshot per step.
 #
 #   scripts/browser_check.sh [TABLE_DIR]
 #
@@ -40,6 +41,9 @@ if [ -z "$table" ]; then
     fi
 fi
 
+# The last run's output removed first: the wait below could otherwise read its old line
+# before the new server's redirection empties the file (a race seen once: an empty URL).
+rm -f "$work/serve.out"
 "$bin" serve --table "$table" --addr 127.0.0.1:0 > "$work/serve.out" 2> "$work/serve.err" &
 server=$!
 trap 'kill $server 2> /dev/null || true' EXIT

@@ -173,6 +173,53 @@ fn answers_equal_analyze_json_from_a_saved_table_and_on_request() {
 }
 
 #[test]
+fn the_map_links_every_cell_coloured_by_its_winner() {
+    let dir = scratch("map34");
+    let d = dir.to_str().unwrap();
+    let saved = Command::new(BIN)
+        .args([
+            "solve", "3x4", "--walls", "1", "--method", "retro", "--save", d, "-q",
+        ])
+        .output()
+        .unwrap();
+    assert!(saved.status.success());
+    let server = Server::start(&["--table", d]);
+    // 3x4 with 1 wall: Player 1 wins in 7 plies (`analyze 3x4 --walls 1`).
+    let start = analyze(&["3x4", "--walls", "1"]);
+    assert_eq!(
+        start["verdict"],
+        serde_json::json!({"kind": "win", "plies": 7})
+    );
+    let (status, map) = server.get("/map");
+    assert_eq!(status, 200, "{map}");
+    assert!(
+        map.contains(
+            r#"<td class="p1"><a href="/?board=3x4&amp;walls=1" title="3x4 with 1 wall">P1 7</a>"#
+        ),
+        "{map}"
+    );
+    // A cell answered on request is on the map, grey, and not solved to draw it.
+    assert!(map.contains(r#"<td class="on-request"><a href="/?board=3x3&amp;walls=4""#));
+    assert!(map.contains(r#"href="/""#), "a link back to the explorer");
+    let (_, page) = server.get("/");
+    assert!(
+        page.contains(r#"href="/map""#),
+        "the explorer links to the map"
+    );
+    // 3x3 holds fewer walls than 2 x 4, yet is answered with 4 walls: it is listed.
+    let (_, cells) = server.get("/api/cells");
+    let cells: serde_json::Value = serde_json::from_str(&cells).unwrap();
+    let listed = |walls: u8| {
+        cells["cells"]
+            .as_array()
+            .unwrap()
+            .contains(&serde_json::json!({"board": "3x3", "walls": walls, "source": "on request"}))
+    };
+    assert!(listed(4) && listed(10), "{cells}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn bad_requests_get_400_with_the_command_lines_message() {
     let server = Server::start(&[]);
     // The same input given to `analyze` and to the API: the API's body is the CLI's line

@@ -3,7 +3,8 @@
 //! for the request within the server's limits. Routing, parameters and refusals live here,
 //! free of any socket, so they are tested as plain calls; `http.rs` carries them over HTTP.
 //!
-//! Routes (GET): `/` the page (`assets/`), `/api/cells` what can be answered,
+//! Routes (GET): `/` the page (`assets/`), `/map` every cell as a table of links
+//! (`map.rs`), `/api/cells` what can be answered,
 //! `/api/analyze` the JSON of `analyze --json` (one function makes both,
 //! `report::analyze`), `/api/picture` the position as SVG with a target per legal move.
 //!
@@ -16,6 +17,7 @@
 mod head;
 pub mod http;
 mod kept;
+mod map;
 mod query;
 
 use std::path::PathBuf;
@@ -26,7 +28,7 @@ use crate::error::{Error, count, format_bytes};
 use crate::estimate::CellEstimate;
 use crate::geometry::Board;
 use crate::notation::{parse_moves, parse_record};
-use crate::position::{MAX_WALLS_PER_PLAYER, Position, parse_walls_per_player};
+use crate::position::{Position, parse_walls_per_player};
 use crate::progress::Silent;
 use crate::retro::{self, Keep, Solved};
 use kept::Kept;
@@ -229,6 +231,10 @@ impl<'t> Explorer<'t> {
             "/" | "/index.html" => Ok(Reply::ok("text/html; charset=utf-8", PAGE.into())),
             "/explorer.js" => Ok(Reply::ok("text/javascript; charset=utf-8", SCRIPT.into())),
             "/explorer.css" => Ok(Reply::ok("text/css; charset=utf-8", STYLE.into())),
+            "/map" => {
+                Query::parse(query, &[])?;
+                Ok(Reply::ok("text/html; charset=utf-8", self.map()))
+            }
             "/api/cells" => {
                 Query::parse(query, &[])?;
                 Ok(Reply::ok("application/json", self.cells_json()))
@@ -236,7 +242,7 @@ impl<'t> Explorer<'t> {
             "/api/analyze" => self.analyze(&Query::parse(query, &POSITION_PARAMETERS)?),
             "/api/picture" => self.picture(&Query::parse(query, &POSITION_PARAMETERS)?),
             _ => Err(Refusal::NotFound(format!(
-                "no page {}: the explorer is at /, its API at /api/cells, /api/analyze and \
+                "no page {}: the explorer is at /, its map at /map, its API at /api/cells, /api/analyze and \
                  /api/picture",
                 crate::error::clip(path)
             ))),
@@ -275,6 +281,23 @@ impl<'t> Explorer<'t> {
             memory: self.limits.memory,
         })
         .expect("serializable")
+    }
+
+    /// `/map`: every cell listed, a saved one with its start's verdict (a lookup in its
+    /// table; nothing is solved).
+    fn map(&self) -> String {
+        let saved = self.saved.iter().map(|s| {
+            let cell = s.cell();
+            let start = Position::start(cell.board, cell.walls).expect("a saved cell starts");
+            let verdict = Analyst::shared(&s.solved).verdict(&start, &Silent);
+            (cell, map::Known::Saved(verdict))
+        });
+        let on_request = self
+            .on_request
+            .iter()
+            .filter(|c| self.saved_cell(**c).is_none())
+            .map(|&c| (c, map::Known::OnRequest));
+        map::page(&saved.chain(on_request).collect::<Vec<_>>())
     }
 
     /// `/api/analyze`: the JSON of `analyze --json` for the position asked.
@@ -422,16 +445,11 @@ fn fits(cell: Cell, limits: Limits) -> Fit {
     }
 }
 
-/// Whether the board of `cell` holds fewer walls than both players have.
-fn holds_fewer(cell: Cell) -> bool {
-    let layers = crate::tables::TableEstimate::new(cell.board, cell.walls)
-        .by_walls
-        .len();
-    layers < 2 * cell.walls as usize + 1
-}
+/// The most walls per player a listed cell has: the results table's columns (0 to 10, the
+/// standard game's count). A request may still ask for more.
+pub const LISTED_WALLS: u8 = 10;
 
-/// Every cell that fits `limits` (up to the first wall count the board cannot hold:
-/// `holds_fewer`), by board area, then width, then walls. A cell costs
+/// Every cell that fits `limits` (up to `LISTED_WALLS`), by board area, then width, then walls. A cell costs
 /// more with more walls (more layers and splits of the same configurations) and on a
 /// taller board (more configurations and pawn placements), so each walk stops at the
 /// first cell that does not fit: the list is whole, and a request for any other cell is
@@ -444,17 +462,14 @@ fn solvable_cells(limits: Limits) -> Vec<Cell> {
                 break;
             };
             let before = cells.len();
-            for walls in 0..=MAX_WALLS_PER_PLAYER {
+            for walls in 0..=LISTED_WALLS {
                 let cell = Cell { board, walls };
                 if fits(cell, limits) != Fit::Yes {
                     break;
                 }
+                // Listed even once the board cannot hold both players' walls (more walls
+                // then change no outcome, TECHNIQUES.md): each is still a cell one asks for.
                 cells.push(cell);
-                // Once the board cannot hold both players' walls, more walls change no
-                // outcome (TECHNIQUES.md): such cells are answered, not listed.
-                if holds_fewer(cell) {
-                    break;
-                }
             }
             if cells.len() == before {
                 break;
