@@ -168,15 +168,13 @@ impl TableRun {
         std::fs::create_dir_all(dir)
             .map_err(|e| Error::Argument(format!("cannot create {}: {e}", dir.display())))?;
         let probe = dir.join(SCRATCH_PROBE);
-        let cannot = |e: std::io::Error| {
+        crate::output_file::check(&probe).map_err(|e| {
             Error::Io(format!(
                 "cannot write in the scratch directory {}: {}: {e}",
                 dir.display(),
                 probe.display()
             ))
-        };
-        std::fs::File::create(&probe).map_err(cannot)?;
-        std::fs::remove_file(&probe).map_err(cannot)
+        })
     }
 
     /// Takes the directories the run writes (results, saved tables, scratch) for this

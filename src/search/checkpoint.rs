@@ -32,7 +32,7 @@ use crate::tables::ConfigTables;
 use sha2::{Digest, Sha256};
 use std::ffi::{CStr, CString};
 use std::io::{BufRead, BufReader, BufWriter, Read, Write};
-use std::os::unix::ffi::OsStrExt;
+use std::os::unix::ffi::{OsStrExt, OsStringExt};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicPtr, Ordering};
@@ -180,13 +180,10 @@ impl Checkpoint {
         if path.exists() && !path.is_file() {
             return Err(cannot("it is not a file".into()));
         }
-        let part = part_of(&output_file::resolved(path))?;
-        let part = Path::new(std::ffi::OsStr::from_bytes(part.as_bytes()));
-        let in_part = |e: std::io::Error| cannot(format!("{}: {e}", part.display()));
-        // The part file itself: what a save creates first. One left by a save that was
-        // killed is nothing to keep.
-        std::fs::File::create(part).map_err(in_part)?;
-        std::fs::remove_file(part).map_err(in_part)
+        // The part file itself, what a save creates first (one left by a save that was
+        // killed is nothing to keep): created and removed.
+        let part = output_file::temporary_path(&output_file::resolved(path));
+        output_file::check(path).map_err(|e| cannot(format!("{}: {e}", part.display())))
     }
 
     /// The file the table is kept in.
@@ -358,10 +355,12 @@ impl Checkpoint {
     }
 }
 
-/// `FILE.part` for the checkpoint `FILE`, as a C string for `unlink`.
+/// `FILE.part` for the checkpoint `FILE` (`output_file::temporary_path`), as a C string
+/// for `unlink`.
 fn part_of(path: &Path) -> Result<CString> {
-    let mut name = path.as_os_str().as_bytes().to_vec();
-    name.extend_from_slice(b".part");
+    let name = output_file::temporary_path(path)
+        .into_os_string()
+        .into_vec();
     CString::new(name).map_err(|_| {
         Error::Argument(format!(
             "{} is not a path: it holds a NUL byte",
