@@ -5,12 +5,12 @@
 //! answer is the same. A run stopped after some layers goes on, with another number of
 //! ranks, to the same table.
 
-use quoridor_solver::geometry::Board;
-use quoridor_solver::progress::Silent;
+use quoridor_solver::cell::solver::{CellResult, Method, SolveOptions, Store, solve, solve_share};
 use quoridor_solver::retro::Precision;
 use quoridor_solver::retro::ranks::{InProcess, Ranks, SharedRanks};
 use quoridor_solver::retro::saved::Target;
-use quoridor_solver::solver::{CellResult, Method, SolveOptions, Store, solve, solve_share};
+use quoridor_solver::rules::geometry::Board;
+use quoridor_solver::support::progress::Silent;
 use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;

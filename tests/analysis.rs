@@ -6,12 +6,12 @@
 //! of seeded random games (and every move from them) of 4x3 with 3 walls, 3x5 with 3 and
 //! 8x3 with 3 (draws); and every reachable position of 4x3 and 3x5 with 3 walls.
 
-use quoridor_solver::analysis::{Analyst, Verdict, random_games, reachable};
-use quoridor_solver::geometry::Board;
-use quoridor_solver::position::Position;
-use quoridor_solver::progress::Silent;
+use quoridor_solver::cell::analysis::{Analyst, Verdict, random_games, reachable};
+use quoridor_solver::configs::Tables;
+use quoridor_solver::rules::geometry::Board;
+use quoridor_solver::rules::position::Position;
 use quoridor_solver::search::Limits;
-use quoridor_solver::tables::Tables;
+use quoridor_solver::support::progress::Silent;
 
 /// Deeper than any remoteness of the cells below, so that "unknown" can only be a draw.
 const MAX_DEPTH: u8 = 60;
@@ -222,9 +222,14 @@ fn a_table_saved_layer_by_layer_is_the_table_saved_from_memory() {
                 resume: true,
                 ranks: None,
             };
-            let (through, _) =
-                saved::save_through(&tables, budget, retro::Precision::Exact, &to, &Silent)
-                    .unwrap();
+            let (through, _) = retro::through::save_through(
+                &tables,
+                budget,
+                retro::Precision::Exact,
+                &to,
+                &Silent,
+            )
+            .unwrap();
             if budget == u64::MAX {
                 assert!(through.keeps_all_layers());
             }
@@ -269,8 +274,8 @@ fn a_table_saved_layer_by_layer_is_the_table_saved_from_memory() {
 /// split of walls left and side to move.
 #[test]
 fn the_placements_left_out_are_those_with_a_pawn_cut_off() {
-    use quoridor_solver::geometry::Player;
-    use quoridor_solver::solver::{Method, SolveOptions, Store, solve};
+    use quoridor_solver::cell::solver::{Method, SolveOptions, Store, solve};
+    use quoridor_solver::rules::geometry::Player;
     for (w, h, n) in [(3, 3, 1), (3, 4, 2), (4, 3, 2), (2, 5, 3)] {
         let board = Board::new(w, h).unwrap();
         let tables = Tables::build(board, n, u64::MAX, &Silent).unwrap();
@@ -313,9 +318,9 @@ fn the_placements_left_out_are_those_with_a_pawn_cut_off() {
 /// damaged file, naming it.
 #[test]
 fn the_check_of_a_table_read_in_one_pass_finds_a_wrong_value_and_a_damaged_file() {
-    use quoridor_solver::analysis::random_games_by;
+    use quoridor_solver::cell::analysis::random_games_by;
+    use quoridor_solver::configs::Ranked;
     use quoridor_solver::retro::{self, sampled, saved};
-    use quoridor_solver::tables::Ranked;
     let (board, walls) = (Board::new(4, 4).unwrap(), 3);
     let ranked = Ranked::build(board, walls);
     let dir = scratch("sampled");
@@ -368,7 +373,7 @@ fn the_check_of_a_table_read_in_one_pass_finds_a_wrong_value_and_a_damaged_file(
 /// counts; its table is checked by `retro::sampled`.
 #[test]
 fn outcomes_in_parts_through_the_disk_are_the_exact_tables_outcomes() {
-    use quoridor_solver::analysis::random_games_by;
+    use quoridor_solver::cell::analysis::random_games_by;
     use quoridor_solver::retro::{self, Precision, sampled, saved, spill::Spill};
     let inflate = |path: std::path::PathBuf| {
         let mut out = Vec::new();

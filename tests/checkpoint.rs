@@ -3,9 +3,9 @@
 //! finds, with either store; a file for another cell or another store's numbering is
 //! refused with a clear error.
 
-use quoridor_solver::geometry::{Board, Player};
-use quoridor_solver::progress::Silent;
-use quoridor_solver::solver::{CellResult, Method, Outcome, SolveOptions, Store, solve};
+use quoridor_solver::cell::solver::{CellResult, Method, Outcome, SolveOptions, Store, solve};
+use quoridor_solver::rules::geometry::{Board, Player};
+use quoridor_solver::support::progress::Silent;
 use std::path::PathBuf;
 
 mod common;

@@ -4,8 +4,8 @@
 use std::io::Write;
 use std::process::{Command, Stdio};
 
-use quoridor_solver::geometry::Board;
-use quoridor_solver::position::Position;
+use quoridor_solver::rules::geometry::Board;
+use quoridor_solver::rules::position::Position;
 
 mod common;
 use common::cli::{interrupted_in_search, ok, refused, run, scratch, stderr, stdout};

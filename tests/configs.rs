@@ -2,8 +2,8 @@
 //! every row, and the enumeration itself for the rows small enough to build.
 
 use quoridor_solver::configs::{Enumeration, count_by_walls};
-use quoridor_solver::geometry::Board;
-use quoridor_solver::progress::Silent;
+use quoridor_solver::rules::geometry::Board;
+use quoridor_solver::support::progress::Silent;
 
 #[test]
 fn counts_match_the_data_file() {

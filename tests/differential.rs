@@ -6,13 +6,13 @@
 mod common;
 
 use common::reference::{RefBoard, reachable_slow};
-use quoridor_solver::geometry::{Board, Player};
-use quoridor_solver::movegen::{FloodFill, PathOracle};
-use quoridor_solver::notation::action_name;
-use quoridor_solver::perft::perft;
-use quoridor_solver::position::Position;
-use quoridor_solver::progress::Silent;
-use quoridor_solver::tables::Tables;
+use quoridor_solver::configs::Tables;
+use quoridor_solver::rules::geometry::{Board, Player};
+use quoridor_solver::rules::movegen::{FloodFill, PathOracle};
+use quoridor_solver::rules::notation::action_name;
+use quoridor_solver::rules::perft::perft;
+use quoridor_solver::rules::position::Position;
+use quoridor_solver::support::progress::Silent;
 
 fn names(board: Board, pos: &Position, oracle: &impl PathOracle) -> Vec<String> {
     let mut v: Vec<String> = pos

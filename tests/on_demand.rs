@@ -4,14 +4,14 @@
 //! store; a store that runs out of room stops the search without an answer; and `solve`
 //! picks the on-demand store when the eager tables do not fit the budget.
 
-use quoridor_solver::analysis::reachable;
-use quoridor_solver::geometry::{Board, Cell, Player};
-use quoridor_solver::position::Position;
-use quoridor_solver::progress::Silent;
+use quoridor_solver::cell::analysis::reachable;
+use quoridor_solver::cell::solver::{self, Method, SolveOptions};
+use quoridor_solver::configs::{ConfigTables, NO_CHILD, OnDemand, TableEstimate, Tables};
+use quoridor_solver::rules::geometry::{Board, Cell, Player};
+use quoridor_solver::rules::position::Position;
+use quoridor_solver::rules::walls::{Orientation, Wall, WallSet};
 use quoridor_solver::search::{self, Limits};
-use quoridor_solver::solver::{self, Method, SolveOptions};
-use quoridor_solver::tables::{ConfigTables, NO_CHILD, OnDemand, TableEstimate, Tables};
-use quoridor_solver::walls::{Orientation, Wall, WallSet};
+use quoridor_solver::support::progress::Silent;
 
 fn cell(width: usize, height: usize, walls: u8) -> (Board, Tables, OnDemand) {
     let board = Board::new(width, height).unwrap();

@@ -3,15 +3,15 @@
 //! then does exactly that (the method it reports, the precision its length shows, the
 //! store), or refuses the budget the decision names as too small.
 
-use quoridor_solver::error::Error;
-use quoridor_solver::estimate::CellEstimate;
-use quoridor_solver::geometry::Board;
-use quoridor_solver::plan::{Decision, decide};
-use quoridor_solver::progress::Silent;
-use quoridor_solver::retro::{Keep, Precision};
-use quoridor_solver::solver::{
+use quoridor_solver::cell::estimate::CellEstimate;
+use quoridor_solver::cell::plan::{Decision, decide};
+use quoridor_solver::cell::solver::{
     CellResult, Method, MethodUsed, Outcome, SolveOptions, Store, solve,
 };
+use quoridor_solver::error::Error;
+use quoridor_solver::retro::{Keep, Precision};
+use quoridor_solver::rules::geometry::Board;
+use quoridor_solver::support::progress::Silent;
 use std::time::Duration;
 
 fn options(method: Method, memory_budget: u64) -> SolveOptions {
@@ -148,7 +148,8 @@ fn the_table_plan_and_the_solver_agree_on_what_fits() {
         for walls in 0..=4 {
             for mib in (0..12).map(|i| 1u64 << i) {
                 let budget = mib << 20;
-                let planned = quoridor_solver::plan::plan(board, walls, budget, Duration::MAX, &[]);
+                let planned =
+                    quoridor_solver::cell::plan::plan(board, walls, budget, Duration::MAX, &[]);
                 if planned.method == Method::Search {
                     continue;
                 }

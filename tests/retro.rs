@@ -8,14 +8,14 @@ mod common;
 use common::naive_retro::{NaiveValue, solve_naive};
 use common::reference::RefBoard;
 use quoridor_solver::Error;
-use quoridor_solver::geometry::{Board, Cell, Player};
-use quoridor_solver::notation::format_moves;
-use quoridor_solver::position::Position;
-use quoridor_solver::progress::Silent;
+use quoridor_solver::cell::solver::{Method, MethodUsed, Outcome, SolveOptions};
+use quoridor_solver::configs::{TableEstimate, Tables};
 use quoridor_solver::retro::{self, Precision, RetroResult, RetroStats, Value, Wdl};
-use quoridor_solver::solver::{Method, MethodUsed, Outcome, SolveOptions};
-use quoridor_solver::tables::{TableEstimate, Tables};
-use quoridor_solver::walls::{Orientation, Wall, WallSet};
+use quoridor_solver::rules::geometry::{Board, Cell, Player};
+use quoridor_solver::rules::notation::format_moves;
+use quoridor_solver::rules::position::Position;
+use quoridor_solver::rules::walls::{Orientation, Wall, WallSet};
+use quoridor_solver::support::progress::Silent;
 use std::time::Instant;
 
 const BUDGET: u64 = 8 << 30;
@@ -146,7 +146,7 @@ fn retro_equals_proof_search_and_published_up_to_area_12() {
         let board = Board::new(w, h).unwrap();
         let t = tables(w, h, n);
         let r = retro::solve(&t, BUDGET, &Silent).unwrap();
-        let search = quoridor_solver::solver::solve(board, n, &options, &Silent).unwrap();
+        let search = quoridor_solver::cell::solver::solve(board, n, &options, &Silent).unwrap();
         let cell = format!("{w}x{h} with {n} walls");
         assert_eq!(outcome(&r).code(), want, "{cell}");
         assert_eq!(
@@ -156,7 +156,7 @@ fn retro_equals_proof_search_and_published_up_to_area_12() {
         );
         check_win_line(board, n, &r);
         // The compact analysis with the oracle-guided search for the length.
-        let c = quoridor_solver::solver::solve(board, n, &compact, &Silent).unwrap();
+        let c = quoridor_solver::cell::solver::solve(board, n, &compact, &Silent).unwrap();
         assert_eq!(
             (c.outcome, c.plies),
             (search.outcome, search.plies),
@@ -190,8 +190,8 @@ fn oracle_search_equals_retro_on_every_position() {
 }
 
 fn search_against_retro_on_every_position(with_oracle: bool) -> usize {
+    use quoridor_solver::cell::solver::RetroOracle;
     use quoridor_solver::search::{Limits, Prover};
-    use quoridor_solver::solver::RetroOracle;
     let mut checked = 0;
     for (w, h, n) in [
         (3, 2, 3),
@@ -642,7 +642,7 @@ fn measure(w: usize, h: usize, n: u8, stream: bool) {
         e.bytes as f64 / (1u64 << 30) as f64,
         e.all_layers_bytes as f64 / (1u64 << 30) as f64
     );
-    quoridor_solver::memory::reset_peak();
+    quoridor_solver::support::memory::reset_peak();
     let started = Instant::now();
     let t = tables(w, h, n);
     let built = started.elapsed().as_secs_f64();
@@ -668,7 +668,7 @@ fn measure(w: usize, h: usize, n: u8, stream: bool) {
             "streaming"
         },
         solved.bytes() as f64 / (1u64 << 30) as f64,
-        quoridor_solver::memory::peak_bytes() as f64 / (1u64 << 30) as f64
+        quoridor_solver::support::memory::peak_bytes() as f64 / (1u64 << 30) as f64
     );
     let code = match outcome(&r) {
         Outcome::Player1 => "1",

@@ -7,10 +7,10 @@ use std::net::TcpStream;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use quoridor_solver::analysis::reachable;
-use quoridor_solver::geometry::Board;
-use quoridor_solver::notation::format_record;
-use quoridor_solver::tables::Tables;
+use quoridor_solver::cell::analysis::reachable;
+use quoridor_solver::configs::Tables;
+use quoridor_solver::rules::geometry::Board;
+use quoridor_solver::rules::notation::format_record;
 
 const BIN: &str = env!("CARGO_BIN_EXE_quoridor-solver");
 
@@ -97,7 +97,13 @@ fn encode(text: &str) -> String {
 /// Every `step`-th position reachable from the start of the cell, as records.
 fn some_positions(width: usize, height: usize, walls: u8, step: usize) -> Vec<String> {
     let board = Board::new(width, height).unwrap();
-    let tables = Tables::build(board, walls, 1 << 30, &quoridor_solver::progress::Silent).unwrap();
+    let tables = Tables::build(
+        board,
+        walls,
+        1 << 30,
+        &quoridor_solver::support::progress::Silent,
+    )
+    .unwrap();
     reachable(&tables, 1_000_000)
         .unwrap()
         .iter()

@@ -3,10 +3,10 @@
 
 mod common;
 
-use quoridor_solver::geometry::{Board, Player};
-use quoridor_solver::position::Position;
-use quoridor_solver::progress::Silent;
-use quoridor_solver::solver::{CellResult, Method, Outcome, SolveOptions, solve};
+use quoridor_solver::cell::solver::{CellResult, Method, Outcome, SolveOptions, solve};
+use quoridor_solver::rules::geometry::{Board, Player};
+use quoridor_solver::rules::position::Position;
+use quoridor_solver::support::progress::Silent;
 
 fn options(threads: usize) -> SolveOptions {
     SolveOptions {

@@ -3,12 +3,13 @@
 //! row for a cell so stopped. A test binary of its own: the request holds for every search
 //! of the process.
 
-use quoridor_solver::geometry::Board;
-use quoridor_solver::progress::{Progress, Silent};
+use quoridor_solver::cell::solver::{Method, Outcome, SolveOptions, Store, solve};
 use quoridor_solver::retro::Precision;
+use quoridor_solver::rules::geometry::Board;
 use quoridor_solver::search;
-use quoridor_solver::solver::{Method, Outcome, SolveOptions, Store, solve};
-use quoridor_solver::table_run::{self, TableEvents};
+use quoridor_solver::support::progress::{Progress, Silent};
+use quoridor_solver::table::TableEvents;
+use quoridor_solver::table::stopped::cut_short;
 use std::sync::Mutex;
 
 #[test]
@@ -96,7 +97,7 @@ fn a_cell_whose_search_for_the_length_was_stopped_gets_no_row() {
     // A table run (or the second method) ends there, the cell not written: the next run
     // goes on from the checkpoint rather than keep a row a stop cut short.
     let told = Lines::default();
-    assert!(table_run::cut_short(&r, Some(&path), &told));
+    assert!(cut_short(&r, Some(&path), &told));
     let told = told.0.into_inner().unwrap();
     assert!(
         told.len() == 1

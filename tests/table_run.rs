@@ -3,11 +3,11 @@
 //! the rows written with `resume`, and skips a board's cells past an undecided one when
 //! asked.
 
-use quoridor_solver::geometry::Board;
-use quoridor_solver::progress::Progress;
-use quoridor_solver::report::{self, CellRecord};
-use quoridor_solver::solver::{Method, SolveOptions, Store};
-use quoridor_solver::table_run::{self, TableEvents, TableRun};
+use quoridor_solver::cell::solver::{Method, SolveOptions, Store};
+use quoridor_solver::output::report::{self, CellRecord};
+use quoridor_solver::rules::geometry::Board;
+use quoridor_solver::support::progress::Progress;
+use quoridor_solver::table::{self, TableEvents, TableRun};
 use std::path::PathBuf;
 use std::sync::Mutex;
 use std::time::Duration;
@@ -90,7 +90,7 @@ fn a_run_solves_its_cells_writes_them_and_resumes() {
     let b = Board::new(3, 3).unwrap();
     let mut t = job(vec![(b, 0), (b, 1)], d.clone(), 40);
     let told = Told::default();
-    let done = table_run::run(&t, &told).unwrap();
+    let done = table::run(&t, &told).unwrap();
     assert_eq!((done.solved, done.skipped, done.passed_over), (2, 0, 0));
     assert_eq!(done.records.len(), 2);
     assert!(done.records.iter().all(|r| r.is_decided()));
@@ -108,7 +108,7 @@ fn a_run_solves_its_cells_writes_them_and_resumes() {
     t.resume = true;
     t.cells.push((b, 2));
     let told = Told::default();
-    let again = table_run::run(&t, &told).unwrap();
+    let again = table::run(&t, &told).unwrap();
     assert_eq!(again.solved, 1);
     assert_eq!(again.records.len(), 3);
     assert_eq!(told.all()[0], "to solve 1");
@@ -122,7 +122,7 @@ fn a_board_past_an_undecided_cell_is_passed_over_when_asked() {
     // Two plies decide nothing on 3x5: the first cell stays undecided.
     let mut t = job(vec![(b, 0), (b, 1)], d.clone(), 2);
     t.stop_at_undecided = true;
-    let done = table_run::run(&t, &Told::default()).unwrap();
+    let done = table::run(&t, &Told::default()).unwrap();
     // Tried and left undecided: not counted as solved.
     assert_eq!((done.solved, done.undecided, done.passed_over), (0, 1, 1));
     assert_eq!(done.records.len(), 1);
@@ -142,7 +142,7 @@ fn a_campaign_tells_the_cells_left_as_its_boards_go_on() {
     t.resume = true;
     t.stop_at_undecided = true;
     let told = Told::default();
-    let done = quoridor_solver::campaign::run(&t, &told).unwrap();
+    let done = quoridor_solver::table::campaign::run(&t, &told).unwrap();
     assert_eq!(done.solved, 4);
     let (mut finished, mut total, mut at_first_begin) = (0, 0, None);
     for e in told.all() {

@@ -6,17 +6,17 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use clap::Args;
-use quoridor_solver::analysis::{Analyst, retro_fits};
+use quoridor_solver::cell::analysis::{Analyst, retro_fits};
+use quoridor_solver::cell::estimate::CellEstimate;
+use quoridor_solver::cell::solver::DEFAULT_TT_BYTES;
+use quoridor_solver::configs::Ranked;
+use quoridor_solver::configs::Tables;
 use quoridor_solver::error::count;
-use quoridor_solver::estimate::CellEstimate;
-use quoridor_solver::geometry::Board;
-use quoridor_solver::memory::{self, parse_size};
-use quoridor_solver::progress::Progress;
 use quoridor_solver::retro::{Precision, sampled, saved};
+use quoridor_solver::rules::geometry::Board;
 use quoridor_solver::search::Limits;
-use quoridor_solver::solver::DEFAULT_TT_BYTES;
-use quoridor_solver::tables::Ranked;
-use quoridor_solver::tables::Tables;
+use quoridor_solver::support::memory::{self, parse_size};
+use quoridor_solver::support::progress::Progress;
 use quoridor_solver::{Error, Result};
 
 use super::progress::Bars;

@@ -7,12 +7,12 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use clap::Args;
-use quoridor_solver::analysis::MoveVerdict;
+use quoridor_solver::cell::analysis::MoveVerdict;
 use quoridor_solver::error::count;
-use quoridor_solver::geometry::{Board, Player};
-use quoridor_solver::notation::{action_name, format_record, parse_moves};
-use quoridor_solver::position::{Action, Position};
-use quoridor_solver::report::{self, analyze::Answer, analyze::Ply, analyze::mark};
+use quoridor_solver::output::report::{self, analyze::Answer, analyze::Ply, analyze::mark};
+use quoridor_solver::rules::geometry::{Board, Player};
+use quoridor_solver::rules::notation::{action_name, format_record, parse_moves};
+use quoridor_solver::rules::position::{Action, Position};
 use quoridor_solver::{Error, Result};
 
 use super::analyst::{AnalystArgs, AnalystConfig};

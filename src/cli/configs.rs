@@ -5,10 +5,11 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use clap::Args;
+use quoridor_solver::configs::Tables;
 use quoridor_solver::error::{count, format_bytes};
-use quoridor_solver::geometry::Board;
-use quoridor_solver::tables::Tables;
-use quoridor_solver::{Error, Result, memory};
+use quoridor_solver::rules::geometry::Board;
+use quoridor_solver::support::memory;
+use quoridor_solver::{Error, Result};
 use serde::Serialize;
 
 use super::CellArgs;

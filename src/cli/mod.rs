@@ -31,9 +31,9 @@ use std::time::Duration;
 use clap::{Args, Parser, Subcommand};
 use progress::{Bars, Verbosity};
 use quoridor_solver::error::clip;
-use quoridor_solver::geometry::Board;
-use quoridor_solver::notation::{parse_moves, parse_record};
-use quoridor_solver::position::{Action, Position};
+use quoridor_solver::rules::geometry::Board;
+use quoridor_solver::rules::notation::{parse_moves, parse_record};
+use quoridor_solver::rules::position::{Action, Position};
 use quoridor_solver::{Error, Result};
 
 /// Exhaustive solver for Quoridor on small boards (rules: docs/RULES.md).
@@ -299,9 +299,9 @@ impl CellArgs {
     }
 }
 
-pub use quoridor_solver::position::walls_range;
+pub use quoridor_solver::rules::position::walls_range;
 
 /// Walls per player from the text of `--walls` (`position::parse_walls_per_player`).
 pub fn walls_per_player(text: &str) -> Result<u8> {
-    quoridor_solver::position::parse_walls_per_player("--walls", text)
+    quoridor_solver::rules::position::parse_walls_per_player("--walls", text)
 }

@@ -7,11 +7,11 @@ use std::time::Instant;
 
 use clap::Args;
 use quoridor_solver::error::count;
-use quoridor_solver::geometry::Board;
-use quoridor_solver::movegen::FloodFill;
-use quoridor_solver::notation::format_record;
-use quoridor_solver::perft::{max_depth, most_actions, perft};
-use quoridor_solver::position::Position;
+use quoridor_solver::rules::geometry::Board;
+use quoridor_solver::rules::movegen::FloodFill;
+use quoridor_solver::rules::notation::format_record;
+use quoridor_solver::rules::perft::{max_depth, most_actions, perft};
+use quoridor_solver::rules::position::Position;
 use quoridor_solver::{Error, Result};
 
 use super::progress::Bars;

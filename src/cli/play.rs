@@ -8,18 +8,18 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use clap::Args;
-use quoridor_solver::analysis::Analyst;
-use quoridor_solver::diagram::render;
+use quoridor_solver::cell::analysis::Analyst;
 use quoridor_solver::error::clip;
-use quoridor_solver::geometry::{Board, Player};
-use quoridor_solver::notation::{action_name, format_moves, parse_action};
-use quoridor_solver::position::{Action, Position};
+use quoridor_solver::output::diagram::render;
+use quoridor_solver::rules::geometry::{Board, Player};
+use quoridor_solver::rules::notation::{action_name, format_moves, parse_action};
+use quoridor_solver::rules::position::{Action, Position};
 use quoridor_solver::{Error, Result};
 
 use super::analyst::{AnalystArgs, AnalystConfig};
 use super::progress::Bars;
 use super::{CellArgs, PositionArgs};
-use quoridor_solver::report::analyze::{asked, mark};
+use quoridor_solver::output::report::analyze::{asked, mark};
 
 /// Play against perfect play in the terminal: type moves in notation (c2, b2h), or hint,
 /// undo, quit

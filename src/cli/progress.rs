@@ -3,7 +3,7 @@
 //! user asked (`Verbosity`).
 
 use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
-use quoridor_solver::progress::Progress;
+use quoridor_solver::support::progress::Progress;
 use std::sync::Mutex;
 use std::time::Duration;
 

@@ -2,7 +2,7 @@
 
 use clap::Args;
 use quoridor_solver::error::format_bytes;
-use quoridor_solver::memory::{default_budget, parse_size, physical_bytes};
+use quoridor_solver::support::memory::{default_budget, parse_size, physical_bytes};
 use quoridor_solver::{Error, Result};
 
 #[derive(Args, Debug, Clone)]

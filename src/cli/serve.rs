@@ -8,12 +8,12 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use clap::Args;
+use quoridor_solver::configs::Tables;
 use quoridor_solver::error::{clip, count, format_bytes};
 use quoridor_solver::explorer::http::{Pool, serve};
 use quoridor_solver::explorer::{Cell, Explorer, Limits, Saved};
-use quoridor_solver::memory::{default_budget, parse_size};
 use quoridor_solver::retro::saved;
-use quoridor_solver::tables::Tables;
+use quoridor_solver::support::memory::{default_budget, parse_size};
 use quoridor_solver::{Error, Result};
 
 use super::progress::Bars;

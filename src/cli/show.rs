@@ -6,11 +6,11 @@ use std::process::ExitCode;
 
 use clap::Args;
 use quoridor_solver::Result;
-use quoridor_solver::diagram::render;
-use quoridor_solver::geometry::Board;
-use quoridor_solver::output_file;
-use quoridor_solver::picture;
-use quoridor_solver::position::Position;
+use quoridor_solver::output::diagram::render;
+use quoridor_solver::output::picture;
+use quoridor_solver::rules::geometry::Board;
+use quoridor_solver::rules::position::Position;
+use quoridor_solver::support::output_file;
 use std::path::PathBuf;
 
 use super::{BOARD_HELP, PositionArgs, walls_per_player};

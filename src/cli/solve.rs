@@ -4,18 +4,18 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use clap::Args;
-use quoridor_solver::error::{count, format_bytes};
-use quoridor_solver::estimate::CellEstimate;
-use quoridor_solver::geometry::{Board, Player};
-use quoridor_solver::notation::{action_name, format_moves};
-use quoridor_solver::plan::{self, AcrossCosts, Costs};
-use quoridor_solver::progress::Progress;
-use quoridor_solver::retro::{Precision, saved};
-use quoridor_solver::search::NoWin;
-use quoridor_solver::solver::{
+use quoridor_solver::cell::estimate::CellEstimate;
+use quoridor_solver::cell::plan::{self, AcrossCosts, Costs};
+use quoridor_solver::cell::solver::{
     CellResult, DEFAULT_TT_BYTES, Method, MethodUsed, Outcome, SolveOptions, Store,
     retro_configs_bytes, retro_precision, solve,
 };
+use quoridor_solver::error::{count, format_bytes};
+use quoridor_solver::retro::{Precision, saved};
+use quoridor_solver::rules::geometry::{Board, Player};
+use quoridor_solver::rules::notation::{action_name, format_moves};
+use quoridor_solver::search::NoWin;
+use quoridor_solver::support::progress::Progress;
 use quoridor_solver::{Error, Result};
 use serde::Serialize;
 
@@ -274,7 +274,7 @@ impl SolveArgs {
             threads,
             memory_budget,
             tt_bytes: match &self.tt {
-                Some(size) => quoridor_solver::memory::parse_size(size)?,
+                Some(size) => quoridor_solver::support::memory::parse_size(size)?,
                 None => DEFAULT_TT_BYTES,
             },
             // A table is exact unless the outcomes only are asked for.
@@ -491,8 +491,8 @@ fn as_a_rank(mut s: Solve, bars: &Bars, out: &mut dyn Write) -> Result<ExitCode>
     let result = match rank {
         0 => solve_here(s, bars, out),
         _ => {
-            let silent = quoridor_solver::progress::Silent;
-            quoridor_solver::solver::solve_share(s.board, s.walls, &s.options, &silent)
+            let silent = quoridor_solver::support::progress::Silent;
+            quoridor_solver::cell::solver::solve_share(s.board, s.walls, &s.options, &silent)
                 .map(|()| ExitCode::SUCCESS)
         }
     };

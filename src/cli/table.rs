@@ -9,17 +9,17 @@ use std::sync::OnceLock;
 
 use clap::Args;
 use indicatif::ProgressBar;
-use quoridor_solver::campaign;
+use quoridor_solver::cell::solver::{DEFAULT_TT_BYTES, Method, Outcome, SolveOptions, Store};
 use quoridor_solver::error::{clip, count};
-use quoridor_solver::geometry::Board;
-use quoridor_solver::position::MAX_WALLS_PER_PLAYER;
-use quoridor_solver::progress::Progress;
-use quoridor_solver::report::beyond::{BEYOND_BOARDS, even_heights_decided};
-use quoridor_solver::report::check::{CheckSummary, check};
-use quoridor_solver::report::published::{self, EVEN_BOARDS};
-use quoridor_solver::report::{self, CellRecord};
-use quoridor_solver::solver::{DEFAULT_TT_BYTES, Method, Outcome, SolveOptions, Store};
-use quoridor_solver::table_run::{self, TableEvents, TableRun};
+use quoridor_solver::output::report::beyond::{BEYOND_BOARDS, even_heights_decided};
+use quoridor_solver::output::report::check::{CheckSummary, check};
+use quoridor_solver::output::report::published::{self, EVEN_BOARDS};
+use quoridor_solver::output::report::{self, CellRecord};
+use quoridor_solver::rules::geometry::Board;
+use quoridor_solver::rules::position::MAX_WALLS_PER_PLAYER;
+use quoridor_solver::support::progress::Progress;
+use quoridor_solver::table::campaign;
+use quoridor_solver::table::{self, TableEvents, TableRun};
 use quoridor_solver::{Error, Result};
 
 use super::progress::Bars;
@@ -392,7 +392,7 @@ pub fn run(t: TableJob, bars: &Bars, out: &mut dyn Write) -> Result<ExitCode> {
     };
     let done = match campaign {
         true => campaign::run(&job, &events),
-        false => table_run::run(&job, &events),
+        false => table::run(&job, &events),
     };
     let done = match done {
         // Stopped by a signal once its search had saved its table.

@@ -12,18 +12,18 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::Args;
-use quoridor_solver::analysis::{Analyst, random_games, random_games_by, reachable};
+use quoridor_solver::cell::analysis::{Analyst, random_games, random_games_by, reachable};
+use quoridor_solver::cell::estimate::CellEstimate;
+use quoridor_solver::configs::Ranked;
+use quoridor_solver::configs::Tables;
 use quoridor_solver::error::count;
-use quoridor_solver::estimate::CellEstimate;
-use quoridor_solver::geometry::Board;
-use quoridor_solver::memory;
-use quoridor_solver::notation::format_record;
-use quoridor_solver::position::MAX_WALLS_PER_PLAYER;
-use quoridor_solver::progress::Progress;
 use quoridor_solver::retro::saved;
 use quoridor_solver::retro::{Precision, sampled};
-use quoridor_solver::tables::Ranked;
-use quoridor_solver::tables::Tables;
+use quoridor_solver::rules::geometry::Board;
+use quoridor_solver::rules::notation::format_record;
+use quoridor_solver::rules::position::MAX_WALLS_PER_PLAYER;
+use quoridor_solver::support::memory;
+use quoridor_solver::support::progress::Progress;
 use quoridor_solver::{Error, Result};
 
 use super::progress::Bars;

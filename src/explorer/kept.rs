@@ -14,10 +14,10 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Instant;
 
 use super::{Cell, Limits, Refusal};
-use crate::analysis::Analyst;
-use crate::position::Position;
-use crate::progress::Silent;
-use crate::tables::Tables;
+use crate::cell::analysis::Analyst;
+use crate::configs::Tables;
+use crate::rules::position::Position;
+use crate::support::progress::Silent;
 
 /// A question for the kept cell: the JSON of `analyze --json` for `position`.
 struct Question {
@@ -31,7 +31,7 @@ struct Question {
 impl Question {
     /// The layers (walls on the board) its answer needs, as `analyze` keeps them.
     fn layers(&self) -> Range<usize> {
-        crate::report::analyze::layers(&self.position, None)
+        crate::output::report::analyze::layers(&self.position, None)
     }
 }
 
@@ -176,7 +176,7 @@ fn solve_and_answer(
 
 /// The JSON of `analyze --json` for the question.
 fn answer(analyst: &mut Analyst, q: &Question) -> String {
-    let answer = crate::report::analyze::answer(analyst, &q.position, None, &Silent);
+    let answer = crate::output::report::analyze::answer(analyst, &q.position, None, &Silent);
     let seconds = q.started.elapsed().as_secs_f64();
-    crate::report::analyze::json(q.cell.board, q.cell.walls, &q.position, &answer, seconds)
+    crate::output::report::analyze::json(q.cell.board, q.cell.walls, &q.position, &answer, seconds)
 }

@@ -9,8 +9,8 @@
 use std::fmt::Write;
 
 use super::{Cell, LISTED_WALLS};
-use crate::analysis::Verdict;
-use crate::geometry::Board;
+use crate::cell::analysis::Verdict;
+use crate::rules::geometry::Board;
 
 /// What the map shows of one cell.
 #[derive(Clone, Copy, Debug, PartialEq)]

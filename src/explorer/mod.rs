@@ -23,14 +23,14 @@ mod query;
 use std::path::PathBuf;
 use std::time::Instant;
 
-use crate::analysis::Analyst;
+use crate::cell::analysis::Analyst;
+use crate::cell::estimate::CellEstimate;
 use crate::error::{Error, count, format_bytes};
-use crate::estimate::CellEstimate;
-use crate::geometry::Board;
-use crate::notation::{parse_moves, parse_record};
-use crate::position::{Position, parse_walls_per_player};
-use crate::progress::Silent;
 use crate::retro::{self, Keep, Solved};
+use crate::rules::geometry::Board;
+use crate::rules::notation::{parse_moves, parse_record};
+use crate::rules::position::{Position, parse_walls_per_player};
+use crate::support::progress::Silent;
 use kept::Kept;
 use query::Query;
 use serde::Serialize;
@@ -305,9 +305,11 @@ impl<'t> Explorer<'t> {
         let started = Instant::now();
         let (cell, position) = position_of(q)?;
         let json = |analyst: &mut Analyst| {
-            let answer = crate::report::analyze::answer(analyst, &position, None, &Silent);
+            let answer = crate::output::report::analyze::answer(analyst, &position, None, &Silent);
             let seconds = started.elapsed().as_secs_f64();
-            crate::report::analyze::json(cell.board, cell.walls, &position, &answer, seconds)
+            crate::output::report::analyze::json(
+                cell.board, cell.walls, &position, &answer, seconds,
+            )
         };
         if let Some(saved) = self.saved_cell(cell) {
             return Ok(Reply::ok(
@@ -327,7 +329,7 @@ impl<'t> Explorer<'t> {
         let actions = position.legal_actions(cell.board);
         Ok(Reply::ok(
             "image/svg+xml",
-            crate::picture::render_with_targets(cell.board, &position, &actions),
+            crate::output::picture::render_with_targets(cell.board, &position, &actions),
         ))
     }
 
@@ -456,7 +458,7 @@ pub const LISTED_WALLS: u8 = 10;
 /// refused without estimating it again.
 fn solvable_cells(limits: Limits) -> Vec<Cell> {
     let mut cells = Vec::new();
-    for width in 2..=crate::geometry::MAX_WIDTH {
+    for width in 2..=crate::rules::geometry::MAX_WIDTH {
         for height in 2.. {
             let Ok(board) = Board::new(width, height) else {
                 break;

@@ -19,18 +19,19 @@
 //! whatever their order), and neither do the files. A run stopped at any point goes on from
 //! the last layer rank 0 recorded, with the same number of ranks or another.
 
-use super::layout::Layout;
+use super::layout::{self, Layout};
 use super::parts::{self, MAX_SPLITS, Window};
-use super::ranks::{self, Ranks};
+use super::ranks::{self, Ranks, naming};
 use super::saved::SplitFile;
 use super::segments;
+use super::sizing;
 use super::source::ConfigSource;
 use super::spill::Spill;
 use super::store::{self, Packing};
 use super::{RetroStats, layer, symmetry};
 use crate::error::{Error, Result, count};
-use crate::geometry::Player;
-use crate::progress::Progress;
+use crate::rules::geometry::Player;
+use crate::support::progress::Progress;
 use arrayvec::ArrayVec;
 use flate2::Compression;
 use rayon::prelude::*;
@@ -47,58 +48,6 @@ pub const MAX_RANKS: usize = 64;
 pub struct LayerAcross {
     pub stats: RetroStats,
     pub sent: u64,
-}
-
-/// The shares of the ranks in a layer cut into `cut` segments: `size` runs of whole
-/// segments, in rank order, of about as many configurations each (some empty when there
-/// are fewer segments than ranks).
-pub fn share_out(cut: &[Range<usize>], size: usize) -> Vec<Range<usize>> {
-    let stored = cut.last().map_or(0, |s| s.end);
-    // Rank r starts at the first segment that starts at or past its even share.
-    let first = |r: usize| match cut.partition_point(|s| s.start < stored * r / size) {
-        i if i < cut.len() => cut[i].start,
-        _ => stored,
-    };
-    (0..size).map(|r| first(r)..first(r + 1)).collect()
-}
-
-/// The bytes a rank holds for layer `k` at most, besides the configurations and the
-/// layout: its share of the layer's stores, and the pieces of the stream and of the
-/// exchange (`pieces_over`).
-pub fn share_bytes(layout: &Layout, (k, per_byte): (usize, usize), size: usize) -> u64 {
-    let cut = segments::cut(layout, k, per_byte);
-    let per_config = layout.splits(k) * layout.stored_len() / per_byte;
-    let most = share_out(&cut, size)
-        .iter()
-        .map(Range::len)
-        .max()
-        .unwrap_or(0);
-    let share = (most * per_config) as u64;
-    share + pieces_bytes(layout, (k + 1, per_byte), size)
-}
-
-/// The bytes of the pieces in flight while layer `c` is pushed to the layer below: three
-/// pieces of the stream, and what a rank sends and receives in a round (each piece's
-/// blocks to at most every rank, and from every rank).
-fn pieces_bytes(layout: &Layout, (c, per_byte): (usize, usize), size: usize) -> u64 {
-    if c >= layout.layers() {
-        return 0;
-    }
-    pieces_over((layout.layer_len(c - 1) / per_byte) as u64, size)
-}
-
-/// `pieces_bytes` for a layer below of `below` bytes (every split): also what the
-/// estimates count (`RetroEstimate::peak_across`).
-pub fn pieces_over(below: u64, size: usize) -> u64 {
-    (parts::STREAM_CHUNKS + 2 * size as u64) * piece_over(below, size)
-}
-
-/// The bytes of one piece of a rank's share of a layer whose layer below takes `below`
-/// bytes, every split pushed together: no more than `parts::CHUNK_BYTES`, and small enough
-/// that all the pieces in flight take a quarter of a share of the layer below at most.
-fn piece_over(below: u64, size: usize) -> u64 {
-    let size = size as u64;
-    parts::chunk_bytes(below / (4 * size * (2 * size + 3)))
 }
 
 /// Solves the layers of the cell not yet written to `spill`, from the most walls down,
@@ -171,10 +120,10 @@ fn check_ranks(
         )));
     }
     let (k, most) = (0..layout.layers())
-        .map(|k| (k, share_bytes(layout, (k, per_byte), size)))
+        .map(|k| (k, sizing::share_bytes(layout, (k, per_byte), size)))
         .max_by_key(|&(_, b)| b)
         .unwrap_or((0, 0));
-    crate::memory::check(
+    crate::support::memory::check(
         &format!(
             "retrograde analysis of {} with {} across {}: layer {k}'s share, the pieces \
              exchanged, the configurations and the layout, on each rank",
@@ -182,7 +131,7 @@ fn check_ranks(
             count(source.walls_per_player(), "wall"),
             count(size, "rank"),
         ),
-        most + source.bytes() + layout.bytes() + parts::SLACK_BYTES,
+        most + source.bytes() + layout.bytes() + sizing::SLACK_BYTES,
         budget,
     )
 }
@@ -199,7 +148,7 @@ fn solve_layer<P: Packing>(
 ) -> Result<LayerAcross> {
     let me = ranks.rank();
     let cut = segments::cut(layout, k, P::PER_BYTE);
-    let shares = share_out(&cut, ranks.size());
+    let shares = sizing::share_out(&cut, ranks.size());
     let mine = shares[me].clone();
     let mut stores = parts::fresh_stores::<P>(layout, k, mine.len());
     let mut sent = 0;
@@ -257,12 +206,12 @@ fn push_layer_above<P: Packing>(
         .map(|s| s.start * stored_len..s.end * stored_len)
         .collect();
     let cut = segments::cut(layout, c, P::PER_BYTE);
-    let mine = share_out(&cut, size)[me].clone();
+    let mine = sizing::share_out(&cut, size)[me].clone();
     let block = stored_len / P::PER_BYTE;
     let below = (layout.layer_len(c - 1) / P::PER_BYTE) as u64;
-    let piece = piece_over(below, size) as usize;
+    let piece = sizing::piece_over(below, size) as usize;
     let most = (piece / (splits.len() * block)).max(1);
-    let chunks = parts::runs(layout, c, mine.clone(), most);
+    let chunks = layout::runs(layout, c, mine.clone(), most);
     let rounds = ranks::all_max(ranks, chunks.len() as u64) as usize;
     let round = Round {
         source,
@@ -369,27 +318,6 @@ impl Round<'_> {
             }
         });
         owners
-    }
-}
-
-/// Error `e` of a rank, its message led by `who` (the rank, and the layer where there is
-/// one); refusals every rank makes alike are left as they are.
-pub fn naming(e: Error, who: &str) -> Error {
-    match e {
-        Error::Io(m) => Error::Io(format!("{who}: {m}")),
-        Error::Damaged(m) => Error::Damaged(format!("{who}: {m}")),
-        Error::Disk {
-            dir,
-            what,
-            needed,
-            free,
-        } => Error::Disk {
-            dir,
-            what: format!("{who}: {what}"),
-            needed,
-            free,
-        },
-        other => other,
     }
 }
 

@@ -23,8 +23,8 @@ use super::narrow;
 use super::pawn_graph::PawnGraph;
 use super::source::Child;
 use super::store::Packing;
-use crate::bitboard::bits;
-use crate::geometry::{Board, Cell, MAX_CELLS, Player};
+use crate::rules::bitboard::bits;
+use crate::rules::geometry::{Board, Cell, MAX_CELLS, Player};
 
 /// A remoteness above `code::MAX_REMOTENESS` turned up: the store cannot hold it.
 #[derive(Debug)]

@@ -4,14 +4,15 @@
 
 use super::estimate::{Keep, RetroEstimate, cell_estimate, pushes_last};
 use super::layout::{self, Layout};
+use super::pace::{Pace, too_deep};
+use super::sizing;
 use super::solved::{Solved, Splits};
 use super::spill;
 use super::store::{self, Compact, Exact, Packing, Precision};
-use super::{ConfigSource, RetroStats, across, block, check_board, code, layer, parts};
-use crate::error::{Error, Result, count};
-use crate::geometry::Board;
-use crate::memory;
-use crate::progress::Progress;
+use super::{ConfigSource, RetroStats, across, block, check_board, layer, parts};
+use crate::error::{Result, count};
+use crate::support::memory;
+use crate::support::progress::Progress;
 use std::ops::Range;
 use std::sync::atomic::AtomicU8;
 
@@ -168,7 +169,7 @@ fn kept_after_parts(e: &RetroEstimate, precision: Precision, room: u64) -> usize
     }
     let layer_bytes = |k: usize| e.layer_bytes(precision, k);
     let mut bytes: u128 = e.index + (0..kept).map(layer_bytes).sum::<u128>();
-    let room_for_layers = room.saturating_sub(parts::SLACK_BYTES) as u128;
+    let room_for_layers = room.saturating_sub(sizing::SLACK_BYTES) as u128;
     while kept < e.layers && bytes + layer_bytes(kept) <= room_for_layers {
         bytes += layer_bytes(kept);
         kept += 1;
@@ -216,7 +217,7 @@ pub fn analyse_across<'t>(
     let e = cell_estimate(configs);
     let kept = kept_after_parts(&e, precision, budget.saturating_sub(configs.bytes()));
     let working = (0..layout.layers())
-        .map(|k| across::share_bytes(&layout, (k, per_byte), ranks.size()))
+        .map(|k| sizing::share_bytes(&layout, (k, per_byte), ranks.size()))
         .max()
         .unwrap_or(0);
     let solved = match precision {
@@ -265,7 +266,7 @@ fn run_in_parts<'t, P: Packing>(
     let plans: Vec<_> = (0..written_from)
         .map(|k| parts::plan(&layout, k, P::PER_BYTE, part_size))
         .collect();
-    // The work left, counted in slots at the rates measured (`parts::layer_seconds`); in
+    // The work left, counted in slots at the rates measured (`sizing::layer_seconds`); in
     // seconds with placements (`e.positions`) in place of slots.
     // The parts of a layer an earlier run recorded are neither written again nor timed.
     let (slots_done, work_done) = spill
@@ -278,7 +279,7 @@ fn run_in_parts<'t, P: Packing>(
         .map(|k| {
             let above = (k + 1 < layers).then(|| slots(k + 1..k + 2) as f64);
             let parts = plans[k].len();
-            parts::layer_seconds(precision, slots(k..k + 1) as f64, above, (parts, parts))
+            sizing::layer_seconds(precision, slots(k..k + 1) as f64, above, (parts, parts))
         })
         .sum::<f64>()
         - work_done;
@@ -323,7 +324,7 @@ fn run_in_parts<'t, P: Packing>(
         pace.layer_done(k, 0, progress);
     }
     progress.finish();
-    let streaming = (parts::STREAM_CHUNKS * parts::chunk_bytes(part_bytes)) as usize;
+    let streaming = (sizing::STREAM_CHUNKS * sizing::chunk_bytes(part_bytes)) as usize;
     let working = (largest + streaming) as u64;
     read_back::<P>(configs, layout, spill, (precision, kept), stats, working)
 }
@@ -578,88 +579,4 @@ pub(super) fn run_keeping<'t, P: Packing>(
         values,
         stats,
     })
-}
-
-/// The analysis's pace, told after each layer (`-v`): how much of it is done, and the time
-/// left at the rate so far. The work is counted in stored slots, which it follows, with
-/// each part's pass over the layer above at its cost (`parts::layer_seconds`).
-pub(super) struct Pace {
-    started: std::time::Instant,
-    total: f64,
-    done: f64,
-    /// Stored slots solved, for the rate told.
-    slots: u64,
-}
-
-impl Pace {
-    pub(super) fn new(total: f64) -> Pace {
-        Pace {
-            started: std::time::Instant::now(),
-            total,
-            done: 0.0,
-            slots: 0,
-        }
-    }
-
-    /// Part `i` of `parts` of layer `k` done: `slots` stored positions, `work` with its pass.
-    pub(super) fn part_done(
-        &mut self,
-        k: usize,
-        (i, parts): (usize, usize),
-        (slots, work): (usize, f64),
-        progress: &dyn Progress,
-    ) {
-        self.done += work;
-        self.slots += slots as u64;
-        if parts == 1 {
-            return; // `layer_done` tells it
-        }
-        let seconds = self.started.elapsed().as_secs_f64();
-        progress.message(&format!(
-            "layer {k}, part {i} of {parts}: {:.1} % of the analysis in {seconds:.0} s, \
-             {:.1} M stored positions/s, about {:.0} s left",
-            100.0 * self.share(),
-            self.slots as f64 / seconds.max(1e-9) / 1e6,
-            self.left(seconds)
-        ));
-    }
-
-    /// `work` counted in `total` that an earlier run did, or that is read, not solved.
-    pub(super) fn skip(&mut self, work: f64) {
-        self.total = (self.total - work).max(0.0);
-    }
-
-    /// Layer `k` done, with the `slots` not told by `part_done` yet.
-    pub(super) fn layer_done(&mut self, k: usize, slots: usize, progress: &dyn Progress) {
-        self.done += slots as f64;
-        self.slots += slots as u64;
-        let seconds = self.started.elapsed().as_secs_f64();
-        progress.message(&format!(
-            "layer {k} solved: {:.1} % of the analysis in {seconds:.0} s, about {:.0} s left",
-            100.0 * self.share(),
-            self.left(seconds)
-        ));
-    }
-
-    fn share(&self) -> f64 {
-        match self.total > 0.0 {
-            true => (self.done / self.total).min(1.0),
-            false => 1.0,
-        }
-    }
-
-    /// The seconds left at the rate of the first `seconds`.
-    fn left(&self, seconds: f64) -> f64 {
-        let share = self.share();
-        seconds * (1.0 - share) / share.max(1e-9)
-    }
-}
-
-pub(super) fn too_deep(board: Board, n: u8) -> Error {
-    Error::Argument(format!(
-        "retrograde analysis of {board} with {}: a position's remoteness exceeds {} plies, \
-         more than the one-byte store holds",
-        count(n, "wall"),
-        code::MAX_REMOTENESS
-    ))
 }

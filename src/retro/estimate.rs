@@ -3,11 +3,11 @@
 //! kept, in parts through a directory), the bytes of its values.
 
 use super::layout;
-use super::parts;
+use super::sizing;
 use super::source::ConfigSource;
 use super::store::Precision;
 use super::symmetry;
-use crate::geometry::Board;
+use crate::rules::geometry::Board;
 use std::ops::Range;
 
 /// What a retrograde analysis of a cell will take, known before anything is allocated.
@@ -108,30 +108,30 @@ impl RetroEstimate {
             .map(|k| layout::splits(n, k).1)
             .max()
             .unwrap_or(0);
-        let stream = parts::STREAM_CHUNKS * parts::chunk_bytes(part_bytes);
-        let writers = splits as u64 * parts::WRITER_BYTES;
-        let fixed = self.index + low + (stream + writers + parts::SLACK_BYTES) as u128;
-        let part = part_bytes as u128 + (part_bytes / parts::PART_SLACK_DIVISOR) as u128;
+        let stream = sizing::STREAM_CHUNKS * sizing::chunk_bytes(part_bytes);
+        let writers = splits as u64 * sizing::WRITER_BYTES;
+        let fixed = self.index + low + (stream + writers + sizing::SLACK_BYTES) as u128;
+        let part = part_bytes as u128 + (part_bytes / sizing::PART_SLACK_DIVISOR) as u128;
         u64::try_from(fixed + part).unwrap_or(u64::MAX)
     }
 
     /// The bytes a part may take in `room` (the budget less the configurations): what the
     /// rest of the analysis in parts leaves (`peak_in_parts`).
     pub fn part_bytes(&self, precision: Precision, room: u64) -> u64 {
-        // The stream's pieces are at most a part each (`parts::chunk_bytes`).
+        // The stream's pieces are at most a part each (`sizing::chunk_bytes`).
         let left = room.saturating_sub(self.peak_in_parts(precision, 0));
-        let stream = parts::STREAM_CHUNKS * parts::CHUNK_BYTES;
-        let with_slack = match left >= stream + parts::CHUNK_BYTES {
+        let stream = sizing::STREAM_CHUNKS * sizing::CHUNK_BYTES;
+        let with_slack = match left >= stream + sizing::CHUNK_BYTES {
             true => left - stream,
-            false => left / (parts::STREAM_CHUNKS + 1),
+            false => left / (sizing::STREAM_CHUNKS + 1),
         };
-        // The part's own slack (`parts::PART_SLACK_DIVISOR`) comes out of what is left.
-        let d = parts::PART_SLACK_DIVISOR;
+        // The part's own slack (`sizing::PART_SLACK_DIVISOR`) comes out of what is left.
+        let d = sizing::PART_SLACK_DIVISOR;
         with_slack / (d + 1) * d
     }
 
     /// The seconds of the analysis in parts at `precision` in `room` (the budget less the
-    /// configurations), at the rates measured (`parts::layer_seconds`): each layer's
+    /// configurations), at the rates measured (`sizing::layer_seconds`): each layer's
     /// positions, and for each of its parts a read of the layer above. The parts are taken
     /// as even; the analysis cuts them at segments' ends (as many, give or take one). The
     /// placements counted include pawns cut off from their goal, which the analysis skips:
@@ -148,7 +148,7 @@ impl RetroEstimate {
                 let parts = self.layer_bytes(precision, k).div_ceil(part_bytes).max(1) as usize;
                 let above = self.layer_positions.get(k + 1).map(|&a| a as f64);
                 let own = self.layer_positions[k] as f64;
-                parts::layer_seconds(precision, own, above, (parts, parts))
+                sizing::layer_seconds(precision, own, above, (parts, parts))
             })
             .sum();
         Some(seconds)
@@ -162,7 +162,7 @@ impl RetroEstimate {
 
     /// The peak bytes of one rank of an analysis across `ranks` (`across.rs`) at
     /// `precision`, besides the configurations: its even share of the largest layer, the
-    /// pieces of the layer above in flight (`across::share_bytes`), the layout's indices
+    /// pieces of the layer above in flight (`sizing::share_bytes`), the layout's indices
     /// and the slack. The shares are runs of whole segments, so a rank's share can exceed
     /// the even share by up to a segment (16 MiB, `segments.rs`).
     pub fn peak_across(&self, precision: Precision, ranks: usize) -> u64 {
@@ -171,14 +171,14 @@ impl RetroEstimate {
             .map(|k| {
                 let layer = self.layer_bytes(precision, k);
                 let above = match k + 1 < self.layers {
-                    true => super::across::pieces_over(u64::try_from(layer).unwrap_or(u64::MAX), r),
+                    true => super::sizing::pieces_over(u64::try_from(layer).unwrap_or(u64::MAX), r),
                     false => 0,
                 };
                 layer.div_ceil(r as u128) + above as u128
             })
             .max()
             .unwrap_or(0);
-        u64::try_from(most + self.index + parts::SLACK_BYTES as u128).unwrap_or(u64::MAX)
+        u64::try_from(most + self.index + sizing::SLACK_BYTES as u128).unwrap_or(u64::MAX)
     }
 
     /// The bytes of the values of every layer at `precision`, uncompressed: what an
@@ -203,7 +203,7 @@ impl RetroEstimate {
         (0..self.layers)
             .map(|k| {
                 let splits = layout::splits(self.walls_per_player, k).1;
-                parts::least_part_bytes(splits, self.block as usize, per_byte)
+                sizing::least_part_bytes(splits, self.block as usize, per_byte)
             })
             .max()
             .unwrap_or(0)

@@ -16,10 +16,10 @@ use super::pawn_graph::PawnGraph;
 use super::source::{self, ConfigSource};
 use super::store::Packing;
 use super::symmetry;
-use crate::bitboard::bits;
-use crate::geometry::{Cell, Player};
-use crate::progress::Progress;
-use crate::walls::WallSet;
+use crate::rules::bitboard::bits;
+use crate::rules::geometry::{Cell, Player};
+use crate::rules::walls::WallSet;
+use crate::support::progress::Progress;
 use rayon::prelude::*;
 use std::ops::Range;
 use std::sync::atomic::AtomicU8;
@@ -270,7 +270,7 @@ pub fn for_each_parent(
 
 /// The pawn cells of a block's positions that are not over: Player 1's off its goal row,
 /// Player 2's off its own, each where it still reaches its goal (`live`).
-pub fn open_pairs(board: crate::geometry::Board, [live1, live2]: [u64; 2]) -> [u64; 2] {
+pub fn open_pairs(board: crate::rules::geometry::Board, [live1, live2]: [u64; 2]) -> [u64; 2] {
     [
         live1 & !narrow(board.goal(Player::One)),
         live2 & !narrow(board.goal(Player::Two)),
@@ -285,7 +285,7 @@ pub struct Pushes<'a> {
     pub store: &'a [AtomicU8],
     pub view: layout::View,
     pub from: usize,
-    pub mirror: Option<&'a [Cell; crate::geometry::MAX_CELLS]>,
+    pub mirror: Option<&'a [Cell; crate::rules::geometry::MAX_CELLS]>,
 }
 
 /// Pushes `code(p1, p2)`, the child's code of each position with its pawns on `open`

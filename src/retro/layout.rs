@@ -41,9 +41,10 @@
 use super::source::ConfigSource;
 use super::symmetry::{self, MIRROR, TURN};
 use crate::configs::ConfigId;
-use crate::geometry::{Board, Cell, MAX_CELLS, Player};
-use crate::walls::WallSet;
+use crate::rules::geometry::{Board, Cell, MAX_CELLS, Player};
+use crate::rules::walls::WallSet;
 use rayon::prelude::*;
+use std::ops::Range;
 
 /// Slots of a local block (see the module doc).
 pub const LOCAL_LEN: usize = 2 << 12;
@@ -407,11 +408,32 @@ fn slot_in(
     view.start + a * open + (b - width)
 }
 
+/// The stored configurations `within` of layer `k` (a run of whole groups) cut into runs
+/// of whole groups of at most `most` configurations each (or one group when a group is
+/// more).
+pub fn runs(layout: &Layout, k: usize, within: Range<usize>, most: usize) -> Vec<Range<usize>> {
+    let stored = within.end;
+    let mut runs = Vec::new();
+    let (mut start, mut rank) = (within.start, within.start);
+    while rank < stored {
+        let next = rank + layout.group_len(k, rank);
+        if next - start > most && rank > start {
+            runs.push(start..rank);
+            start = rank;
+        }
+        rank = next;
+    }
+    if start < stored {
+        runs.push(start..stored);
+    }
+    runs
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::progress::Silent;
-    use crate::tables::Tables;
+    use crate::configs::Tables;
+    use crate::support::progress::Silent;
 
     #[test]
     fn splits_sum_to_the_walls_in_hand() {

@@ -1,4 +1,5 @@
-//! The principal line from the solved values: at every position the first legal action
+//! The cell's result from the solved values (`Solved::result`: the start's value and
+//! length) and its principal line: at every position the first legal action
 //! (in `legal_actions` order: pawn moves, then walls) whose result keeps the value. A
 //! winner with remoteness `r` moves to a loss for the opponent of remoteness `r - 1`
 //! (hurrying); a loser to a win of remoteness `r - 1` for the opponent (delaying, since
@@ -9,9 +10,45 @@
 //! not. After a streaming analysis only layers 0 and 1 have values: a line that needs a value
 //! from a freed layer is not given at all (empty), never cut short or guessed.
 
-use super::{Precision, Solved, Value, Wdl};
-use crate::position::{Action, Position};
+use super::{Precision, RetroResult, Solved, Value, Wdl};
+use crate::rules::geometry::Player;
+use crate::rules::position::{Action, Position};
 use std::collections::HashMap;
+
+impl Solved<'_> {
+    /// The value of the cell, its length and a principal line. After an analysis of
+    /// outcomes only: the winner, but no length (`plies` is `None`) and no line, except a
+    /// draw's line when it stays in the layers kept.
+    pub fn result(&self) -> RetroResult {
+        let board = self.configs.board();
+        let start = Position::start(board, self.configs.walls_per_player())
+            .expect("the tables were built for a valid wall count");
+        let value = match self.precision {
+            Precision::Exact => self.value(&start),
+            // No remoteness: any length stands for "a win" here and is dropped below.
+            Precision::Compact => self.outcome(&start).map(|o| match o {
+                Wdl::Win => Value::Win(1),
+                Wdl::Loss => Value::Loss(0),
+                Wdl::Draw => Value::Draw,
+            }),
+        }
+        .expect("the start is a position of the cell in layer 0, always kept");
+        let (winner, plies) = match value {
+            Value::Win(r) => (Some(Player::One), Some(r)),
+            Value::Loss(r) => (Some(Player::Two), Some(r)),
+            Value::Draw => (None, None),
+        };
+        let plies = plies.filter(|_| self.precision == Precision::Exact);
+        let (line, cycle_start) = principal_line(self, start);
+        RetroResult {
+            winner,
+            plies,
+            line,
+            cycle_start,
+            stats: self.stats,
+        }
+    }
+}
 
 /// A value the line needs lies in a layer freed while streaming.
 struct Freed;

@@ -84,17 +84,20 @@ mod estimate;
 mod layer;
 mod layout;
 mod line;
+mod pace;
 mod parts;
 mod pawn_graph;
 pub mod ranks;
 pub mod sampled;
 pub mod saved;
 mod segments;
+mod sizing;
 mod solved;
 pub mod source;
 pub mod spill;
 mod store;
 mod symmetry;
+pub mod through;
 
 pub use code::MAX_REMOTENESS;
 pub use driver::{
@@ -107,9 +110,9 @@ pub use source::ConfigSource;
 pub use store::Precision;
 
 use crate::error::Result;
-use crate::geometry::Player;
-use crate::position::Action;
-use crate::progress::Progress;
+use crate::rules::geometry::Player;
+use crate::rules::position::Action;
+use crate::support::progress::Progress;
 use serde::Serialize;
 
 /// The value of a position from the view of the player to move.
@@ -184,7 +187,7 @@ pub const MAX_CELLS: usize = 64;
 /// A cell set narrowed to the `u64` the analysis keeps its sets in: its boards have at most
 /// `MAX_CELLS` (64) cells, and its hot loops run at the speed of one-word masks.
 #[inline(always)]
-pub fn narrow(set: crate::bitboard::Cells) -> u64 {
+pub fn narrow(set: crate::rules::bitboard::Cells) -> u64 {
     debug_assert!(
         set >> MAX_CELLS == 0,
         "a set of the analysis has cells below 64"
@@ -193,12 +196,12 @@ pub fn narrow(set: crate::bitboard::Cells) -> u64 {
 }
 
 /// Whether the analysis handles `board` (at most `MAX_CELLS` cells).
-pub fn handles(board: crate::geometry::Board) -> bool {
+pub fn handles(board: crate::rules::geometry::Board) -> bool {
     board.cells() <= MAX_CELLS
 }
 
 /// Refuses a board over `MAX_CELLS` cells, saying why.
-pub fn check_board(board: crate::geometry::Board) -> Result<()> {
+pub fn check_board(board: crate::rules::geometry::Board) -> Result<()> {
     if !handles(board) {
         return Err(crate::Error::Argument(format!(
             "the retrograde analysis handles boards of at most {MAX_CELLS} cells; {board} has {} \
@@ -224,11 +227,11 @@ pub fn solve(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::geometry::Board;
-    use crate::position::Position;
-    use crate::progress::Silent;
-    use crate::tables::Tables;
-    use crate::walls::{Orientation, Wall, WallSet};
+    use crate::configs::Tables;
+    use crate::rules::geometry::Board;
+    use crate::rules::position::Position;
+    use crate::rules::walls::{Orientation, Wall, WallSet};
+    use crate::support::progress::Silent;
     use driver::{analyse_at, run, run_keeping};
     use store::{Compact, Exact};
 
@@ -238,7 +241,7 @@ mod tests {
     #[test]
     #[ignore]
     fn bitvec_packing_for_callgrind() {
-        let board = crate::geometry::Board::new(3, 7).unwrap();
+        let board = crate::rules::geometry::Board::new(3, 7).unwrap();
         let tables = Tables::build(board, 3, u64::MAX, &Silent).unwrap();
         let layers = tables.layers();
         let bitvec = || run::<store::CompactBitvec>(&tables, Precision::Compact, layers, &Silent);
@@ -387,11 +390,11 @@ mod tests {
     /// Each cell (width, height, walls) with both numberings of its configurations.
     fn both_numberings(
         cells: &[(usize, usize, u8)],
-    ) -> impl Iterator<Item = (Board, u8, Tables, crate::tables::Ranked)> + '_ {
+    ) -> impl Iterator<Item = (Board, u8, Tables, crate::configs::Ranked)> + '_ {
         cells.iter().map(|&(w, h, n)| {
             let board = Board::new(w, h).unwrap();
             let tables = Tables::build(board, n, u64::MAX, &Silent).unwrap();
-            (board, n, tables, crate::tables::Ranked::build(board, n))
+            (board, n, tables, crate::configs::Ranked::build(board, n))
         })
     }
 

@@ -20,13 +20,14 @@
 //! layout maps it). So the values are those of the analysis in memory, byte for byte,
 //! whatever the number of parts or threads (tested).
 //!
-//! Memory: the part's stores, three pieces of the stream (`CHUNK_BYTES` each, or a part's
+//! Memory: the part's stores, three pieces of the stream (`sizing::CHUNK_BYTES` each, or a part's
 //! bytes if less), a writer per split file, the layout's indices and the configurations. Disk: every layer, as the saved table has it. Time: one
 //! pass over layer `k + 1` per part of layer `k`.
 
-use super::driver::{Pace, too_deep};
 use super::layer::{self, Below, Pushes};
 use super::layout::{self, Layout};
+use super::pace::{Pace, too_deep};
+use super::sizing;
 use super::source::ConfigSource;
 use super::spill::Spill;
 use super::store::{self, Packing};
@@ -34,93 +35,13 @@ use super::symmetry;
 use super::{Precision, RetroStats, block, segments};
 use crate::configs::ConfigId;
 use crate::error::Result;
-use crate::geometry::Player;
-use crate::position::MAX_WALLS_PER_PLAYER;
-use crate::progress::Progress;
+use crate::rules::geometry::Player;
+use crate::rules::position::MAX_WALLS_PER_PLAYER;
+use crate::support::progress::Progress;
 use arrayvec::ArrayVec;
 use rayon::prelude::*;
 use std::ops::Range;
 use std::sync::atomic::AtomicU8;
-
-/// How fast the analysis in parts goes at a precision, in positions a second on the
-/// machine it was measured on (2 cores).
-struct Rates {
-    /// Solving a layer's own positions; the last layer (no walls left to place, nothing
-    /// above to read) goes faster.
-    own: f64,
-    last: f64,
-    /// Reading the layer above, which every part of a layer does whole.
-    read: f64,
-    /// Pushing the layer above to its parents, which the parts share (each pushes only to
-    /// parents of its own).
-    push: f64,
-}
-
-/// Fitted (least relative squares) to every layer of the runs through the disk on this
-/// machine: exact, 6x6 with 4 walls and 7x7 with 3 (within 7 % a layer); compact, 5x11 with
-/// 3 walls, 7x5 with 5 and 8x5 with 4 (within 8 % a layer of over 100 s). Reading costs
-/// the exact values (a byte a position) far more than the compact ones (2 bits).
-fn rates(precision: Precision) -> Rates {
-    match precision {
-        Precision::Exact => Rates {
-            own: 207e6,
-            last: 268e6,
-            read: 956e6,
-            push: 3.0e9,
-        },
-        Precision::Compact => Rates {
-            own: 198e6,
-            last: 347e6,
-            read: 3.3e9,
-            push: 1.06e9,
-        },
-    }
-}
-
-/// The seconds of `parts` of the `of` parts of a layer, `own` positions in all, at
-/// `precision`: its positions, a read of the `above` positions of the layer above for
-/// each part, and their share of pushing them to their parents (`above`: `None` for the
-/// last layer). Also the analysis's work, counted in slots in place of positions.
-pub fn layer_seconds(
-    precision: Precision,
-    own: f64,
-    above: Option<f64>,
-    (parts, of): (usize, usize),
-) -> f64 {
-    let r = rates(precision);
-    match above {
-        None => own / r.last,
-        Some(above) => {
-            let parts = parts as f64;
-            own / r.own + above * (parts / r.read + parts / of.max(1) as f64 / r.push)
-        }
-    }
-}
-
-/// The most bytes of one piece of the stream of the layer above.
-pub const CHUNK_BYTES: u64 = 16 << 20;
-
-/// Pieces of the stream in memory at once: one pushed, one waiting, one being read.
-pub const STREAM_CHUNKS: u64 = 3;
-
-/// The memory of one split file's writer: its buffer and the compressor's state.
-pub const WRITER_BYTES: u64 = 1 << 20;
-
-/// What the analysis in parts takes besides its stores, buffers and indices: the threads'
-/// scratch, the allocator's keep of freed parts and pieces, the program itself (measured:
-/// 11 MiB over the rest on 5x5 with 3 walls at a 20 MiB budget).
-pub const SLACK_BYTES: u64 = 16 << 20;
-
-/// Besides `SLACK_BYTES`, a part's slack is its bytes over this: what the allocator keeps
-/// of freed parts and pieces grows with them (4x7 with 7 walls, exact, at a 2,938 MiB
-/// budget and 1.61 GiB parts: 24.5 MiB over the budget without it in one run of two).
-pub const PART_SLACK_DIVISOR: u64 = 32;
-
-/// The most bytes of one piece of the stream beside parts of `part_bytes`: no more than a
-/// part (so that small parts, as the tests make them, read the stream in many pieces).
-pub fn chunk_bytes(part_bytes: u64) -> u64 {
-    CHUNK_BYTES.min(part_bytes).max(1)
-}
 
 /// The parts of layer `k`: runs of whole groups of stored configurations, each taking at
 /// most `part_bytes` in every split together (at least one group, whatever it takes).
@@ -155,7 +76,7 @@ pub fn plan_from(
             start = segment.start;
         }
         if segment.end - start > target {
-            parts.extend(runs(layout, k, segment.clone(), target));
+            parts.extend(layout::runs(layout, k, segment.clone(), target));
             start = segment.end;
         }
     }
@@ -163,37 +84,6 @@ pub fn plan_from(
         parts.push(start..stored);
     }
     parts
-}
-
-/// The stored configurations `within` of layer `k` (a run of whole groups) cut into runs
-/// of whole groups of at most `most` configurations each (or one group when a group is
-/// more).
-pub(super) fn runs(
-    layout: &Layout,
-    k: usize,
-    within: Range<usize>,
-    most: usize,
-) -> Vec<Range<usize>> {
-    let stored = within.end;
-    let mut runs = Vec::new();
-    let (mut start, mut rank) = (within.start, within.start);
-    while rank < stored {
-        let next = rank + layout.group_len(k, rank);
-        if next - start > most && rank > start {
-            runs.push(start..rank);
-            start = rank;
-        }
-        rank = next;
-    }
-    if start < stored {
-        runs.push(start..stored);
-    }
-    runs
-}
-
-/// The bytes of the smallest part of layer `k`: one group of two configurations.
-pub fn least_part_bytes(splits: usize, stored_len: usize, per_byte: usize) -> u64 {
-    (2 * splits * stored_len / per_byte) as u64
 }
 
 /// Solves layer `k` in parts of at most `part_bytes`, reading layer `k + 1` from `spill`
@@ -221,7 +111,7 @@ pub fn solve_layer<P: Packing>(
         if k < last {
             let window = ranks.start * per_config..ranks.end * per_config;
             let parents: Vec<&[AtomicU8]> = stores.iter_mut().map(|s| store::atomic(s)).collect();
-            let chunk = chunk_bytes(part_bytes as u64) as usize;
+            let chunk = sizing::chunk_bytes(part_bytes as u64) as usize;
             push_layer_above::<P>(source, layout, (k + 1, chunk), spill, &parents, window)?;
         }
         stats = stats + solve_stores::<P>(source, layout, (k, ranks.clone()), &mut stores)?;
@@ -231,7 +121,7 @@ pub fn solve_layer<P: Packing>(
         }
         let slots = ranks.len() * per_config * layout.splits(k);
         progress.advance(slots as u64);
-        let work = layer_seconds(precision, slots as f64, above, (1, of.max(parts.len())));
+        let work = sizing::layer_seconds(precision, slots as f64, above, (1, of.max(parts.len())));
         pace.part_done(k, (i + 1, parts.len()), (slots, work), progress);
     }
     spill.finish_layer(writer, stats, progress)?;
@@ -239,7 +129,7 @@ pub fn solve_layer<P: Packing>(
 }
 
 /// The stored slots of layer `k` that an earlier run solved, its first `from` stored
-/// configurations, and their work (`layer_seconds`, in slots): each part it did read the
+/// configurations, and their work (`sizing::layer_seconds`, in slots): each part it did read the
 /// layer above. (About: the parts left are cut evenly again, a part more or fewer.)
 pub fn done_before<P: Packing>(
     layout: &Layout,
@@ -251,7 +141,7 @@ pub fn done_before<P: Packing>(
     let above = (k + 1 < layout.layers()).then(|| layout.layer_len(k + 1) as f64);
     let of = plan(layout, k, P::PER_BYTE, part_bytes).len();
     let left = plan_from(layout, k, (P::PER_BYTE, part_bytes), from).len();
-    let work = layer_seconds(
+    let work = sizing::layer_seconds(
         packing_precision::<P>(),
         slots as f64,
         above,
@@ -329,7 +219,7 @@ fn pair_stores(stores: &mut [Vec<u8>], pair: (usize, usize)) -> (&mut [u8], Opti
 }
 
 /// Streams every split of layer `c` that holds children of a wall Player 2 placed in layer
-/// `c - 1`, side by side in pieces of about `chunk_bytes` in all, pushing each stored
+/// `c - 1`, side by side in pieces of about `sizing::chunk_bytes` in all, pushing each stored
 /// block into its parents in `window` (slots of layer `c - 1`'s splits, whose stores are
 /// `parents`). The splits go side by side so that each configuration's parents are found
 /// once for all of them (ranking a configuration's parents is the pass's main cost besides
@@ -349,7 +239,7 @@ fn push_layer_above<P: Packing>(
     let per_config = layout.stored_len();
     let each_split = (chunk_bytes / splits.len()).max(1);
     let all = 0..layout.stored(c).len();
-    let chunks = runs(
+    let chunks = layout::runs(
         layout,
         c,
         all,
@@ -386,7 +276,7 @@ const MAX_WALLS: usize = 2 * MAX_WALLS_PER_PLAYER as usize;
 pub(super) struct Window<'a> {
     pub parents: &'a [&'a [AtomicU8]],
     pub window: &'a Range<usize>,
-    pub mirror: &'a [crate::geometry::Cell; crate::geometry::MAX_CELLS],
+    pub mirror: &'a [crate::rules::geometry::Cell; crate::rules::geometry::MAX_CELLS],
 }
 
 /// Pushes the Player 1 half of stored configuration `r` of layer `c`, in each split of
@@ -438,9 +328,9 @@ pub(super) fn push_stored<P: Packing>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::geometry::Board;
-    use crate::progress::Silent;
-    use crate::tables::Tables;
+    use crate::configs::Tables;
+    use crate::rules::geometry::Board;
+    use crate::support::progress::Silent;
     use store::{Compact, Exact};
 
     /// An earlier run's parts count as much of a layer as they hold: none from its start,
@@ -463,7 +353,8 @@ mod tests {
                 assert!(work > last, "layer {k}, part {i}: {work} after {last}");
                 last = work;
             }
-            let whole = layer_seconds(precision, layout.layer_len(k) as f64, above, (of, of));
+            let whole =
+                sizing::layer_seconds(precision, layout.layer_len(k) as f64, above, (of, of));
             assert!(
                 (last - whole).abs() <= 1e-9 * whole,
                 "layer {k}: {last} != {whole}"

@@ -3,9 +3,9 @@
 //! walls, so every split of walls left of the configuration shares this graph, and both
 //! players use it (a move depends only on the mover's cell and the other pawn's cell).
 
-use crate::bitboard::bits;
-use crate::geometry::{Board, Cell};
-use crate::walls::WallSet;
+use crate::rules::bitboard::bits;
+use crate::rules::geometry::{Board, Cell};
+use crate::rules::walls::WallSet;
 
 pub struct PawnGraph {
     cells: usize,
@@ -68,10 +68,10 @@ impl PawnGraph {
 mod tests {
     use super::*;
     use crate::configs::ConfigId;
-    use crate::geometry::Player;
-    use crate::progress::Silent;
+    use crate::configs::Tables;
     use crate::retro::narrow;
-    use crate::tables::Tables;
+    use crate::rules::geometry::Player;
+    use crate::support::progress::Silent;
 
     #[test]
     fn predecessors_invert_destinations() {

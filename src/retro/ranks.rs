@@ -4,6 +4,7 @@
 //! and `InProcess` runs ranks as threads of one process, for the tests and for machines
 //! without MPI.
 
+use crate::error::Error;
 use std::sync::{Arc, Barrier, Mutex};
 
 /// One rank among `size()`, and the collectives the analysis needs. Every rank makes the
@@ -102,6 +103,27 @@ impl Ranks for InProcess {
             .collect();
         self.shared.taken_all.wait();
         received
+    }
+}
+
+/// Error `e` of a rank, its message led by `who` (the rank, and the layer where there is
+/// one); refusals every rank makes alike are left as they are.
+pub fn naming(e: Error, who: &str) -> Error {
+    match e {
+        Error::Io(m) => Error::Io(format!("{who}: {m}")),
+        Error::Damaged(m) => Error::Damaged(format!("{who}: {m}")),
+        Error::Disk {
+            dir,
+            what,
+            needed,
+            free,
+        } => Error::Disk {
+            dir,
+            what: format!("{who}: {what}"),
+            needed,
+            free,
+        },
+        other => other,
     }
 }
 

@@ -17,8 +17,8 @@ use super::spill::Hashed;
 use super::store::{Compact, Packing};
 use super::{ConfigSource, Precision, Value, Wdl, code};
 use crate::error::{Error, Result};
-use crate::position::Position;
-use crate::progress::Progress;
+use crate::rules::position::Position;
+use crate::support::progress::Progress;
 use flate2::read::MultiGzDecoder;
 use rayon::prelude::*;
 use std::collections::HashMap;
@@ -185,7 +185,7 @@ pub fn check(
         if !same {
             return Err(Error::Damaged(format!(
                 "inconsistent value at {}: it is not its best move's",
-                crate::notation::format_record(board, pos)
+                crate::rules::notation::format_record(board, pos)
             )));
         }
     }
@@ -252,9 +252,9 @@ fn rank(v: Value) -> (u8, i64) {
 }
 
 /// A position the table has no value for: checked positions are the cell's.
-fn not_a_position(board: crate::geometry::Board, pos: &Position) -> Error {
+fn not_a_position(board: crate::rules::geometry::Board, pos: &Position) -> Error {
     Error::Argument(format!(
         "{} is not a position of the cell",
-        crate::notation::format_record(board, pos)
+        crate::rules::notation::format_record(board, pos)
     ))
 }

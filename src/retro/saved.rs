@@ -23,11 +23,10 @@ use super::ConfigSource;
 use super::layout::Layout;
 use super::segments::{self, SegmentWriter};
 use super::solved::Splits;
-use super::spill::Spill;
 use super::{Precision, RetroStats, Solved};
-use crate::dir_lock::DirLock;
 use crate::error::{Error, Result, clip, count};
-use crate::geometry::Board;
+use crate::rules::geometry::Board;
+use crate::support::dir_lock::DirLock;
 use flate2::read::MultiGzDecoder;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -60,6 +59,8 @@ pub fn precision_of(header: &Header) -> Option<Precision> {
 /// The version of the slot order (`layout.rs`); a change there must change it.
 pub(super) const LAYOUT_VERSION: u32 = 1;
 const HEADER: &str = "header.json";
+/// The file that says which layers are written, while a run is on (`spill.rs`).
+pub const PROGRESS: &str = "progress.json";
 const MANIFEST: &str = "MANIFEST.sha256";
 
 #[derive(Serialize, Deserialize)]
@@ -164,8 +165,8 @@ pub fn parse_cell_dir_name(name: &str) -> Option<(Board, u8)> {
 fn is_table_file(name: &str) -> bool {
     name == HEADER
         || name == MANIFEST
-        || name == super::spill::PROGRESS
-        || name == format!("{}.part", super::spill::PROGRESS)
+        || name == PROGRESS
+        || name == format!("{}.part", PROGRESS)
         || (name.starts_with("layer-") && name.ends_with(".bin.gz"))
 }
 
@@ -447,10 +448,13 @@ pub fn save_to(solved: &Solved, to: &Target) -> Result<u64> {
 /// Writes a table at `to.dir` by `write` into a temporary directory beside it, renamed
 /// onto `to.dir` when whole: a failure removes the temporary directory, and a killed
 /// process leaves it under its temporary name, never part of a table under the final one.
-fn through_temporary<T>(to: &Target, write: impl FnOnce(&Path) -> Result<T>) -> Result<T> {
+pub(super) fn through_temporary<T>(
+    to: &Target,
+    write: impl FnOnce(&Path) -> Result<T>,
+) -> Result<T> {
     // A link to a directory stays a link: the table is renamed onto where it leads.
     let to = &Target {
-        dir: crate::output_file::resolved(&to.dir),
+        dir: crate::support::output_file::resolved(&to.dir),
         ..to.clone()
     };
     check_destination(to)?;
@@ -461,70 +465,6 @@ fn through_temporary<T>(to: &Target, write: impl FnOnce(&Path) -> Result<T>) -> 
     install(&part, &to.dir)?;
     scratch.keep();
     Ok(done)
-}
-
-/// Solves every position of the cell of `configs` at `precision` and saves the values at
-/// `to`, writing each layer as soon as it is solved (`spill.rs`, `parts.rs`): the memory is
-/// the analysis's own, and the disk holds every layer. With `to.resume` the layers go
-/// straight into `to.dir` and a run that was stopped goes on from them; else into a
-/// temporary directory renamed onto `to.dir` when whole. Returns the analysis (the layers
-/// it kept: `analyse_through`, `analyse_outcomes_through`) and the bytes of the table's
-/// files.
-pub fn save_through<'t>(
-    configs: &'t dyn ConfigSource,
-    memory_budget: u64,
-    precision: Precision,
-    to: &Target,
-    progress: &dyn crate::progress::Progress,
-) -> Result<(Solved<'t>, u64)> {
-    let run = |dir: &Path| -> Result<(Solved<'t>, u64)> {
-        let mut spill = match &to.ranks {
-            Some(r) => Spill::open_across(dir, configs, precision, (r.0.as_ref(), progress))?,
-            None => Spill::open(dir, configs, precision, progress)?,
-        };
-        let solved = match (&to.ranks, precision) {
-            (Some(ranks), _) => {
-                let across = (ranks.0.as_ref(), memory_budget);
-                super::analyse_across(configs, precision, &mut spill, across, progress)?
-                    .expect("rank 0 gets the analysis")
-            }
-            (None, Precision::Exact) => {
-                super::analyse_through(configs, memory_budget, &mut spill, progress)?
-            }
-            (None, Precision::Compact) => {
-                super::analyse_outcomes_through(configs, memory_budget, &mut spill, progress)?
-            }
-        };
-        let bytes = spill.finish(configs, solved.stats)?;
-        Ok((solved, bytes))
-    };
-    match to.resume {
-        true => run(&to.dir),
-        false => through_temporary(to, run),
-    }
-}
-
-/// What a rank other than rank 0 does of `save_through` across ranks (`to.ranks`, into
-/// `to.dir`, which rank 0 shares): its share of every layer, with the same `configs`,
-/// `memory_budget` and `precision` as rank 0. Rank 0 writes the table's header.
-pub fn save_share(
-    configs: &dyn ConfigSource,
-    memory_budget: u64,
-    precision: Precision,
-    to: &Target,
-    progress: &dyn crate::progress::Progress,
-) -> Result<()> {
-    let ranks = to
-        .ranks
-        .as_ref()
-        .expect("a rank's share is across ranks")
-        .0
-        .as_ref();
-    let mut spill = Spill::open_across(&to.dir, configs, precision, (ranks, progress))
-        .map_err(|e| super::across::naming(e, &format!("rank {}", ranks.rank())))?;
-    let across = (ranks, memory_budget);
-    super::analyse_across(configs, precision, &mut spill, across, progress)?;
-    Ok(())
 }
 
 /// Renames the whole table `part` onto `dir`, moving what `dir` held aside first and
@@ -742,7 +682,7 @@ fn no_manifest(dir: &Path) -> Error {
     if !dir.exists() {
         return Error::Argument(format!("{d} does not exist"));
     }
-    if dir.join(super::spill::PROGRESS).exists() {
+    if dir.join(PROGRESS).exists() {
         return Error::Argument(format!(
             "{d} holds an analysis in progress, not a finished table (its progress.json lists \
              the layers written so far): run the command that wrote it again to finish it"

@@ -36,7 +36,7 @@ pub fn cut(layout: &Layout, k: usize, per_byte: usize) -> Vec<Range<usize>> {
     let most = (SEGMENT_BYTES / per_config)
         .min(stored.div_ceil(MIN_SEGMENTS))
         .max(1);
-    super::parts::runs(layout, k, 0..stored, most)
+    super::layout::runs(layout, k, 0..stored, most)
 }
 
 /// The bytes of each segment of a split under `cut` (`per_config` bytes a configuration).

@@ -1,13 +1,13 @@
 //! The values of a solved cell (every layer, or those it kept) and the queries on them: a
-//! position's value or outcome, the start's result and its principal line.
+//! position's value or outcome (the start's result and its principal line: `line.rs`).
 
 use super::layout::Layout;
 use super::store::{Compact, Exact, Packing, Precision};
-use super::{ConfigSource, RetroResult, RetroStats, Value, code, line};
+use super::{ConfigSource, RetroStats, Value, code};
 use crate::configs::ConfigId;
-use crate::geometry::{Cell, Player};
-use crate::position::Position;
-use crate::tables::Tables;
+use crate::configs::Tables;
+use crate::rules::geometry::{Cell, Player};
+use crate::rules::position::Position;
 
 /// The values of every position of a cell (or of the layers it kept, if it streamed).
 pub struct Solved<'t> {
@@ -213,38 +213,5 @@ impl<'t> Solved<'t> {
     /// not a position of the cell.
     fn locate(&self, pos: &Position) -> Option<Located> {
         locate(self.configs, &self.layout, pos)
-    }
-
-    /// The value of the cell, its length and a principal line. After an analysis of
-    /// outcomes only: the winner, but no length (`plies` is `None`) and no line, except a
-    /// draw's line when it stays in the layers kept.
-    pub fn result(&self) -> RetroResult {
-        let board = self.configs.board();
-        let start = Position::start(board, self.configs.walls_per_player())
-            .expect("the tables were built for a valid wall count");
-        let value = match self.precision {
-            Precision::Exact => self.value(&start),
-            // No remoteness: any length stands for "a win" here and is dropped below.
-            Precision::Compact => self.outcome(&start).map(|o| match o {
-                Wdl::Win => Value::Win(1),
-                Wdl::Loss => Value::Loss(0),
-                Wdl::Draw => Value::Draw,
-            }),
-        }
-        .expect("the start is a position of the cell in layer 0, always kept");
-        let (winner, plies) = match value {
-            Value::Win(r) => (Some(Player::One), Some(r)),
-            Value::Loss(r) => (Some(Player::Two), Some(r)),
-            Value::Draw => (None, None),
-        };
-        let plies = plies.filter(|_| self.precision == Precision::Exact);
-        let (line, cycle_start) = line::principal_line(self, start);
-        RetroResult {
-            winner,
-            plies,
-            line,
-            cycle_start,
-            stats: self.stats,
-        }
     }
 }

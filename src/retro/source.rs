@@ -9,9 +9,9 @@
 //! the blocks it serves, and the trait is used through `dyn`.
 
 use crate::configs::ConfigId;
-use crate::geometry::{Board, Player};
-use crate::tables::{NO_CHILD, Ranked, Tables};
-use crate::walls::WallSet;
+use crate::configs::{NO_CHILD, Ranked, Tables};
+use crate::rules::geometry::{Board, Player};
+use crate::rules::walls::WallSet;
 use std::ops::Range;
 
 /// A configuration one wall further, and the cells each player reaches in it.

@@ -25,9 +25,9 @@ use super::segments::{self, SegmentWriter};
 use super::solved::Splits;
 use super::store::Packing;
 use super::{Precision, RetroStats};
-use crate::dir_lock::DirLock;
 use crate::error::{Error, Result, count};
-use crate::progress::Progress;
+use crate::support::dir_lock::DirLock;
+use crate::support::progress::Progress;
 use flate2::read::MultiGzDecoder;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -42,8 +42,7 @@ const FIRST_LAYER_RATIO: f64 = 0.25;
 /// What a layer's room adds to its estimate: the progress record, the file system's own.
 const ROOM_SLACK_BYTES: u64 = 4 << 20;
 
-/// The file that says which layers are written, while a run is on.
-pub const PROGRESS: &str = "progress.json";
+pub use super::saved::PROGRESS;
 /// What `progress.json` says it is, first.
 const FORMAT: &str = "quoridor-solver analysis in progress 1";
 

@@ -17,9 +17,9 @@
 //! Also the exact count of mirror-symmetric configurations, for sizing the store before the
 //! tables exist. Depends on geometry and walls only.
 
-use crate::bitboard::{Cells, bits};
-use crate::geometry::{Board, Cell, MAX_CELLS};
-use crate::walls::WallSet;
+use crate::rules::bitboard::{Cells, bits};
+use crate::rules::geometry::{Board, Cell, MAX_CELLS};
+use crate::rules::walls::WallSet;
 
 /// Index bit of `cell_maps` for the mirror.
 pub const MIRROR: usize = 1;
@@ -77,15 +77,15 @@ pub fn symmetric_by_walls(board: Board, layers: usize) -> Vec<u128> {
     let middle = anchor_cols % 2 == 1;
     let weight = |c: usize| if middle && c == half - 1 { 1 } else { 2 };
     let horizontal_fits = |c: usize| middle || c + 1 < half;
-    crate::configs::profile_count(half, rows, layers, weight, horizontal_fits)
+    crate::configs::enumerate::profile_count(half, rows, layers, weight, horizontal_fits)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::configs::ConfigId;
-    use crate::progress::Silent;
-    use crate::tables::Tables;
+    use crate::configs::Tables;
+    use crate::support::progress::Silent;
 
     #[test]
     fn cell_maps_are_involutions_that_commute() {

@@ -7,11 +7,11 @@ use super::node::Node;
 use super::pv::principal_line;
 use super::tt::{self, TranspositionTable};
 use super::{Oracle, Search, Shared};
+use crate::configs::ConfigTables;
 use crate::error::count;
-use crate::geometry::Player;
-use crate::position::{Action, Position};
-use crate::progress::Progress;
-use crate::tables::ConfigTables;
+use crate::rules::geometry::Player;
+use crate::rules::position::{Action, Position};
+use crate::support::progress::Progress;
 use std::sync::atomic::Ordering;
 use std::time::Instant;
 

@@ -25,9 +25,9 @@ pub use deepening::{Limits, Prover, SearchResult, Win, solve, solve_forgetting};
 pub use no_win::NoWin;
 pub use node::Node;
 
-use crate::geometry::Player;
-use crate::tables::ConfigTables;
-use crate::walls::WallSet;
+use crate::configs::ConfigTables;
+use crate::rules::geometry::Player;
+use crate::rules::walls::WallSet;
 use node::{Key, Move, NO_MOVE, WALL_BASE};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};

@@ -1,8 +1,8 @@
 //! What a search knows to fail: how far each player cannot force a win from the searched
 //! position. The deepening asks it which iteration comes next; the checkpoint keeps it.
 
-use crate::geometry::Player;
-use crate::position::Position;
+use crate::rules::geometry::Player;
+use crate::rules::position::Position;
 
 /// How far each player is known not to win from the searched position: Player `p`
 /// cannot force a win within `self.0[p.index()]` plies. A search that asks one player

@@ -17,12 +17,12 @@
 //! wall (`2 * MAX_ANCHORS` slots, 210, so 338 values at most: more than a byte holds, and
 //! 9x9 alone needs 81 cells and 128 slots besides `NO_MOVE`).
 
-use crate::bitboard::Cells;
-use crate::bitboard::UNREACHABLE;
 use crate::configs::ConfigId;
-use crate::geometry::{Board, Cell, MAX_ANCHORS, MAX_CELLS, Player};
-use crate::position::{Action, Position};
-use crate::tables::{ConfigTables, KEY_NUMBER_BITS, NO_CHILD};
+use crate::configs::{ConfigTables, KEY_NUMBER_BITS, NO_CHILD};
+use crate::rules::bitboard::Cells;
+use crate::rules::bitboard::UNREACHABLE;
+use crate::rules::geometry::{Board, Cell, MAX_ANCHORS, MAX_CELLS, Player};
+use crate::rules::position::{Action, Position};
 
 pub type Move = u16;
 pub const WALL_BASE: Move = MAX_CELLS as Move;
@@ -76,7 +76,7 @@ const _: () = {
         "every move differs from NO_MOVE"
     );
     assert!(
-        crate::position::MAX_WALLS_PER_PLAYER < 1 << 5,
+        crate::rules::position::MAX_WALLS_PER_PLAYER < 1 << 5,
         "walls left fit 5 bits"
     );
 };

@@ -5,10 +5,10 @@
 
 use super::node::NO_MOVE;
 use super::node::{Key, MAX_MOVES, MOVE_SPAN, Move, Node, WALL_BASE};
-use crate::bitboard::Cells;
-use crate::bitboard::bits;
-use crate::geometry::Cell;
-use crate::tables::ConfigTables;
+use crate::configs::ConfigTables;
+use crate::rules::bitboard::Cells;
+use crate::rules::bitboard::bits;
+use crate::rules::geometry::Cell;
 use arrayvec::ArrayVec;
 use std::sync::atomic::{AtomicU32, Ordering};
 
@@ -195,7 +195,7 @@ fn mirror<T: ConfigTables>(tables: &T, mv: Move) -> Move {
         let wall = tables.slot_wall((mv - WALL_BASE) as usize);
         let (c, r) = (board.col(wall.anchor), board.row(wall.anchor));
         let anchor = board.cell(board.width() - 2 - c, r);
-        let mirrored = crate::walls::Wall { anchor, ..wall };
+        let mirrored = crate::rules::walls::Wall { anchor, ..wall };
         WALL_BASE + tables.slot(mirrored) as Move
     }
 }

@@ -12,8 +12,8 @@ use super::node::NO_MOVE;
 use super::node::{Move, Node, WALL_BASE};
 use super::order::Moves;
 use super::{Search, Shared};
-use crate::geometry::Player;
-use crate::tables::ConfigTables;
+use crate::configs::ConfigTables;
+use crate::rules::geometry::Player;
 
 /// The line of `length` plies from `start` in which `attacker` wins (the win must be proven).
 pub fn principal_line<T: ConfigTables>(

@@ -19,14 +19,14 @@
 //! empty entry, else the entry whose deepest stored fact is shallowest.
 
 use super::node::{Key, Move, NO_MOVE, STOCK_MASK, stocks};
-use crate::geometry::Player;
+use crate::rules::geometry::Player;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 const NO_WIN: u8 = u8::MAX;
 
 /// Whether wall-stock dominance holds on `board` (see `TranspositionTable::probe`): at least 3 rows.
-pub fn dominance_holds(board: crate::geometry::Board) -> bool {
+pub fn dominance_holds(board: crate::rules::geometry::Board) -> bool {
     board.height() >= 3
 }
 
@@ -104,7 +104,7 @@ impl TranspositionTable {
         // Written by all threads at once: every page is touched by one write, and a large
         // table is ready in a fraction of the time one thread would take.
         let mut table = Vec::with_capacity(buckets);
-        crate::memory::advise_huge_pages(&mut table);
+        crate::support::memory::advise_huge_pages(&mut table);
         table.par_extend(
             (0..buckets)
                 .into_par_iter()
@@ -249,7 +249,7 @@ impl TranspositionTable {
     /// not wait for memory (the probe's miss is most of a node's time).
     #[inline(always)]
     pub fn prefetch(&self, key: Key) {
-        crate::memory::prefetch(self.word(self.bucket(key.0)));
+        crate::support::memory::prefetch(self.word(self.bucket(key.0)));
     }
 
     /// What is known about `key` for `attacker`: its own entry, and, when the table was made
@@ -402,13 +402,13 @@ mod tests {
 
     #[test]
     fn wall_stock_dominance() {
-        use crate::position::Position;
+        use crate::rules::position::Position;
         use crate::search::node::Node;
-        let tables = crate::tables::Tables::build(
-            crate::geometry::Board::new(3, 3).unwrap(),
+        let tables = crate::configs::Tables::build(
+            crate::rules::geometry::Board::new(3, 3).unwrap(),
             2,
             u64::MAX,
-            &crate::progress::Silent,
+            &crate::support::progress::Silent,
         )
         .unwrap();
         let key = |p1: u8, p2: u8| {

@@ -8,10 +8,10 @@
 use super::node::NO_MOVE;
 use super::node::{Key, Move, Node, WALL_BASE};
 use super::order::{self, History, Moves};
-use crate::geometry::Board;
-use crate::position::{Action, Position};
-use crate::progress::Silent;
-use crate::tables::Tables;
+use crate::configs::Tables;
+use crate::rules::geometry::Board;
+use crate::rules::position::{Action, Position};
+use crate::support::progress::Silent;
 use std::collections::{HashMap, HashSet};
 
 /// Every position reachable from the start, by the rules engine.

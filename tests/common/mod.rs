@@ -5,9 +5,9 @@ pub mod cli;
 pub mod naive_retro;
 pub mod reference;
 
-use quoridor_solver::geometry::{Board, Player};
-use quoridor_solver::position::Position;
-use quoridor_solver::walls::{Orientation, Wall, WallSet};
+use quoridor_solver::rules::geometry::{Board, Player};
+use quoridor_solver::rules::position::Position;
+use quoridor_solver::rules::walls::{Orientation, Wall, WallSet};
 use reference::RefPos;
 
 /// The fast engine's position for a reference engine's position.
@@ -47,7 +47,7 @@ pub fn data_rows(name: &str) -> Vec<Vec<String>> {
 /// (width, height, walls, outcome) rows of the published table (data/published_table.csv,
 /// the library's own copy); outcome 1, 2, D or ?.
 pub fn published() -> Vec<(usize, usize, u8, String)> {
-    quoridor_solver::report::published::PUBLISHED_CSV
+    quoridor_solver::output::report::published::PUBLISHED_CSV
         .lines()
         .skip(1)
         .map(|l| l.split(',').map(str::to_string).collect::<Vec<_>>())

@@ -1,0 +1,7 @@
+//! One cell (a board and the walls each player has): what it will cost, which method and
+//! store solve it, the solve itself, and the value of any of its positions.
+
+pub mod analysis;
+pub mod estimate;
+pub mod plan;
+pub mod solver;

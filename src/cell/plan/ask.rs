@@ -1,0 +1,101 @@
+//! What a caller asks of one cell: the method, the budgets and limits, where the
+//! configurations come from, what to save (`SolveOptions`); and the constants the plan
+//! divides a budget by.
+
+use crate::retro::{self, Precision};
+use crate::rules::geometry::Player;
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// The least time `auto` gives the proof search before a retrograde analysis that fits.
+pub const MIN_SEARCH_SECONDS: f64 = 5.0;
+
+/// How long `auto` lets the proof search run before a retrograde analysis that fits, as a
+/// multiple of the analysis's estimated time: a cell then costs at most about three times
+/// the cheaper method. Twice, not once, because the estimate runs low on some boards while
+/// the search there is cheaper from a few walls on (5x5 with 4 walls: search 14.8 s, the
+/// analysis estimated at 8 s and measured at 11.8 s; with 5-10 walls the search takes
+/// 15-28 s, the analysis 29-98 s).
+pub const AUTO_SEARCH_SHARE: f64 = 2.0;
+
+/// The default largest transposition table, when the budget allows it.
+pub const DEFAULT_TT_BYTES: u64 = 1 << 30;
+
+/// The least budget a proof search over configurations built on demand starts with. Of it
+/// the transposition table takes a quarter and `ON_DEMAND_SLACK_BYTES` 32 MiB, which
+/// leaves the store 16 MiB, a few tens of thousands of configurations (a record of 9x9 with
+/// 3 walls is about 340 bytes): with less the store fills before the search has gone
+/// anywhere, and the cell ends unknown after doing nothing.
+pub const MIN_ON_DEMAND_BYTES: u64 = 64 << 20;
+
+/// What the full tables leave beside them at the least: room for the transposition
+/// table's first megabytes and the search's own allocations.
+pub const EAGER_SLACK_BYTES: u64 = 16 << 20;
+
+/// What a search over configurations built on demand leaves outside its store and table
+/// (the stacks, the line, the allocator's own bookkeeping).
+pub const ON_DEMAND_SLACK_BYTES: u64 = 32 << 20;
+
+/// How a cell is decided.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Method {
+    /// Iterative-deepening proof search only: wins and their lengths, never a draw.
+    Search,
+    /// Retrograde analysis of every position of the cell: wins, lengths and draws.
+    Retro,
+    /// Proof search; then, if neither player has won by its limit, retrograde analysis
+    /// when it fits the memory budget.
+    Auto,
+}
+
+#[derive(Clone, Debug)]
+pub struct SolveOptions {
+    pub method: Method,
+    /// The deepest iteration (plies) to try before answering "unknown".
+    pub max_depth: u8,
+    /// Stop and answer "unknown" after this long.
+    pub time_limit: Option<Duration>,
+    /// Threads for table building and search (results do not depend on it).
+    pub threads: usize,
+    /// Bytes the tables and the transposition table may take together.
+    pub memory_budget: u64,
+    /// Transposition table bytes (capped by what the budget leaves after the tables).
+    pub tt_bytes: u64,
+    /// What the retrograde analysis stores per position; `None`: exact (a byte, every
+    /// remoteness) when every layer fits the budget that way, else compact (2 bits, the
+    /// length then proven by an oracle-guided proof search).
+    pub precision: Option<Precision>,
+    /// Write the exact analysis's values here (`retro::saved`); only with `Method::Retro`
+    /// and an exact analysis that keeps every layer. Checked before any work is done.
+    pub save: Option<retro::saved::Target>,
+    /// Where the proof search reads configurations from.
+    pub store: Store,
+    /// Keep the proof search's transposition table in this file between runs
+    /// (`search::Checkpoint`); only with `Method::Search`.
+    pub checkpoint: Option<PathBuf>,
+    /// The cell is one of a table run that goes on across runs (`table --scratch`,
+    /// `--campaign`), which differs from `solve --checkpoint` in two ways. A checkpoint
+    /// file this run cannot take (damaged, another cell's, a table larger than its room, a
+    /// store that cannot number its keys) is warned about, left as it is, and the search
+    /// goes on without it, instead of refusing the run. And `time_limit` is the cell's
+    /// over all its runs, as its row counts its seconds: the seconds the checkpoint says
+    /// earlier runs took come off this run's (a `solve` run gets its own limit whole).
+    pub in_campaign: bool,
+    /// Search only this player's wins (only with `Method::Search`): a guess at the winner
+    /// that spares the other player's iterations. A win found is proven and its length
+    /// exact (a player who can force a win leaves the other none); if the guess is wrong,
+    /// the cell stays unknown.
+    pub winner: Option<Player>,
+}
+
+/// Where the proof search reads wall configurations from (`tables/`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Store {
+    /// Every configuration built up front (the fastest; the retrograde analysis needs it).
+    Full,
+    /// Each configuration built when the search first meets it, within the budget.
+    OnDemand,
+    /// Full where it fits the memory budget, else on demand for a proof search.
+    #[default]
+    Auto,
+}

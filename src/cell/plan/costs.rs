@@ -1,0 +1,237 @@
+//! What each way to solve a cell would take, from the estimates alone (nothing is built):
+//! the configurations' stores, the retrograde analysis in memory and in parts through a
+//! directory, the values it writes, and its time. `solve --plan` prints it beside the
+//! decision, so that a cell too large for this machine says what it needs.
+
+use crate::cell::estimate::CellEstimate;
+use crate::error::format_bytes;
+use crate::retro::{self, Keep, Precision};
+use crate::rules::geometry::Board;
+
+/// The costs of one cell.
+#[derive(Clone, Debug)]
+pub struct Costs {
+    pub positions: u128,
+    /// The full tables of the proof search, and the ranked numbering (bytes).
+    pub tables_bytes: u64,
+    pub ranked_bytes: u64,
+    /// The analysis in memory, besides the configurations: exact keeping every layer, exact
+    /// keeping two, compact keeping two (bytes).
+    pub exact_every: u64,
+    pub exact_two: u64,
+    pub compact_two: u64,
+    /// The least memory of the analysis in parts through a directory, exact and compact,
+    /// besides the configurations.
+    pub parts_exact: u64,
+    pub parts_compact: u64,
+    /// The values written to the directory before compression, exact and compact.
+    pub values_exact: u64,
+    pub values_compact: u64,
+    /// The analysis's estimated time in memory over the tables, over the ranked
+    /// numbering, and in parts at the budget, exact and compact (seconds on 2 cores;
+    /// `None`: its least part does not fit).
+    pub seconds: f64,
+    pub ranked_seconds: f64,
+    pub parts_seconds: [Option<f64>; 2],
+    /// Whether the board is one the analysis handles.
+    pub retro_board: bool,
+}
+
+impl Costs {
+    /// The costs of the cell, the analysis in parts sized to `budget`.
+    pub fn of(board: Board, walls: u8, budget: u64) -> Costs {
+        let e = CellEstimate::new(board, walls);
+        let r = &e.retro;
+        let least = |p: Precision| r.peak_in_parts(p, r.least_part(p));
+        Costs {
+            positions: r.positions,
+            tables_bytes: e.tables.bytes,
+            ranked_bytes: e.ranked_bytes,
+            exact_every: r.exact_peak(&Keep::Every),
+            exact_two: r.exact_peak(&Keep::Two),
+            compact_two: r.peak(Precision::Compact, r.layers.min(2)),
+            parts_exact: least(Precision::Exact),
+            parts_compact: least(Precision::Compact),
+            values_exact: r.values_bytes(Precision::Exact),
+            values_compact: r.values_bytes(Precision::Compact),
+            seconds: e.retro_seconds(),
+            ranked_seconds: e.ranked_seconds(),
+            parts_seconds: [Precision::Exact, Precision::Compact]
+                .map(|p| super::in_parts_seconds(&e, p, budget)),
+            retro_board: retro::handles(board),
+        }
+    }
+
+    /// The costs as lines of text.
+    pub fn lines(&self) -> Vec<String> {
+        let b = format_bytes;
+        let mut lines = vec![
+            format!("positions: {:.3e} (every placement)", self.positions as f64),
+            format!(
+                "configurations: full tables {}, ranked numbering {}",
+                b(self.tables_bytes),
+                b(self.ranked_bytes)
+            ),
+        ];
+        if !self.retro_board {
+            lines.push(format!(
+                "retrograde analysis: none (boards of at most {} cells)",
+                retro::MAX_CELLS
+            ));
+            return lines;
+        }
+        lines.extend([
+            format!(
+                "analysis in memory, besides the configurations: exact {} (every layer) or {} \
+                 (two), compact {} (two)",
+                b(self.exact_every),
+                b(self.exact_two),
+                b(self.compact_two)
+            ),
+            format!(
+                "analysis in parts through --scratch DIR: at least {} exact, {} compact, \
+                 besides the configurations",
+                b(self.parts_exact),
+                b(self.parts_compact)
+            ),
+            format!(
+                "values written there before compression: {} exact, {} compact (measured: \
+                 4 to 6 times less on disk)",
+                b(self.values_exact),
+                b(self.values_compact)
+            ),
+            format!(
+                "time: about {} in memory over the tables, {} over the ranked numbering; in \
+                 parts at this budget {} exact, {} compact (2 cores)",
+                hours(self.seconds),
+                hours(self.ranked_seconds),
+                self.parts_seconds[0].map_or("does not fit".into(), hours),
+                self.parts_seconds[1].map_or("does not fit".into(), hours)
+            ),
+        ]);
+        lines
+    }
+}
+
+/// The rate a rank is counted at across ranks: that of 6x6 with 4 walls, exact, in parts
+/// on this machine, its passes over the layers above included (4.46e11 placements in 2,673
+/// s, 2 cores), at which docs/CLUSTER.md costed its plan.
+const ACROSS_POSITIONS_PER_SECOND: f64 = 160e6;
+
+/// The values on disk against their bytes before compression: at most a quarter (measured:
+/// 4 to 6 times less, docs/DISK.md).
+const DISK_SHARE: u64 = 4;
+
+/// What the analysis across `ranks` MPI ranks (`solve --distributed`) would take, from the
+/// estimates alone: `solve --plan --ranks R`, and the cluster plan of docs/CLUSTER.md.
+#[derive(Clone, Debug)]
+pub struct AcrossCosts {
+    pub ranks: usize,
+    /// Each rank's memory, exact and compact: the ranked numbering (every rank holds its
+    /// own), the layout's indices, its share of the largest layer and the pieces in flight.
+    pub per_rank: [u64; 2],
+    pub numbering: u64,
+    pub index: u64,
+    /// The table in the shared directory, exact and compact (`DISK_SHARE` of its values).
+    pub disk: [u64; 2],
+    /// The most bytes the ranks send each other for one layer, exact and compact: each
+    /// block of the layer above goes to at most min(ranks - 1, its walls) other ranks,
+    /// compressed as on disk.
+    pub sent_most: [u64; 2],
+    /// Seconds with 2 cores a rank at the rate measured in parts on this machine, the
+    /// exchanges not included.
+    pub seconds: f64,
+}
+
+impl AcrossCosts {
+    pub fn of(board: Board, walls: u8, ranks: usize) -> AcrossCosts {
+        let e = CellEstimate::new(board, walls);
+        let r = &e.retro;
+        let both = |f: &dyn Fn(Precision) -> u64| [f(Precision::Exact), f(Precision::Compact)];
+        let sent = |p: Precision| {
+            (1..r.layers)
+                .map(|c| {
+                    let disk = r.layer_bytes(p, c) / DISK_SHARE as u128;
+                    disk * ranks.saturating_sub(1).min(c) as u128
+                })
+                .max()
+                .map_or(0, |b| u64::try_from(b).unwrap_or(u64::MAX))
+        };
+        AcrossCosts {
+            ranks,
+            per_rank: both(&|p| r.peak_across(p, ranks).saturating_add(e.ranked_bytes)),
+            numbering: e.ranked_bytes,
+            index: r.index_bytes(),
+            disk: both(&|p| r.values_bytes(p) / DISK_SHARE),
+            sent_most: both(&sent),
+            seconds: r.positions as f64 / (ACROSS_POSITIONS_PER_SECOND * ranks.max(1) as f64),
+        }
+    }
+
+    /// The costs as lines of text.
+    pub fn lines(&self) -> Vec<String> {
+        let b = format_bytes;
+        let [exact, compact] = self.per_rank;
+        vec![
+            format!(
+                "across {} (--distributed): each rank about {} exact or {} compact",
+                crate::error::count(self.ranks, "rank"),
+                b(exact),
+                b(compact),
+            ),
+            format!(
+                "  of which every rank holds whole the ranked numbering {} and the layout's \
+                 indices {}; the rest is its share of the largest layer and the pieces \
+                 exchanged",
+                b(self.numbering),
+                b(self.index)
+            ),
+            format!(
+                "  the directory every rank reaches: about {} exact or {} compact on disk",
+                b(self.disk[0]),
+                b(self.disk[1])
+            ),
+            format!(
+                "  sent between ranks: at most {} exact or {} compact for one layer",
+                b(self.sent_most[0]),
+                b(self.sent_most[1])
+            ),
+            format!(
+                "  time: about {} with 2 cores a rank, the exchanges not included",
+                hours(self.seconds)
+            ),
+        ]
+    }
+}
+
+/// Seconds as seconds, minutes or hours.
+fn hours(seconds: f64) -> String {
+    match seconds {
+        s if s < 120.0 => format!("{s:.0} s"),
+        s if s < 7200.0 => format!("{:.0} min", s / 60.0),
+        s => format!("{:.1} h", s / 3600.0),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_costs_order_as_the_ways_to_run() {
+        let c = Costs::of(Board::new(5, 5).unwrap(), 4, 1 << 30);
+        assert!(c.parts_compact < c.parts_exact);
+        assert!(c.compact_two < c.exact_two && c.exact_two < c.exact_every);
+        assert!(c.values_compact * 4 >= c.values_exact && c.values_compact * 3 < c.values_exact);
+        assert_eq!(c.lines().len(), 6);
+        let one = AcrossCosts::of(Board::new(5, 5).unwrap(), 4, 1);
+        let four = AcrossCosts::of(Board::new(5, 5).unwrap(), 4, 4);
+        assert!(four.per_rank[0] < one.per_rank[0] && four.per_rank[1] < four.per_rank[0]);
+        assert_eq!(one.sent_most, [0, 0], "one rank sends nothing");
+        assert!(four.sent_most[0] > 0 && four.disk == one.disk);
+        assert!((one.seconds / four.seconds - 4.0).abs() < 1e-9);
+        let big = Costs::of(Board::new(9, 9).unwrap(), 3, 1 << 30);
+        assert!(!big.retro_board);
+        assert!(big.lines().last().unwrap().contains("none"));
+    }
+}

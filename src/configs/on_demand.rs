@@ -1,0 +1,500 @@
+//! Configuration records built the first time the search reaches them.
+//!
+//! A cell like 6x6 with 4 walls has 131 million configurations (45 GiB of eager tables) while
+//! a proof search touches a part of them. Here a record (walls, goal distances) is made
+//! when a configuration is first named, and its children (one id per
+//! wall slot) when the search first expands it: naming the children makes their records.
+//!
+//! A configuration and its left-right mirror image share one record (a *pair*): the
+//! distances are kept for the pair's first member and read through mirrored cells for the
+//! other, which halves what a configuration costs, since the search names a configuration's
+//! mirror image (for its transposition key) but rarely visits it. Pair `i` has ids `2i`
+//! (its smaller wall set) and `2i + 1` (the mirror image; unused when the configuration is
+//! its own mirror image), so `mirror` is arithmetic.
+//!
+//! The index from wall set to pair (`index.rs`) holds pair numbers with, for configurations
+//! of at most 8 walls, the wall set packed in a word, so that a lookup compares keys in the
+//! index itself (reading the record for it was a cache miss); larger wall sets are compared
+//! through the records. A pair is made under its index shard's lock, never twice. A
+//! configuration's children are named first and their index slots prefetched, then looked
+//! up. Records live in an arena of fixed chunks: a record never moves, so `children` can hand out a slice while
+//! other threads add records. The distances live in an arena of their own, chunk for chunk,
+//! `2 * cells` bytes a pair: reading one is one memory access, not two (the record, then a
+//! boxed slice), and a pair costs 32 bytes less.
+//!
+//! Every byte is counted against the budget given at the start. When the next record would
+//! not fit, the store marks itself `exhausted` and answers `NO_CHILD` from then on; the
+//! search checks the mark where it checks its deadline and stops, storing nothing.
+//!
+//! Where the cell's wall sets can be ranked within a key's bits (`Ranks`: 9x9 with up to 3
+//! walls each, 11x11 too), the transposition table knows a configuration by its rank, not
+//! its id: then `forget` may empty the store between two tries of an iteration, and what
+//! the table learnt before stays true.
+
+use super::index::{self, Index};
+use super::ranks::Ranks;
+use super::{ConfigTables, KEY_NUMBER_BITS, NO_CHILD, SlotMap};
+use crate::configs::ConfigId;
+use crate::rules::bitboard::{UNREACHABLE, bits};
+use crate::rules::geometry::{Board, Cell, MAX_CELLS, Player};
+use crate::rules::walls::{Orientation, Wall, WallSet};
+use crate::support::memory;
+use std::sync::OnceLock;
+use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU32, AtomicU64, Ordering};
+
+/// Pairs per arena chunk: chunks of megabytes (9.4 MB of records and 10.6 MB of
+/// distances on 9x9), most of which the kernel backs with 2 MiB pages when asked
+/// (`memory::huge_slice_with`): with 4 KiB pages, nearly every read of a record at random
+/// also missed the TLB.
+const CHUNK_BITS: u32 = 16;
+const CHUNK: usize = 1 << CHUNK_BITS;
+/// What the allocator adds to each boxed slice.
+const ALLOCATION_BYTES: u64 = 16;
+
+/// What names a configuration in the index: its pair's wall sets (the smaller first), which
+/// of them it is, and the first's hash and packed word (`OnDemand::packed`).
+struct Name {
+    walls: [WallSet; 2],
+    side: u32,
+    hash: u64,
+    packed: u64,
+}
+
+/// A configuration and its mirror image.
+struct Pair {
+    /// `[smaller wall set, its mirror image]` (equal when the configuration is symmetric).
+    walls: [WallSet; 2],
+    /// Their ranks (`Ranks`), when the store has them.
+    ranks: [u64; 2],
+    /// Children of each member, made when the search first expands it.
+    children: [OnceLock<Box<[ConfigId]>>; 2],
+}
+
+type Chunk = Box<[OnceLock<Pair>]>;
+
+/// The goal distances of a chunk's pairs: pair `i`'s (its first member's) at
+/// `i * 2 * cells + player * cells + cell`. Written once, before the pair's record is
+/// published (whose `OnceLock` orders the writes before any reader's loads), so relaxed
+/// atomics suffice and read as plain bytes.
+type DistanceChunk = Box<[AtomicU8]>;
+
+pub struct OnDemand {
+    board: Board,
+    walls_per_player: u8,
+    slot_map: SlotMap,
+    configurations: u128,
+    /// The wall sets' key numbers, if they fit a key (else the ids are, and the store
+    /// cannot `forget`).
+    ranks: Option<Ranks>,
+    /// Each cell's left-right mirror image.
+    mirror_cell: [Cell; MAX_CELLS],
+    index: Index,
+    chunks: Box<[OnceLock<Chunk>]>,
+    distance_chunks: Box<[OnceLock<DistanceChunk>]>,
+    next_pair: AtomicU32,
+    budget: u64,
+    /// Bytes taken before the first record: the arenas' chunk tables, and what the index
+    /// takes beyond its share of each pair.
+    fixed: u64,
+    bytes: AtomicU64,
+    exhausted: AtomicBool,
+}
+
+/// A hash of a wall set: both orientations mixed (and, for cell sets wider than 64 bits,
+/// both halves folded), then multiplied twice so that the top bits (the index's shard) and
+/// the low ones (the place in the shard) both vary.
+fn hash(walls: WallSet) -> u64 {
+    let mixed = walls.horizontal ^ walls.vertical.rotate_left(29);
+    // A no-op when `Cells` is a u64: the upper half is then empty.
+    #[allow(clippy::unnecessary_cast)]
+    let folded = (mixed as u128 ^ (mixed as u128 >> 64).rotate_left(17)) as u64;
+    let x = folded.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    (x ^ x >> 32).wrapping_mul(0xD6E8_FEB8_6659_FD93)
+}
+
+/// Where pair `pair` lives in the arenas: its chunk and its place in the chunk.
+#[inline(always)]
+fn place(pair: u32) -> (usize, usize) {
+    let i = pair as usize;
+    (i >> CHUNK_BITS, i & (CHUNK - 1))
+}
+
+impl OnDemand {
+    /// An empty store for the cell that may grow to `budget` bytes.
+    pub fn new(board: Board, walls_per_player: u8, budget: u64) -> OnDemand {
+        let estimate = super::TableEstimate::new(board, walls_per_player);
+        let most_pairs = (budget / OnDemand::pair_bytes(board))
+            .min(estimate.configurations as u64)
+            .min(NO_CHILD as u64 / 2);
+        let chunks = (most_pairs as usize).div_ceil(CHUNK) + 1;
+        let index = Index::new(most_pairs);
+        let fixed = (chunks
+            * (std::mem::size_of::<OnceLock<Chunk>>()
+                + std::mem::size_of::<OnceLock<DistanceChunk>>())) as u64
+            + index
+                .bytes()
+                .saturating_sub(most_pairs * index::BYTES_PER_PAIR);
+        let mut mirror_cell = [0; MAX_CELLS];
+        for c in 0..board.cells() as Cell {
+            mirror_cell[c as usize] = board.mirror_cell(c);
+        }
+        let slot_map = SlotMap::new(board);
+        let most_walls = 2 * walls_per_player as usize;
+        OnDemand {
+            board,
+            walls_per_player,
+            ranks: Ranks::new(slot_map.len(), most_walls, 1 << KEY_NUMBER_BITS),
+            slot_map,
+            configurations: estimate.configurations,
+            mirror_cell,
+            index,
+            chunks: (0..chunks).map(|_| OnceLock::new()).collect(),
+            distance_chunks: (0..chunks).map(|_| OnceLock::new()).collect(),
+            next_pair: AtomicU32::new(0),
+            budget,
+            fixed,
+            bytes: AtomicU64::new(fixed),
+            exhausted: AtomicBool::new(false),
+        }
+    }
+
+    /// Whether `forget` can empty this store during a search.
+    pub fn can_forget(&self) -> bool {
+        self.ranks.is_some()
+    }
+
+    /// Bytes a pair costs before it has children: its arena slot, its distances and its
+    /// index entry.
+    pub fn pair_bytes(board: Board) -> u64 {
+        std::mem::size_of::<OnceLock<Pair>>() as u64
+            + 2 * board.cells() as u64
+            + index::BYTES_PER_PAIR
+    }
+
+    /// Bytes a configuration's children add once it is expanded.
+    fn children_bytes(&self) -> u64 {
+        (self.slot_map.len() * std::mem::size_of::<ConfigId>()) as u64 + ALLOCATION_BYTES
+    }
+
+    /// Bytes used so far.
+    pub fn bytes(&self) -> u64 {
+        self.bytes.load(Ordering::Relaxed)
+    }
+
+    /// Configuration pairs (a configuration and its mirror image) built so far.
+    pub fn built(&self) -> usize {
+        self.next_pair.load(Ordering::Relaxed) as usize
+    }
+
+    /// Takes `bytes` from the budget, or marks the store exhausted.
+    fn reserve(&self, bytes: u64) -> bool {
+        let before = self.bytes.fetch_add(bytes, Ordering::Relaxed);
+        if before + bytes > self.budget {
+            self.exhausted.store(true, Ordering::Release);
+            return false;
+        }
+        true
+    }
+
+    #[inline(always)]
+    fn pair(&self, pair: u32) -> &Pair {
+        let (chunk, at) = place(pair);
+        self.chunks[chunk]
+            .get()
+            .expect("ids are handed out with their records")[at]
+            .get()
+            .expect("ids are handed out with their records")
+    }
+
+    /// What names `walls` in the index.
+    fn name(&self, walls: WallSet) -> Name {
+        let mirror = walls.mirror(self.board);
+        let first = walls.min(mirror);
+        Name {
+            walls: [first, walls.max(mirror)],
+            side: (walls != first) as u32,
+            hash: hash(first),
+            packed: self.packed(first),
+        }
+    }
+
+    /// The id of `walls` (a configuration of the cell), making its pair's record if it is
+    /// new; `None` when the budget is spent.
+    fn id_or_insert(&self, walls: WallSet) -> Option<ConfigId> {
+        self.find_or_make(&self.name(walls))
+    }
+
+    /// The id of the configuration `name` names, making its pair's record if it is new;
+    /// `None` when the budget is spent.
+    fn find_or_make(&self, name: &Name) -> Option<ConfigId> {
+        let same = |pair| self.pair(pair).walls[0] == name.walls[0];
+        let vacant = match self.index.find(name.hash, name.packed, same) {
+            Ok(pair) => return Some(2 * pair + name.side),
+            Err(vacant) => vacant,
+        };
+        if vacant.full() || !self.reserve(OnDemand::pair_bytes(self.board)) {
+            self.exhausted.store(true, Ordering::Release);
+            return None;
+        }
+        let pair = self.next_pair.fetch_add(1, Ordering::Relaxed);
+        if pair as u64 >= NO_CHILD as u64 / 2 {
+            self.exhausted.store(true, Ordering::Release);
+            return None;
+        }
+        let ranks = match &self.ranks {
+            Some(r) => name.walls.map(|w| r.rank(&self.slot_map, w)),
+            None => [0; 2],
+        };
+        self.put(pair, name.walls, ranks);
+        let put = vacant.insert(pair);
+        debug_assert!(put, "a shard that is not full takes a pair");
+        Some(2 * pair + name.side)
+    }
+
+    /// `walls` as one word when it has at most 8 walls: each wall's slot plus one, a byte
+    /// each, in `WallSet::iter`'s order (the same for equal sets, so equal words mean equal
+    /// sets; no slot reaches 255, and a set's walls are nonzero bytes). 0 otherwise, and for
+    /// the empty set, which the records then compare.
+    fn packed(&self, walls: WallSet) -> u64 {
+        const _: () = assert!(
+            2 * crate::rules::geometry::MAX_ANCHORS < 255,
+            "a slot + 1 fits a byte"
+        );
+        if walls.len() > 8 {
+            return 0;
+        }
+        walls
+            .iter()
+            .fold(0, |word, w| word << 8 | (self.slot_map.slot(w) as u64 + 1))
+    }
+
+    /// Makes the record of pair `pair`.
+    fn put(&self, pair: u32, walls: [WallSet; 2], ranks: [u64; 2]) {
+        let board = self.board;
+        let cells = board.cells();
+        let edges = walls[0].edges(board);
+        let (chunk, at) = place(pair);
+        let distances = self.distance_chunks[chunk]
+            .get_or_init(|| memory::huge_slice_with(CHUNK * 2 * cells, || AtomicU8::new(0)));
+        let mine = &distances[at * 2 * cells..][..2 * cells];
+        for p in [Player::One, Player::Two] {
+            let d = edges.distances(board.goal(p));
+            for (slot, &d) in mine[p.index() * cells..][..cells].iter().zip(&d[..cells]) {
+                slot.store(d, Ordering::Relaxed);
+            }
+        }
+        let records =
+            self.chunks[chunk].get_or_init(|| memory::huge_slice_with(CHUNK, OnceLock::new));
+        let fresh = records[at].set(Pair {
+            walls,
+            ranks,
+            children: Default::default(),
+        });
+        debug_assert!(fresh.is_ok(), "a pair number is handed out once");
+    }
+
+    /// The child ids of `walls`, making the children's records as needed. The children are
+    /// named first and their index slots prefetched, so that the lookups' cache misses
+    /// overlap.
+    fn make_children(&self, walls: WallSet) -> Box<[ConfigId]> {
+        let mut children = vec![NO_CHILD; self.slot_map.len()].into_boxed_slice();
+        if walls.len() >= 2 * self.walls_per_player as u32 || !self.reserve(self.children_bytes()) {
+            return children;
+        }
+        let mut named = Vec::with_capacity(self.slot_map.len());
+        for orientation in [Orientation::Horizontal, Orientation::Vertical] {
+            for anchor in bits(walls.free(self.board, orientation)) {
+                let wall = Wall {
+                    anchor,
+                    orientation,
+                };
+                let name = self.name(walls.with(wall));
+                self.index.prefetch(name.hash);
+                named.push((self.slot_map.slot(wall), name));
+            }
+        }
+        for (slot, name) in &named {
+            match self.find_or_make(name) {
+                Some(id) => children[*slot] = id,
+                None => return children,
+            }
+        }
+        children
+    }
+}
+
+impl ConfigTables for OnDemand {
+    const PREFETCHES: bool = true;
+
+    fn board(&self) -> Board {
+        self.board
+    }
+
+    fn walls_per_player(&self) -> u8 {
+        self.walls_per_player
+    }
+
+    fn slot_map(&self) -> &SlotMap {
+        &self.slot_map
+    }
+
+    fn configurations(&self) -> u128 {
+        self.configurations
+    }
+
+    #[inline]
+    fn walls(&self, id: ConfigId) -> WallSet {
+        self.pair(id / 2).walls[id as usize % 2]
+    }
+
+    #[inline]
+    fn distance(&self, id: ConfigId, player: Player, cell: Cell) -> u8 {
+        let cell = if id.is_multiple_of(2) {
+            cell
+        } else {
+            self.mirror_cell[cell as usize]
+        };
+        let (chunk, at) = place(id / 2);
+        let cells = self.board.cells();
+        let distances = self.distance_chunks[chunk]
+            .get()
+            .expect("ids are handed out with their records");
+        distances[at * 2 * cells + player.index() * cells + cell as usize].load(Ordering::Relaxed)
+    }
+
+    #[inline(always)]
+    fn prefetch_distances(&self, id: ConfigId, cells: [Cell; 2]) {
+        if id == NO_CHILD {
+            return;
+        }
+        let (chunk, at) = place(id / 2);
+        let n = self.board.cells();
+        if let Some(distances) = self.distance_chunks[chunk].get() {
+            let mirrored = |c: Cell| {
+                if id.is_multiple_of(2) {
+                    c as usize
+                } else {
+                    self.mirror_cell[c as usize] as usize
+                }
+            };
+            memory::prefetch(&distances[at * 2 * n + mirrored(cells[0])]);
+            memory::prefetch(&distances[at * 2 * n + n + mirrored(cells[1])]);
+        }
+    }
+
+    #[inline(always)]
+    fn prefetch_key(&self, id: ConfigId) {
+        if id == NO_CHILD {
+            return;
+        }
+        let (chunk, at) = place(id / 2);
+        if let Some(records) = self.chunks[chunk].get() {
+            memory::prefetch(&records[at]);
+        }
+    }
+
+    /// (Not on the search's path: read from the distances.)
+    fn reach(&self, id: ConfigId, player: Player) -> crate::rules::bitboard::Cells {
+        (0..self.board.cells() as Cell)
+            .filter(|&c| self.distance(id, player, c) != UNREACHABLE)
+            .fold(0, |set: crate::rules::bitboard::Cells, c| set | 1 << c)
+    }
+
+    #[inline]
+    fn children(&self, id: ConfigId) -> &[ConfigId] {
+        let pair = self.pair(id / 2);
+        let side = id as usize % 2;
+        pair.children[side].get_or_init(|| self.make_children(pair.walls[side]))
+    }
+
+    /// From the children if the configuration was expanded, else that child alone: a
+    /// search that plays the table's move and is done with the node (most nodes once a
+    /// full store was emptied and an iteration is tried again) makes one child, not all.
+    #[inline]
+    fn child(&self, id: ConfigId, slot: usize) -> ConfigId {
+        let pair = self.pair(id / 2);
+        let side = id as usize % 2;
+        if let Some(children) = pair.children[side].get() {
+            let child = children.get(slot).copied().unwrap_or(NO_CHILD);
+            // A list made as the store filled lacks children that may have been made one
+            // at a time before (and handed out): those are looked up below, so that a
+            // child once given is given again (the search plays the move it checked).
+            if child != NO_CHILD || !self.exhausted() {
+                return child;
+            }
+        }
+        let walls = pair.walls[side];
+        if slot >= self.slot_map.len() || walls.len() >= 2 * self.walls_per_player as u32 {
+            return NO_CHILD;
+        }
+        // The test `make_children` makes for every slot.
+        let wall = self.slot_map.wall(slot);
+        if walls.free(self.board, wall.orientation) >> wall.anchor & 1 == 0 {
+            return NO_CHILD;
+        }
+        self.id_or_insert(walls.with(wall)).unwrap_or(NO_CHILD)
+    }
+
+    #[inline]
+    fn mirror(&self, id: ConfigId) -> ConfigId {
+        let pair = self.pair(id / 2);
+        if pair.walls[0] == pair.walls[1] {
+            id
+        } else {
+            id ^ 1
+        }
+    }
+
+    fn id_of(&self, walls: WallSet) -> Option<ConfigId> {
+        // Adding the walls one by one finds any pair that clashes (clashing is symmetric).
+        let board = self.board;
+        let valid = walls.iter().try_fold(WallSet::EMPTY, |set, w| {
+            (board.anchors() >> w.anchor & 1 == 1 && set.clash(board, w).is_none())
+                .then(|| set.with(w))
+        });
+        if valid.is_some() && walls.len() <= 2 * self.walls_per_player as u32 {
+            self.id_or_insert(walls)
+        } else {
+            None
+        }
+    }
+
+    fn exhausted(&self) -> bool {
+        self.exhausted.load(Ordering::Acquire)
+    }
+
+    #[inline(always)]
+    fn key_numbers(&self, id: ConfigId) -> [u64; 2] {
+        if self.ranks.is_none() {
+            return [id as u64, self.mirror(id) as u64];
+        }
+        let [a, b] = self.pair(id / 2).ranks;
+        if id.is_multiple_of(2) { [a, b] } else { [b, a] }
+    }
+
+    fn key_numbering(&self) -> Option<&'static str> {
+        self.ranks.as_ref().map(|_| "ranks-1")
+    }
+
+    fn forget(&mut self) -> bool {
+        if !self.can_forget() {
+            return false;
+        }
+        // The arenas and the index are emptied in place, not freed and taken again: after
+        // the first such free, the C allocator serves blocks of megabytes from its heap,
+        // which fragmented (9x9 with 3 walls reached 24.3 GB resident against a budget
+        // of 20 GB). The distances need no clearing: a record's are written before its id
+        // is handed out.
+        self.index.clear();
+        let used = (*self.next_pair.get_mut() as usize).div_ceil(CHUNK);
+        for chunk in self.chunks.iter_mut().take(used) {
+            if let Some(records) = chunk.get_mut() {
+                records.iter_mut().for_each(|r| drop(r.take()));
+            }
+        }
+        *self.next_pair.get_mut() = 0;
+        *self.bytes.get_mut() = self.fixed;
+        *self.exhausted.get_mut() = false;
+        true
+    }
+}

@@ -1,0 +1,91 @@
+//! The analysis's pace and its one error of depth, shared by the runners in memory, in
+//! parts and across ranks.
+
+use super::code;
+use crate::error::{Error, count};
+use crate::rules::geometry::Board;
+use crate::support::progress::Progress;
+
+/// The analysis's pace, told after each layer (`-v`): how much of it is done, and the time
+/// left at the rate so far. The work is counted in stored slots, which it follows, with
+/// each part's pass over the layer above at its cost (`sizing::layer_seconds`).
+pub(super) struct Pace {
+    started: std::time::Instant,
+    total: f64,
+    done: f64,
+    /// Stored slots solved, for the rate told.
+    slots: u64,
+}
+
+impl Pace {
+    pub(super) fn new(total: f64) -> Pace {
+        Pace {
+            started: std::time::Instant::now(),
+            total,
+            done: 0.0,
+            slots: 0,
+        }
+    }
+
+    /// Part `i` of `parts` of layer `k` done: `slots` stored positions, `work` with its pass.
+    pub(super) fn part_done(
+        &mut self,
+        k: usize,
+        (i, parts): (usize, usize),
+        (slots, work): (usize, f64),
+        progress: &dyn Progress,
+    ) {
+        self.done += work;
+        self.slots += slots as u64;
+        if parts == 1 {
+            return; // `layer_done` tells it
+        }
+        let seconds = self.started.elapsed().as_secs_f64();
+        progress.message(&format!(
+            "layer {k}, part {i} of {parts}: {:.1} % of the analysis in {seconds:.0} s, \
+             {:.1} M stored positions/s, about {:.0} s left",
+            100.0 * self.share(),
+            self.slots as f64 / seconds.max(1e-9) / 1e6,
+            self.left(seconds)
+        ));
+    }
+
+    /// `work` counted in `total` that an earlier run did, or that is read, not solved.
+    pub(super) fn skip(&mut self, work: f64) {
+        self.total = (self.total - work).max(0.0);
+    }
+
+    /// Layer `k` done, with the `slots` not told by `part_done` yet.
+    pub(super) fn layer_done(&mut self, k: usize, slots: usize, progress: &dyn Progress) {
+        self.done += slots as f64;
+        self.slots += slots as u64;
+        let seconds = self.started.elapsed().as_secs_f64();
+        progress.message(&format!(
+            "layer {k} solved: {:.1} % of the analysis in {seconds:.0} s, about {:.0} s left",
+            100.0 * self.share(),
+            self.left(seconds)
+        ));
+    }
+
+    fn share(&self) -> f64 {
+        match self.total > 0.0 {
+            true => (self.done / self.total).min(1.0),
+            false => 1.0,
+        }
+    }
+
+    /// The seconds left at the rate of the first `seconds`.
+    fn left(&self, seconds: f64) -> f64 {
+        let share = self.share();
+        seconds * (1.0 - share) / share.max(1e-9)
+    }
+}
+
+pub(super) fn too_deep(board: Board, n: u8) -> Error {
+    Error::Argument(format!(
+        "retrograde analysis of {board} with {}: a position's remoteness exceeds {} plies, \
+         more than the one-byte store holds",
+        count(n, "wall"),
+        code::MAX_REMOTENESS
+    ))
+}

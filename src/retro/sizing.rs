@@ -1,0 +1,146 @@
+//! How much the analysis takes, in one place for the runners and the estimates alike:
+//! the buffers and slack of the analysis in parts, its measured rates, and the bytes a rank
+//! holds across ranks. The estimates (`estimate.rs`, the planner's) and the runners
+//! (`parts.rs`, `across.rs`, `driver.rs`) read these, so a change here moves both.
+
+use super::Precision;
+use super::layout::Layout;
+use super::segments;
+use std::ops::Range;
+
+/// How fast the analysis in parts goes at a precision, in positions a second on the
+/// machine it was measured on (2 cores).
+struct Rates {
+    /// Solving a layer's own positions; the last layer (no walls left to place, nothing
+    /// above to read) goes faster.
+    own: f64,
+    last: f64,
+    /// Reading the layer above, which every part of a layer does whole.
+    read: f64,
+    /// Pushing the layer above to its parents, which the parts share (each pushes only to
+    /// parents of its own).
+    push: f64,
+}
+
+/// Fitted (least relative squares) to every layer of the runs through the disk on this
+/// machine: exact, 6x6 with 4 walls and 7x7 with 3 (within 7 % a layer); compact, 5x11 with
+/// 3 walls, 7x5 with 5 and 8x5 with 4 (within 8 % a layer of over 100 s). Reading costs
+/// the exact values (a byte a position) far more than the compact ones (2 bits).
+fn rates(precision: Precision) -> Rates {
+    match precision {
+        Precision::Exact => Rates {
+            own: 207e6,
+            last: 268e6,
+            read: 956e6,
+            push: 3.0e9,
+        },
+        Precision::Compact => Rates {
+            own: 198e6,
+            last: 347e6,
+            read: 3.3e9,
+            push: 1.06e9,
+        },
+    }
+}
+
+/// The seconds of `parts` of the `of` parts of a layer, `own` positions in all, at
+/// `precision`: its positions, a read of the `above` positions of the layer above for
+/// each part, and their share of pushing them to their parents (`above`: `None` for the
+/// last layer). Also the analysis's work, counted in slots in place of positions.
+pub fn layer_seconds(
+    precision: Precision,
+    own: f64,
+    above: Option<f64>,
+    (parts, of): (usize, usize),
+) -> f64 {
+    let r = rates(precision);
+    match above {
+        None => own / r.last,
+        Some(above) => {
+            let parts = parts as f64;
+            own / r.own + above * (parts / r.read + parts / of.max(1) as f64 / r.push)
+        }
+    }
+}
+
+/// The most bytes of one piece of the stream of the layer above.
+pub const CHUNK_BYTES: u64 = 16 << 20;
+
+/// Pieces of the stream in memory at once: one pushed, one waiting, one being read.
+pub const STREAM_CHUNKS: u64 = 3;
+
+/// The memory of one split file's writer: its buffer and the compressor's state.
+pub const WRITER_BYTES: u64 = 1 << 20;
+
+/// What the analysis in parts takes besides its stores, buffers and indices: the threads'
+/// scratch, the allocator's keep of freed parts and pieces, the program itself (measured:
+/// 11 MiB over the rest on 5x5 with 3 walls at a 20 MiB budget).
+pub const SLACK_BYTES: u64 = 16 << 20;
+
+/// Besides `SLACK_BYTES`, a part's slack is its bytes over this: what the allocator keeps
+/// of freed parts and pieces grows with them (4x7 with 7 walls, exact, at a 2,938 MiB
+/// budget and 1.61 GiB parts: 24.5 MiB over the budget without it in one run of two).
+pub const PART_SLACK_DIVISOR: u64 = 32;
+
+/// The most bytes of one piece of the stream beside parts of `part_bytes`: no more than a
+/// part (so that small parts, as the tests make them, read the stream in many pieces).
+pub fn chunk_bytes(part_bytes: u64) -> u64 {
+    CHUNK_BYTES.min(part_bytes).max(1)
+}
+
+/// The bytes of the smallest part of layer `k`: one group of two configurations.
+pub fn least_part_bytes(splits: usize, stored_len: usize, per_byte: usize) -> u64 {
+    (2 * splits * stored_len / per_byte) as u64
+}
+
+/// The shares of the ranks in a layer cut into `cut` segments: `size` runs of whole
+/// segments, in rank order, of about as many configurations each (some empty when there
+/// are fewer segments than ranks).
+pub fn share_out(cut: &[Range<usize>], size: usize) -> Vec<Range<usize>> {
+    let stored = cut.last().map_or(0, |s| s.end);
+    // Rank r starts at the first segment that starts at or past its even share.
+    let first = |r: usize| match cut.partition_point(|s| s.start < stored * r / size) {
+        i if i < cut.len() => cut[i].start,
+        _ => stored,
+    };
+    (0..size).map(|r| first(r)..first(r + 1)).collect()
+}
+
+/// The bytes a rank holds for layer `k` at most, besides the configurations and the
+/// layout: its share of the layer's stores, and the pieces of the stream and of the
+/// exchange (`pieces_over`).
+pub fn share_bytes(layout: &Layout, (k, per_byte): (usize, usize), size: usize) -> u64 {
+    let cut = segments::cut(layout, k, per_byte);
+    let per_config = layout.splits(k) * layout.stored_len() / per_byte;
+    let most = share_out(&cut, size)
+        .iter()
+        .map(Range::len)
+        .max()
+        .unwrap_or(0);
+    let share = (most * per_config) as u64;
+    share + pieces_bytes(layout, (k + 1, per_byte), size)
+}
+
+/// The bytes of the pieces in flight while layer `c` is pushed to the layer below: three
+/// pieces of the stream, and what a rank sends and receives in a round (each piece's
+/// blocks to at most every rank, and from every rank).
+fn pieces_bytes(layout: &Layout, (c, per_byte): (usize, usize), size: usize) -> u64 {
+    if c >= layout.layers() {
+        return 0;
+    }
+    pieces_over((layout.layer_len(c - 1) / per_byte) as u64, size)
+}
+
+/// `pieces_bytes` for a layer below of `below` bytes (every split): also what the
+/// estimates count (`RetroEstimate::peak_across`).
+pub fn pieces_over(below: u64, size: usize) -> u64 {
+    (STREAM_CHUNKS + 2 * size as u64) * piece_over(below, size)
+}
+
+/// The bytes of one piece of a rank's share of a layer whose layer below takes `below`
+/// bytes, every split pushed together: no more than `CHUNK_BYTES`, and small enough
+/// that all the pieces in flight take a quarter of a share of the layer below at most.
+pub fn piece_over(below: u64, size: usize) -> u64 {
+    let size = size as u64;
+    chunk_bytes(below / (4 * size * (2 * size + 3)))
+}

@@ -1,0 +1,2 @@
+use crate::b::Bee;
+pub struct Ay(pub Bee);

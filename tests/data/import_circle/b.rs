@@ -1,0 +1,4 @@
+pub struct Bee;
+pub fn make() -> crate::a::Ay {
+    crate::a::Ay(Bee)
+}
