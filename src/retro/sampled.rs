@@ -10,10 +10,10 @@
 //!
 //! Memory: the layout's indices, the configurations, and a few bytes per slot wanted.
 
+use super::hashed::Hashed;
 use super::layout::Layout;
 use super::saved::{self, Header};
 use super::solved::{Located, locate};
-use super::spill::Hashed;
 use super::store::{Compact, Packing};
 use super::{ConfigSource, Precision, Value, Wdl, code};
 use crate::error::{Error, Result};

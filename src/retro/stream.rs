@@ -1,0 +1,153 @@
+//! Reading written layers back as streams: the splits of a layer side by side, in pieces
+//! of stored configurations, inflated on a thread of their own while the last piece is
+//! pushed, each file checked against its SHA-256 as it is read.
+
+use super::hashed::Hashed;
+use super::layout::Layout;
+use super::saved::{self};
+use super::spill::Spill;
+use super::store::Packing;
+use crate::error::{Error, Result};
+use flate2::read::MultiGzDecoder;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+impl Spill {
+    /// Reads the splits `splits` of written layer `k` as streams side by side, in the pieces
+    /// `chunks` (whole groups of stored configurations, in order, covering a split):
+    /// `each(ranks, bytes)` gets each piece's ranks and, split by split, its bytes under
+    /// packing `P`. The next piece is read and inflated while `each` works on one. Every
+    /// file is checked against its SHA-256 at the end: a damaged file is an error, and the
+    /// caller must drop what `each` made of it.
+    pub fn stream_splits<P: Packing>(
+        &self,
+        (k, splits): (usize, &[usize]),
+        layout: &Layout,
+        chunks: &[std::ops::Range<usize>],
+        each: impl FnMut(std::ops::Range<usize>, &[Vec<u8>]),
+    ) -> Result<()> {
+        let layer = self.written(k);
+        let files = splits
+            .iter()
+            .map(|&j| Stream {
+                path: self.dir.join(&layer.files[j].file),
+                bytes: 0..layer.files[j].file_bytes,
+                sha: Some(&layer.sha256[j]),
+            })
+            .collect();
+        stream::<P>(files, layout.stored_len(), chunks, each)
+    }
+
+    /// As `stream_splits`, but only the configurations of the segments `segments` of each
+    /// split (`segments.rs`), read from where their members start in the files: a rank's
+    /// share. The files' SHA-256 are not taken (they were checked when the run took them
+    /// up, or written by this run); each member's CRC-32 is.
+    pub fn stream_segments<P: Packing>(
+        &self,
+        (k, splits): (usize, &[usize]),
+        layout: &Layout,
+        (segments, chunks): (std::ops::Range<usize>, &[std::ops::Range<usize>]),
+        each: impl FnMut(std::ops::Range<usize>, &[Vec<u8>]),
+    ) -> Result<()> {
+        let layer = self.written(k);
+        let files = splits
+            .iter()
+            .map(|&j| {
+                let f = &layer.files[j];
+                let members = &f.segments;
+                if members.len() < segments.end {
+                    return Err(Error::Damaged(format!(
+                        "{}: {} segments recorded, the layer has more (written before \
+                         segments? solve it again)",
+                        self.dir.join(&f.file).display(),
+                        members.len()
+                    )));
+                }
+                let start: u64 = members[..segments.start].iter().sum();
+                let len: u64 = members[segments.clone()].iter().sum();
+                Ok(Stream {
+                    path: self.dir.join(&f.file),
+                    bytes: start..start + len,
+                    sha: None,
+                })
+            })
+            .collect::<Result<_>>()?;
+        stream::<P>(files, layout.stored_len(), chunks, each)
+    }
+}
+
+/// A stretch of a split file to stream: its bytes `bytes` (whole gzip members), checked
+/// against `sha` at the end when it is the whole file.
+struct Stream<'a> {
+    path: PathBuf,
+    bytes: std::ops::Range<u64>,
+    sha: Option<&'a String>,
+}
+
+/// Streams `files` side by side in the pieces `chunks` (runs of stored configurations of
+/// `stored_len` slots, in order, covering the files' stretches): `each(ranks, bytes)` gets
+/// each piece, file by file, under packing `P`, while the next is read and inflated.
+fn stream<P: Packing>(
+    files: Vec<Stream>,
+    stored_len: usize,
+    chunks: &[std::ops::Range<usize>],
+    mut each: impl FnMut(std::ops::Range<usize>, &[Vec<u8>]),
+) -> Result<()> {
+    use std::io::Seek;
+    let per_config = stored_len / P::PER_BYTE;
+    let damaged =
+        |path: &Path, e: std::io::Error| Error::Damaged(format!("{}: {e}", path.display()));
+    if chunks.is_empty() {
+        return Ok(()); // a rank's empty share: nothing to read (no member to inflate)
+    }
+    std::thread::scope(|scope| {
+        let (send, receive) = std::sync::mpsc::sync_channel::<(usize, Vec<Vec<u8>>)>(1);
+        let reader = scope.spawn(|| -> Result<()> {
+            let mut streams = files
+                .iter()
+                .map(|f| {
+                    let path = &f.path;
+                    let mut file =
+                        std::fs::File::open(path).map_err(|e| saved::io(path, "read", e))?;
+                    file.seek(std::io::SeekFrom::Start(f.bytes.start))
+                        .map_err(|e| saved::io(path, "read", e))?;
+                    let stretch = file.take(f.bytes.end - f.bytes.start);
+                    Ok(MultiGzDecoder::new(Hashed::new(stretch)))
+                })
+                .collect::<Result<Vec<_>>>()?;
+            for (i, ranks) in chunks.iter().enumerate() {
+                let mut piece = Vec::with_capacity(streams.len());
+                for (gz, f) in streams.iter_mut().zip(&files) {
+                    let mut bytes = vec![0u8; ranks.len() * per_config];
+                    gz.read_exact(&mut bytes).map_err(|e| damaged(&f.path, e))?;
+                    piece.push(bytes);
+                }
+                if send.send((i, piece)).is_err() {
+                    return Ok(()); // the consumer stopped
+                }
+            }
+            drop(send);
+            for (gz, f) in streams.into_iter().zip(&files) {
+                let mut gz = gz;
+                let mut rest = Vec::new();
+                gz.read_to_end(&mut rest).map_err(|e| damaged(&f.path, e))?;
+                let mut hashed = gz.into_inner();
+                std::io::copy(&mut hashed, &mut std::io::sink())
+                    .map_err(|e| damaged(&f.path, e))?;
+                let sha_differs = f.sha.is_some_and(|sha| hashed.finish().1 != *sha);
+                if !rest.is_empty() || sha_differs {
+                    return Err(Error::Damaged(format!(
+                        "{} is damaged: its SHA-256 or its length differs from what was \
+                         written",
+                        f.path.display()
+                    )));
+                }
+            }
+            Ok(())
+        });
+        for (i, piece) in receive {
+            each(chunks[i].clone(), &piece);
+        }
+        reader.join().expect("the reader does not panic")
+    })
+}
