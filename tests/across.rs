@@ -8,7 +8,7 @@
 use quoridor_solver::cell::solver::{CellResult, Method, SolveOptions, Store, solve, solve_share};
 use quoridor_solver::retro::Precision;
 use quoridor_solver::retro::ranks::{InProcess, Ranks, SharedRanks};
-use quoridor_solver::retro::saved::Target;
+use quoridor_solver::retro::saved_dir::Target;
 use quoridor_solver::rules::geometry::Board;
 use quoridor_solver::support::progress::Silent;
 use std::path::Path;

@@ -8,6 +8,7 @@
 
 use quoridor_solver::cell::analysis::{Analyst, Verdict, random_games, reachable};
 use quoridor_solver::configs::Tables;
+use quoridor_solver::retro::saved_dir;
 use quoridor_solver::rules::geometry::Board;
 use quoridor_solver::rules::position::Position;
 use quoridor_solver::search::Limits;
@@ -149,7 +150,7 @@ fn a_saved_table_reads_back_the_same_values_and_a_flipped_byte_is_caught() {
         let tables = Tables::build(board, walls, u64::MAX, &Silent).unwrap();
         let solved = retro::analyse(&tables, u64::MAX, &Silent).unwrap();
         let dir = scratch(&format!("{w}x{h}-{walls}"));
-        saved::save(&solved, &dir).unwrap();
+        saved_dir::save(&solved, &dir).unwrap();
         let mut memory = Analyst::from_solved(solved);
         let mut disk = Analyst::from_solved(saved::load(&tables, &dir, 0..usize::MAX).unwrap());
         for pos in random_games(&tables, 30) {
@@ -197,26 +198,26 @@ fn an_analysis_kept_from_a_position_up_answers_as_the_whole_one() {
     assert!(seen > 20, "{seen} positions with 2 walls");
 }
 
-/// The table written from memory (`saved::save`, every layer kept) and the one written layer
+/// The table written from memory (`saved_dir::save`, every layer kept) and the one written layer
 /// by layer while solving (`saved::save_through`, two layers kept, then every layer) are
 /// the same files, and their analyses the same answer: whatever the memory, a saved table
 /// does not depend on how it was made.
 #[test]
 fn a_table_saved_layer_by_layer_is_the_table_saved_from_memory() {
-    use quoridor_solver::retro::{self, saved};
+    use quoridor_solver::retro;
     for (w, h, walls) in [(3, 3, 2), (4, 3, 3), (2, 5, 4)] {
         let board = Board::new(w, h).unwrap();
         let tables = Tables::build(board, walls, u64::MAX, &Silent).unwrap();
         let solved = retro::analyse(&tables, u64::MAX, &Silent).unwrap();
         let memory = scratch(&format!("{w}x{h}-{walls}-memory"));
-        saved::save(&solved, &memory).unwrap();
+        saved_dir::save(&solved, &memory).unwrap();
         let manifest = |dir: &std::path::Path| std::fs::read(dir.join("MANIFEST.sha256")).unwrap();
         let e = retro::cell_estimate(&tables);
         // Every layer in memory, and only two.
         let storing = e.peak_storing(retro::Precision::Exact, 0..2);
         for budget in [u64::MAX, tables.bytes() + storing] {
             let dir = scratch(&format!("{w}x{h}-{walls}-through-{budget}"));
-            let to = saved::Target {
+            let to = saved_dir::Target {
                 dir: dir.clone(),
                 replace: false,
                 resume: true,
@@ -320,12 +321,12 @@ fn the_placements_left_out_are_those_with_a_pawn_cut_off() {
 fn the_check_of_a_table_read_in_one_pass_finds_a_wrong_value_and_a_damaged_file() {
     use quoridor_solver::cell::analysis::random_games_by;
     use quoridor_solver::configs::Ranked;
-    use quoridor_solver::retro::{self, sampled, saved};
+    use quoridor_solver::retro::{self, sampled};
     let (board, walls) = (Board::new(4, 4).unwrap(), 3);
     let ranked = Ranked::build(board, walls);
     let dir = scratch("sampled");
     let solved = retro::analyse(&ranked, u64::MAX, &Silent).unwrap();
-    saved::save(&solved, &dir).unwrap();
+    saved_dir::save(&solved, &dir).unwrap();
     let positions = random_games_by(board, walls, 300, |p| p.legal_actions(board));
     assert_eq!(sampled::check(&ranked, &dir, &positions, &Silent), Ok(()));
     // Every position of layer 0 (the start's) a draw: the start is not its best move's.
@@ -385,7 +386,7 @@ fn outcomes_in_parts_through_the_disk_are_the_exact_tables_outcomes() {
         let board = Board::new(w, h).unwrap();
         let tables = Tables::build(board, walls, u64::MAX, &Silent).unwrap();
         let exact = scratch(&format!("{w}x{h}-{walls}-exact"));
-        saved::save(&retro::analyse(&tables, u64::MAX, &Silent).unwrap(), &exact).unwrap();
+        saved_dir::save(&retro::analyse(&tables, u64::MAX, &Silent).unwrap(), &exact).unwrap();
         let header = saved::header(&exact).unwrap();
         let e = retro::cell_estimate(&tables);
         for parts in [1, 4] {

@@ -262,7 +262,7 @@ pub fn solve(
     let _taken = match &options.save {
         Some(to) => {
             let taken = to.take()?;
-            crate::retro::saved::check_destination(to)?;
+            crate::retro::saved_dir::check_destination(to)?;
             taken
         }
         None => None,

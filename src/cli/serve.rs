@@ -1,6 +1,7 @@
 //! `serve`: the explorer of solved cells as a local web server (`explorer/`): the page,
 //! the JSON API, saved tables read once at start.
 
+use quoridor_solver::retro::saved_dir;
 use std::io::Write;
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -118,7 +119,7 @@ pub fn run(s: Serve, bars: &Bars, out: &mut dyn Write) -> Result<ExitCode> {
         .map_err(|e| Error::Argument(format!("cannot start the threads: {e}")))?;
     let mut found: Vec<(PathBuf, Cell)> = Vec::new();
     for dir in &s.tables {
-        for (path, board, walls) in saved::tables_in(dir)? {
+        for (path, board, walls) in saved_dir::tables_in(dir)? {
             let cell = Cell { board, walls };
             if let Some((other, _)) = found.iter().find(|(_, c)| *c == cell) {
                 return Err(Error::Argument(format!(

@@ -1,5 +1,6 @@
 //! `solve`: decide one cell (board, walls per player) and the exact length of the win.
 
+use quoridor_solver::retro::saved_dir;
 use std::io::Write;
 use std::process::ExitCode;
 
@@ -11,7 +12,7 @@ use quoridor_solver::cell::solver::{
     retro_configs_bytes, retro_precision, solve,
 };
 use quoridor_solver::error::{count, format_bytes};
-use quoridor_solver::retro::{Precision, saved};
+use quoridor_solver::retro::Precision;
 use quoridor_solver::rules::geometry::{Board, Player};
 use quoridor_solver::rules::notation::{action_name, format_moves};
 use quoridor_solver::search::NoWin;
@@ -283,13 +284,13 @@ impl SolveArgs {
                 false => self.precision.map(Precision::from),
             },
             save: match (&self.save, &self.scratch) {
-                (Some(dir), _) => Some(saved::Target {
+                (Some(dir), _) => Some(saved_dir::Target {
                     dir: dir.clone(),
                     replace: self.force,
                     resume: false,
                     ranks: None,
                 }),
-                (None, Some(dir)) => Some(saved::Target {
+                (None, Some(dir)) => Some(saved_dir::Target {
                     dir: dir.clone(),
                     replace: false,
                     resume: true,

@@ -7,6 +7,7 @@
 //! manifest, header, a value file, a value), 2 the command is wrong (the path, the flags,
 //! nothing saved there) or the check could not run (the memory budget).
 
+use quoridor_solver::retro::saved_dir;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -80,7 +81,7 @@ struct Whole {
 }
 
 pub fn run(v: Verify, bars: &Bars, out: &mut dyn Write) -> Result<ExitCode> {
-    let found = saved::contents(&v.dir)?
+    let found = saved_dir::contents(&v.dir)?
         .ok_or_else(|| Error::Argument(format!("{} does not exist", v.dir.display())))?;
     if found.table_files {
         return match check_table(&v.dir, None, &v.resources, bars)? {
@@ -117,7 +118,7 @@ pub fn run(v: Verify, bars: &Bars, out: &mut dyn Write) -> Result<ExitCode> {
     }
     let mut damaged = Vec::new();
     for name in &found.cells {
-        let cell = saved::parse_cell_dir_name(name);
+        let cell = saved_dir::parse_cell_dir_name(name);
         match check_table(&v.dir.join(name), cell, &v.resources, bars)? {
             Ok(w) => writeln!(
                 out,

@@ -94,6 +94,7 @@ mod record;
 mod room;
 pub mod sampled;
 pub mod saved;
+pub mod saved_dir;
 mod segments;
 mod shards;
 mod sizing;

@@ -21,7 +21,7 @@ pub trait Ranks: Send + Sync {
     fn exchange(&self, send: Vec<Vec<u8>>) -> Vec<Vec<u8>>;
 }
 
-/// The ranks of a run, shared by its options (`saved::Target::ranks`).
+/// The ranks of a run, shared by its options (`saved_dir::Target::ranks`).
 #[derive(Clone)]
 pub struct SharedRanks(pub Arc<dyn Ranks>);
 

@@ -21,6 +21,7 @@
 use super::ConfigSource;
 use super::layout::Layout;
 use super::saved::{self, SplitFile};
+use super::saved_dir;
 use super::solved::Splits;
 use super::store::Packing;
 use super::{Precision, RetroStats};
@@ -35,7 +36,7 @@ pub use super::saved::PROGRESS;
 /// Whether `dir` holds layers an earlier analysis wrote: a run's record of them, or the
 /// finished table's files (whose cell, precision and files `Spill::open` checks).
 pub fn holds_layers(dir: &Path) -> bool {
-    dir.join(PROGRESS).exists() || matches!(saved::contents(dir), Ok(Some(c)) if c.table_files)
+    dir.join(PROGRESS).exists() || matches!(saved_dir::contents(dir), Ok(Some(c)) if c.table_files)
 }
 
 /// A directory the analysis of one cell writes its layers into.
@@ -92,18 +93,18 @@ impl Spill {
             finished: None,
             _taken: None,
         };
-        let Some(found) = saved::contents(dir)? else {
+        let Some(found) = saved_dir::contents(dir)? else {
             std::fs::create_dir_all(dir).map_err(|e| saved::io(dir, "create", e))?;
             return Ok(spill);
         };
         if let Some(foreign) = &found.foreign {
-            return Err(saved::not_for_layers(dir, foreign));
+            return Err(saved_dir::not_for_layers(dir, foreign));
         }
         if !found.cells.is_empty() {
             return Err(Error::Argument(format!(
                 "{} holds {}, not one cell's layers",
                 dir.display(),
-                saved::describe(dir, &found)
+                saved_dir::describe(dir, &found)
             )));
         }
         if dir.join(PROGRESS).exists() {
@@ -403,7 +404,7 @@ impl Spill {
     /// table, and `progress.json` goes. Returns the bytes of the table's files.
     pub fn finish(self, configs: &dyn ConfigSource, stats: RetroStats) -> Result<u64> {
         if self.finished.is_some() {
-            return saved::table_bytes(&self.dir);
+            return saved_dir::table_bytes(&self.dir);
         }
         let mut layers = Vec::new();
         let mut shas = Vec::new();

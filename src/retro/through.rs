@@ -3,7 +3,7 @@
 //! in one process, or as one rank of many.
 
 use super::ranks::naming;
-use super::saved::{Target, through_temporary};
+use super::saved_dir::{Target, through_temporary};
 use super::spill::Spill;
 use super::{ConfigSource, Precision, Solved};
 use crate::error::Result;

@@ -8,6 +8,7 @@
 //! table (the same columns), written after each cell, so a campaign resumed later tries
 //! only what is left (or what a longer limit may now finish).
 
+use crate::retro::saved_dir;
 use std::path::Path;
 use std::time::Duration;
 
@@ -15,7 +16,6 @@ use crate::cell::plan::{self, Method, SolveOptions};
 use crate::cell::solver::{Outcome, solve};
 use crate::error::{Result, count};
 use crate::output::report::{self, CellRecord};
-use crate::retro::saved;
 use crate::rules::geometry::{Board, Player};
 use crate::table::job::{TableEvents, TableRun};
 
@@ -142,8 +142,8 @@ pub fn second_options(
         return Err(planned.why);
     }
     let save = match (planned.through_disk, scratch) {
-        (true, Some(dir)) => Some(saved::Target {
-            dir: dir.join(saved::cell_dir_name(board, walls)),
+        (true, Some(dir)) => Some(saved_dir::Target {
+            dir: dir.join(saved_dir::cell_dir_name(board, walls)),
             replace: false,
             resume: true,
             ranks: None,
@@ -179,7 +179,10 @@ pub fn second_options(
 /// The file in a scratch directory where the second method's proof search of the cell
 /// keeps its table between runs.
 pub fn second_checkpoint_name(board: Board, walls: u8) -> String {
-    format!("{}.second.checkpoint", saved::cell_dir_name(board, walls))
+    format!(
+        "{}.second.checkpoint",
+        saved_dir::cell_dir_name(board, walls)
+    )
 }
 
 /// The second-method pass over the decided cells of `t`'s selection (`records`: the

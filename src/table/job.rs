@@ -3,6 +3,7 @@
 //! cell as the run would make it. The run itself (`run.rs`), the campaign (`campaign.rs`)
 //! and the second method (`confirm.rs`) all read these, so they live apart from each.
 
+use crate::retro::saved_dir;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -11,7 +12,7 @@ use crate::cell::plan::{self, Plan};
 use crate::cell::solver::{MethodUsed, Need, SolveOptions};
 use crate::error::{Error, Result, format_bytes};
 use crate::output::report::{self, CSV_NAME, CellRecord};
-use crate::retro::{saved, spill};
+use crate::retro::spill;
 use crate::rules::geometry::Board;
 use crate::support::dir_lock::{self, DirLock};
 use crate::support::progress::Progress;
@@ -91,7 +92,7 @@ impl TableRun {
         let options = &self.options;
         let disk = match &self.scratch {
             None => plan::Disk::None,
-            Some(dir) if spill::holds_layers(&dir.join(saved::cell_dir_name(board, walls))) => {
+            Some(dir) if spill::holds_layers(&dir.join(saved_dir::cell_dir_name(board, walls))) => {
                 plan::Disk::Written
             }
             Some(_) => plan::Disk::Scratch,
@@ -194,5 +195,5 @@ const SCRATCH_PROBE: &str = "probe.tmp";
 /// The file in a scratch directory where the search of the cell (from the start, or for
 /// its length after the analysis) keeps its table between runs.
 pub fn search_checkpoint_name(board: Board, walls: u8) -> String {
-    format!("{}.checkpoint", saved::cell_dir_name(board, walls))
+    format!("{}.checkpoint", saved_dir::cell_dir_name(board, walls))
 }

@@ -5,6 +5,7 @@
 //! flags into a `TableRun` and prints what `run` tells and returns; anything else that
 //! runs a table (a server, a driver over many machines) calls the same function.
 
+use crate::retro::saved_dir;
 use std::path::Path;
 use std::time::Instant;
 
@@ -12,7 +13,7 @@ use crate::cell::estimate::CellEstimate;
 use crate::cell::solver::{Method, SolveOptions, solve};
 use crate::error::{Error, Result, count, format_bytes};
 use crate::output::report::{self, CellRecord};
-use crate::retro::{Keep, Precision, saved};
+use crate::retro::{Keep, Precision};
 use crate::rules::geometry::Board;
 use crate::table::confirm::{self, ConfirmSummary};
 use crate::table::job::{TableEvents, TableRun, search_checkpoint_name};
@@ -71,7 +72,7 @@ fn run_numbered(
     report::remove_stale_temporaries(dir);
     let found = match &t.save {
         Some(save) => check_save_dir(save, t.force, t.resume)?,
-        None => saved::Contents::default(),
+        None => saved_dir::Contents::default(),
     };
     // The cells saved by this run, and (with --resume) those kept: what --force keeps.
     let mut keep = match t.resume {
@@ -142,14 +143,14 @@ fn run_numbered(
             if e.retro
                 .exact_fits(e.tables.bytes, options.memory_budget, Keep::Two)
             {
-                let name = saved::cell_dir_name(board, walls);
+                let name = saved_dir::cell_dir_name(board, walls);
                 let path = save.join(&name);
                 saved = format!("; values saved in {}", path.display());
                 cell_options.method = Method::Retro;
                 cell_options.precision = Some(Precision::Exact);
                 // The directory was checked as a whole: a cell's own table found there is
                 // the resumed run's or one --force replaces.
-                cell_options.save = Some(saved::Target {
+                cell_options.save = Some(saved_dir::Target {
                     dir: path,
                     replace: t.force || t.resume,
                     resume: false,
@@ -164,7 +165,7 @@ fn run_numbered(
             }
         }
         if let (true, Some(scratch)) = (planned.through_disk, &t.scratch) {
-            let name = saved::cell_dir_name(board, walls);
+            let name = saved_dir::cell_dir_name(board, walls);
             let path = scratch.join(&name);
             // The search for the length keeps its table beside the layers: a run stopped
             // in it goes on from there (hours of search on the largest cells).
@@ -174,7 +175,7 @@ fn run_numbered(
                 path.display(),
                 checkpoint.display()
             );
-            cell_options.save = Some(saved::Target {
+            cell_options.save = Some(saved_dir::Target {
                 dir: path,
                 replace: false,
                 resume: true,
@@ -250,7 +251,7 @@ fn run_numbered(
         }
     }
     if let (Some(save), true) = (&t.save, t.force) {
-        saved::remove_tables_except(save, &keep)?;
+        saved_dir::remove_tables_except(save, &keep)?;
     }
     // Written again at the end, so that a run with nothing left to solve (--resume)
     // brings the files up to date with this version, table.svg included.
@@ -276,18 +277,18 @@ fn run_numbered(
 /// cells of the run resumed (`resume`). Files that are not a saved table's are never
 /// replaced. Removes the remains of killed saves, which are never results; returns what
 /// was there.
-fn check_save_dir(dir: &Path, force: bool, resume: bool) -> Result<saved::Contents> {
-    let Some(found) = saved::contents(dir)? else {
-        return Ok(saved::Contents::default());
+fn check_save_dir(dir: &Path, force: bool, resume: bool) -> Result<saved_dir::Contents> {
+    let Some(found) = saved_dir::contents(dir)? else {
+        return Ok(saved_dir::Contents::default());
     };
     if let Some(foreign) = &found.foreign {
-        return Err(saved::not_a_table(dir, foreign));
+        return Err(saved_dir::not_a_table(dir, foreign));
     }
     if found.table_files && !force {
         return Err(Error::Argument(format!(
             "{} already holds {}, not one per cell; --force replaces it",
             dir.display(),
-            saved::describe(dir, &found)
+            saved_dir::describe(dir, &found)
         )));
     }
     if !found.cells.is_empty() && !force && !resume {
@@ -295,11 +296,11 @@ fn check_save_dir(dir: &Path, force: bool, resume: bool) -> Result<saved::Conten
             "{} already holds {}; --force replaces {} (--resume keeps those of the cells it \
              keeps)",
             dir.display(),
-            saved::describe(dir, &found),
+            saved_dir::describe(dir, &found),
             found.it_or_them("it", "them")
         )));
     }
-    saved::remove_leftovers(&found);
+    saved_dir::remove_leftovers(&found);
     Ok(found)
 }
 

@@ -67,7 +67,7 @@ pub struct SolveOptions {
     pub precision: Option<Precision>,
     /// Write the exact analysis's values here (`retro::saved`); only with `Method::Retro`
     /// and an exact analysis that keeps every layer. Checked before any work is done.
-    pub save: Option<retro::saved::Target>,
+    pub save: Option<retro::saved_dir::Target>,
     /// Where the proof search reads configurations from.
     pub store: Store,
     /// Keep the proof search's transposition table in this file between runs
