@@ -3,5 +3,8 @@
 
 pub mod analysis;
 pub mod estimate;
+pub mod oracle;
+pub mod outcome;
 pub mod plan;
+mod searching;
 pub mod solver;
