@@ -1,5 +1,5 @@
 #!/bin/bash
-# Session 37: the second method (proof search alone, the campaign's confirm pass) on the
+# 2026-11-27, from a61234a: the second method (proof search alone, the campaign's confirm pass) on the
 # cells the analysis alone decided, cheapest first by the probes. Waits for the probes.
 while [ ! -f /work/ckpt/probe/probe.done ]; do sleep 5; done
 BIN=/work/ckpt/bin/qs-a61234a

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Session 37, second part: 3x11 w4 put first (its probe's iterations grew slowly), then
+# 2026-11-27, from a61234a, second part: 3x11 w4 put first (its probe's iterations grew slowly), then
 # 5x6 w5 going on from its checkpoint, then the rest. Output appended to each cell's logs.
 BIN=/work/ckpt/bin/qs-a61234a
 cd /work/main

@@ -1,6 +1,6 @@
 #!/bin/bash
-# Session 38: the second method (proof search alone, the campaign's confirm pass) for 7x5 w5,
-# going on from its checkpoint of session 37.
+# 2026-11-27, 06:23 UTC: the second method (proof search alone, the campaign's confirm pass) for 7x5 w5,
+# going on from its checkpoint saved before 06:16 (5e09dd9).
 BIN=/work/ckpt/bin/qs-a61234a
 cd /work/main
 for c in 7x5:5; do

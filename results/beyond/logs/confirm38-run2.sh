@@ -1,6 +1,6 @@
 #!/bin/bash
-# Session 38, second part: 7x5 w5 stopped (depth 31 thrashing its store: 2,253 s in all
-# over two sessions), its checkpoint kept; 4x9 w4's second method (proof search alone) in
+# 2026-11-27, second part (after 06:51 UTC): 7x5 w5 stopped (depth 31 thrashing its store: 2,253 s in all
+# over two runs), its checkpoint kept; 4x9 w4's second method (proof search alone) in
 # its place, with the binary of 5473c53 (checkpoints count every run's work).
 BIN=/work/ckpt/bin/qs-5473c53
 cd /work/main

@@ -1,6 +1,6 @@
 #!/bin/bash
-# Session 38, third part: 7x5 w5's second method goes on from its checkpoint (format 3,
-# read with no record of its 2,253 s before) with the binary of 5473c53 until the session's end.
+# 2026-11-27, third part: 7x5 w5's second method goes on from its checkpoint (format 3,
+# read with no record of its 2,253 s before) with the binary of 5473c53 until that work ended (before 95d2b0d, 08:49 UTC).
 BIN=/work/ckpt/bin/qs-5473c53
 cd /work/main
 for c in 7x5:5; do

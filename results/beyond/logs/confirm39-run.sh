@@ -1,5 +1,5 @@
 #!/bin/bash
-# Session 39: 7x5 w5's second method goes on from its checkpoint (format 4, spent 4,136 s
+# 2026-11-27, from 649fadf: 7x5 w5's second method goes on from its checkpoint (format 4, spent 4,136 s
 # over three runs) with the binary of 649fadf for the 6,600 s left of its 3 h (10,800 s).
 BIN=/work/ckpt/bin/qs-649fadf
 cd /work/main

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Session 39, second part: the analysis alone as the second method of four cells the proof
+# 2026-11-27, second part (binary of cf6e195): the analysis alone as the second method of four cells the proof
 # search alone decided in the first pass (8x5, 15x3, 16x3 and 9x5 with 3 walls; estimated
 # 3 to 8 min each in memory), binary of cf6e195 (its code is 464aee5's).
 BIN=/work/ckpt/bin/qs-cf6e195

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Session 39, third part: the analysis alone as the second method of 17x3 with 3 walls (the
+# 2026-11-27, third part (binary of cf6e195): the analysis alone as the second method of 17x3 with 3 walls (the
 # proof search alone decided it in the first pass; estimated 11 min in memory), binary of
 # cf6e195 (its code is 464aee5's).
 BIN=/work/ckpt/bin/qs-cf6e195
