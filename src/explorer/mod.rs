@@ -4,7 +4,7 @@
 //! free of any socket, so they are tested as plain calls; `http.rs` carries them over HTTP.
 //!
 //! Routes (GET): `/` the page (`assets/`), `/map` every cell as a table of links
-//! (`map.rs`), `/api/cells` what can be answered,
+//! (`map.rs`), `/api/cells` what can be answered and the cells kept,
 //! `/api/analyze` the JSON of `analyze --json` (one function makes both,
 //! `report::analyze`), `/api/picture` the position as SVG with a target per legal move.
 //!
