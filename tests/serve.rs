@@ -529,3 +529,142 @@ fn a_solve_whose_client_gave_up_is_kept_for_the_next_request() {
         break;
     }
 }
+
+/// The cells solved on request kept now, the most recently used first, as (board with
+/// walls, bytes), and the solves on request so far (`/api/cells`).
+fn kept(server: &Server) -> (Vec<(String, u64)>, u64) {
+    let (status, body) = server.get("/api/cells");
+    assert_eq!(status, 200, "{body}");
+    let cells: serde_json::Value = serde_json::from_str(&body).unwrap();
+    let kept = cells["kept"]
+        .as_array()
+        .unwrap_or_else(|| panic!("no kept cells listed: {body}"))
+        .iter()
+        .map(|k| {
+            (
+                format!("{}w{}", k["board"].as_str().unwrap(), k["walls"]),
+                k["bytes"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    (kept, cells["solves"].as_u64().unwrap())
+}
+
+/// The answer to `moves` played from the start of `board` with `walls` (200 or the test
+/// fails).
+fn answer(server: &Server, board: &str, walls: &str, moves: &[String]) -> serde_json::Value {
+    let (status, body) = server.get(&format!(
+        "/api/analyze?board={board}&walls={walls}&moves={}",
+        encode(&moves.join(" "))
+    ));
+    assert_eq!(status, 200, "{board} {walls} {moves:?}: {body}");
+    serde_json::from_str(&body).unwrap()
+}
+
+#[test]
+fn cells_clicked_through_in_turn_are_each_solved_once() {
+    let server = Server::start(&[]);
+    let cells = [("3x4", "1"), ("4x3", "2")];
+    let mut lines = [Vec::new(), Vec::new()];
+    // A game of each, a move of one then a move of the other, walls placed first (each a
+    // layer above the start's, which a solve from the start keeps too).
+    for _ in 0..6 {
+        for ((board, walls), line) in cells.iter().zip(&mut lines) {
+            let json = answer(&server, board, walls, line);
+            let moves: Vec<&str> = json["moves"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|m| m["move"].as_str().unwrap())
+                .collect();
+            if let Some(m) = moves.iter().find(|m| m.len() == 3).or(moves.first()) {
+                line.push(m.to_string());
+            }
+        }
+    }
+    assert!(
+        lines.iter().all(|l| l.iter().any(|m| m.len() == 3)),
+        "{lines:?}"
+    );
+    let (kept, solves) = kept(&server);
+    assert_eq!(solves, 2, "{kept:?}");
+    let names: Vec<&str> = kept.iter().map(|(c, _)| c.as_str()).collect();
+    assert_eq!(names, ["4x3w2", "3x4w1"]);
+}
+
+#[test]
+fn with_room_for_fewer_cells_the_least_recently_used_is_dropped() {
+    use quoridor_solver::cell::estimate::CellEstimate;
+    use quoridor_solver::retro::Keep;
+    let (a, b, c) = (("3x4", "1"), ("4x3", "2"), ("3x5", "2"));
+    // What each holds once kept, from a server with room for all.
+    let roomy = Server::start(&[]);
+    for (board, walls) in [a, b, c] {
+        answer(&roomy, board, walls, &[]);
+    }
+    let held = |cell: (&str, &str)| {
+        let name = format!("{}w{}", cell.0, cell.1);
+        kept(&roomy).0.iter().find(|(c, _)| *c == name).unwrap().1
+    };
+    // C's solve at its peak (every layer kept from the start's), as the server makes room
+    // by: with A and B kept it does not fit, with A alone it does.
+    let e = CellEstimate::new(Board::new(3, 5).unwrap(), 2);
+    let peak = e.tables.bytes + e.retro.exact_peak(&Keep::Layers(0..e.retro.layers));
+    let budget = held(a) + peak + held(b) / 2;
+    let memory = budget.to_string();
+    let server = Server::start(&["--memory", &memory]);
+    let names = |server: &Server| {
+        let (kept, solves) = kept(server);
+        let bytes: u64 = kept.iter().map(|(_, b)| b).sum();
+        assert!(bytes <= budget, "{kept:?} over {budget}");
+        let names: Vec<String> = kept.into_iter().map(|(c, _)| c).collect();
+        (names, solves)
+    };
+    answer(&server, a.0, a.1, &[]);
+    answer(&server, b.0, b.1, &[]);
+    assert_eq!(names(&server), (vec!["4x3w2".into(), "3x4w1".into()], 2));
+    // A used again (a lookup): B is now the least recently used, and is dropped for C.
+    answer(&server, a.0, a.1, &[]);
+    answer(&server, c.0, c.1, &[]);
+    assert_eq!(names(&server), (vec!["3x5w2".into(), "3x4w1".into()], 3));
+    // A is still a lookup; B, dropped, is solved again.
+    answer(&server, a.0, a.1, &["b2".into()]);
+    assert_eq!(names(&server).1, 3);
+    answer(&server, b.0, b.1, &[]);
+    let (names, solves) = names(&server);
+    assert_eq!((names[0].as_str(), solves), ("4x3w2", 4), "{names:?}");
+}
+
+#[test]
+fn a_kept_cells_answers_equal_a_fresh_solves() {
+    let server = Server::start(&[]);
+    let board = Board::new(3, 4).unwrap();
+    // First a position with a wall placed: solved from that layer up. Another cell in
+    // between, then every position asked: those with no wall below the layers kept solve
+    // the cell again from the start, which replaces its entry.
+    answer(&server, "3x4", "2", &["a1h".into()]);
+    answer(&server, "3x3", "1", &[]);
+    let records = some_positions(3, 4, 2, 211);
+    assert!(records.len() >= 10, "{}", records.len());
+    let layers = |r: &str| {
+        quoridor_solver::rules::notation::parse_record(board, r, Some(2))
+            .unwrap()
+            .walls
+            .len()
+    };
+    assert!(records.iter().any(|r| layers(r) == 0));
+    assert!(records.iter().any(|r| layers(r) >= 2));
+    for record in &records {
+        let (status, body) = server.get(&format!(
+            "/api/analyze?board=3x4&walls=2&position={}",
+            encode(record)
+        ));
+        assert_eq!(status, 200, "{record}: {body}");
+        let fresh = analyze(&["3x4", "--walls", "2", "--position", record]);
+        assert_eq!(timeless(&body), fresh, "{record}");
+    }
+    let (kept, solves) = kept(&server);
+    assert_eq!(solves, 3, "{kept:?}");
+    let names: Vec<&str> = kept.iter().map(|(c, _)| c.as_str()).collect();
+    assert_eq!(names, ["3x4w2", "3x3w1"]);
+}

@@ -219,6 +219,15 @@ impl<'t> Analyst<'t> {
         }
     }
 
+    /// The bytes of values it holds now (`Solved::held_bytes` for an analysis it owns; 0
+    /// for one shared, a search or a reader): with its tables, what keeping it costs.
+    pub fn held_bytes(&self) -> u64 {
+        match &self.source {
+            Source::Retro(solved) => solved.held_bytes(),
+            Source::Shared(_) | Source::Search { .. } | Source::Read(_) => 0,
+        }
+    }
+
     /// Search nodes spent so far (0 for the retrograde analysis).
     pub fn nodes(&self) -> u64 {
         match &self.source {

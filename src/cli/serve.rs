@@ -48,8 +48,9 @@ pub struct ServeArgs {
     max_seconds: f64,
 
     /// A cell not saved is solved for the request only if its analysis is estimated to
-    /// need at most this much memory, e.g. 512M or 2G. Saved tables are read whatever
-    /// their size: they are the server's to hold
+    /// need at most this much memory, e.g. 512M or 2G; the cells solved are kept within it
+    /// (the least recently used dropped first). Saved tables are read whatever their size:
+    /// they are the server's to hold
     #[arg(long, value_name = "SIZE", default_value = "1G")]
     memory: String,
 

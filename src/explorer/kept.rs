@@ -1,25 +1,35 @@
-//! The cell last solved on request, kept: one thread owns its configuration tables and
-//! values and answers from them, so a solve outlives the request that started it. A client
-//! that gives up (a browser moving on, `curl -m 1`) leaves the solve to finish, and the
-//! next request for that cell is a lookup instead of the same solve again.
+//! The cells solved on request, kept: each by a thread of its own that owns its
+//! configuration tables and values and answers from them, so a solve outlives the request
+//! that started it. A client that gives up (a browser moving on, `curl -m 1`) leaves the
+//! solve to finish, and the next request for that cell is a lookup instead of the same
+//! solve again.
 //!
-//! One cell is kept at a time (its memory within `serve --memory`), until a request for
-//! another cell, or for a position of the same cell below the layers kept, replaces it.
-//! While a solve runs, every request that needs one is told the server is busy.
+//! A solve keeps the layers from the position's up to the cell's last when they fit `serve
+//! --memory` (then a game clicked through from there, walls placed included, is lookups),
+//! else the position's layer and the next (those of its answer). Several cells are kept,
+//! their memory together within `--memory` (`shelf.rs`): a new solve first drops the kept
+//! cells it needs the room of, the least recently used first, and the cell's own entry
+//! when a position below its layers kept is asked (it is solved again from there). One
+//! solve runs at a time: while it does, every request that needs one, its own cell's
+//! included, is told the server is busy; the kept cells go on answering.
 
 use std::ops::Range;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::mpsc::{Receiver, Sender, channel};
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::thread::JoinHandle;
 use std::time::Instant;
 
+use super::shelf::{Entry, Shelf};
 use super::{Cell, Limits, Refusal};
 use crate::cell::analysis::Analyst;
+use crate::cell::estimate::CellEstimate;
 use crate::configs::Tables;
+use crate::retro::Keep;
 use crate::rules::position::Position;
 use crate::support::progress::Silent;
 
-/// A question for the kept cell: the JSON of `analyze --json` for `position`.
+/// A question for a kept cell: the JSON of `analyze --json` for `position`.
 struct Question {
     cell: Cell,
     position: Position,
@@ -28,49 +38,47 @@ struct Question {
     answer: Sender<Result<String, Refusal>>,
 }
 
-impl Question {
-    /// The layers (walls on the board) its answer needs, as `analyze` keeps them.
-    fn layers(&self) -> Range<usize> {
-        crate::output::report::analyze::layers(&self.position, None)
+/// The door to the thread that keeps a cell: its questions, and the thread, to wait for
+/// its memory to go once the door is closed.
+struct Door {
+    questions: Sender<Question>,
+    thread: JoinHandle<()>,
+}
+
+impl Door {
+    /// Ends the thread once it has answered the questions it was given (a kept cell being
+    /// answered when dropped still answers), and waits for its memory to be freed.
+    fn close(self) {
+        drop(self.questions);
+        let _ = self.thread.join();
     }
 }
 
-/// What the keeping thread holds, as the workers see it.
-#[derive(Default)]
-struct Held {
-    /// The cell kept or being solved, and the layers it keeps.
-    cell: Option<(Cell, Range<usize>)>,
-    solving: bool,
+/// A cell kept, as `/api/cells` lists it.
+pub struct Listed {
+    pub cell: Cell,
+    /// The walls on the board of the positions it answers, from and to (both included).
+    pub layers: (usize, usize),
+    pub bytes: u64,
 }
 
-impl Held {
-    fn covers(&self, cell: Cell, layers: &Range<usize>) -> bool {
-        matches!(&self.cell, Some((c, kept)) if *c == cell
-            && kept.start <= layers.start && layers.end <= kept.end)
-    }
-}
-
-/// The door to the keeping thread.
+/// The cells kept and the door to each.
 pub struct Kept {
-    questions: Mutex<Sender<Question>>,
-    held: Arc<Mutex<Held>>,
+    shelf: Arc<Mutex<Shelf<Door>>>,
+    limits: Limits,
 }
 
 impl Kept {
-    /// Starts the keeping thread; it ends when this is dropped.
+    /// Keeps nothing yet; every thread it starts ends once this is dropped.
     pub fn start(limits: Limits) -> Kept {
-        let (send, receive) = channel();
-        let held = Arc::new(Mutex::new(Held::default()));
-        let shared = held.clone();
-        std::thread::spawn(move || keep(&receive, &shared, limits));
         Kept {
-            questions: Mutex::new(send),
-            held,
+            shelf: Arc::new(Mutex::new(Shelf::new(limits.memory))),
+            limits,
         }
     }
 
     /// The JSON of `analyze --json` for `position` of `cell` (a cell that fits the
-    /// limits: the caller checks), from the kept cell or by solving it, unless another
+    /// limits: the caller checks), from a kept cell or by solving it, unless another
     /// solve is running.
     pub fn analyze(
         &self,
@@ -85,91 +93,140 @@ impl Kept {
             started,
             answer: send,
         };
+        let layers = crate::output::report::analyze::layers(&position, None);
         {
-            let mut held = self.held.lock().unwrap_or_else(PoisonError::into_inner);
-            if held.solving {
-                let (solving, _) = held.cell.clone().expect("a solve is of a cell");
-                return Err(Refusal::Busy(format!(
-                    "busy: {solving} is being solved on request (one at a time); try again \
-                     in a moment"
-                )));
+            let mut shelf = lock(&self.shelf);
+            match shelf.find(cell, &layers) {
+                Some(kept) if kept.ready => kept
+                    .held
+                    .questions
+                    .send(question)
+                    .expect("a kept cell's thread lives as long as its door"),
+                _ => {
+                    if let Some(solving) = shelf.solving() {
+                        return Err(Refusal::Busy(format!(
+                            "busy: {solving} is being solved on request (one at a time); try \
+                             again in a moment"
+                        )));
+                    }
+                    // Under the lock: a second request cannot start a second solve.
+                    self.solve(&mut shelf, question, layers.start);
+                }
             }
-            let layers = question.layers();
-            if !held.covers(cell, &layers) {
-                // Marked under the lock: a second request cannot start a second solve.
-                *held = Held {
-                    cell: Some((cell, layers)),
-                    solving: true,
-                };
-            }
-            self.questions
-                .lock()
-                .unwrap_or_else(PoisonError::into_inner)
-                .send(question)
-                .expect("the keeping thread lives as long as the explorer");
         }
         receive
             .recv()
             .expect("the keeping thread answers every question")
     }
-}
 
-/// The keeping thread: solves the cell of a question not covered by what it holds, then
-/// answers questions from it until one needs another solve.
-fn keep(questions: &Receiver<Question>, held: &Mutex<Held>, limits: Limits) {
-    let mut next = questions.recv().ok();
-    while let Some(first) = next.take() {
-        // A bug while solving must not leave every later request busy.
-        let kept = catch_unwind(AssertUnwindSafe(|| {
-            solve_and_answer(first, questions, held, limits)
-        }));
-        match kept {
-            Ok(next_question) => next = next_question,
-            Err(_) => {
-                *held.lock().unwrap_or_else(PoisonError::into_inner) = Held::default();
-                next = questions.recv().ok();
+    /// Starts the solve of the cell of `first` from layer `from`, on a thread that then
+    /// keeps it, after making room for it.
+    fn solve(&self, shelf: &mut Shelf<Door>, first: Question, from: usize) {
+        let cell = first.cell;
+        let (layers, top, bytes) = plan(cell, from, self.limits.memory);
+        let (dropped, room) = shelf.make_room(cell, bytes);
+        let (send, questions) = channel();
+        let id = shelf.next_id();
+        let keeping = self.shelf.clone();
+        let solve = layers.clone();
+        let thread = std::thread::spawn(move || {
+            // The cells dropped go first: their memory is freed before this solve's comes.
+            dropped
+                .into_iter()
+                .for_each(|e: Entry<Door>| e.held.close());
+            // A bug while solving or answering must not leave every later request busy.
+            let kept = catch_unwind(AssertUnwindSafe(|| {
+                keep(id, first, solve, room, &questions, &keeping)
+            }));
+            if kept.is_err() {
+                lock(&keeping).remove(id);
             }
-        }
+        });
+        let door = Door {
+            questions: send,
+            thread,
+        };
+        let started = shelf.start(cell, layers, top, bytes, door);
+        debug_assert_eq!(started, id);
+    }
+
+    /// The cells kept, the most recently used first, and the solves started since the
+    /// server started.
+    pub fn listed(&self) -> (Vec<Listed>, u64) {
+        let shelf = lock(&self.shelf);
+        let kept = shelf
+            .kept()
+            .into_iter()
+            .map(|e| Listed {
+                cell: e.cell,
+                layers: (e.layers.start, e.layers.end.saturating_sub(1)),
+                bytes: e.bytes,
+            })
+            .collect();
+        (kept, shelf.solves())
     }
 }
 
-/// Solves the cell of `first` (the layers it needs and above), answers it and every
-/// question after it that the values cover; returns the first that they do not (`None`
-/// once the explorer is gone). The tables and values are dropped on return, before the
-/// next solve: one cell's memory at a time.
-fn solve_and_answer(
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// What a solve of `cell` from layer `from` keeps: the layers up to the cell's last when
+/// they fit `memory`, else `from` and the next; the cell's layers; the solve's estimated
+/// peak bytes, tables included (the sum `fits` makes: the tables' build counted whole).
+fn plan(cell: Cell, from: usize, memory: u64) -> (Range<usize>, usize, u64) {
+    let e = CellEstimate::new(cell.board, cell.walls);
+    let top = e.retro.layers;
+    let from = from.min(top);
+    let peak = |layers: &Range<usize>| {
+        let keep = Keep::Layers(layers.clone());
+        e.tables.bytes.saturating_add(e.retro.exact_peak(&keep))
+    };
+    let every = from..top;
+    if peak(&every) <= memory {
+        let bytes = peak(&every);
+        return (every, top, bytes);
+    }
+    let two = from..(from + 2).min(top);
+    let bytes = peak(&two);
+    (two, top, bytes)
+}
+
+/// A keeping thread: solves `cell` keeping `layers` within `budget` bytes, then answers
+/// `first` and every question after it until its door is closed. On a refusal (the
+/// memory) it answers `first` with it and leaves the shelf.
+fn keep(
+    id: u64,
     first: Question,
+    layers: Range<usize>,
+    budget: u64,
     questions: &Receiver<Question>,
-    held: &Mutex<Held>,
-    limits: Limits,
-) -> Option<Question> {
+    shelf: &Mutex<Shelf<Door>>,
+) {
     let cell = first.cell;
-    let layers = first.layers();
-    let tables = Tables::build(cell.board, cell.walls, limits.memory, &Silent);
+    let tables = Tables::build(cell.board, cell.walls, budget, &Silent);
     let analyst = tables
         .as_ref()
         .map_err(Clone::clone)
-        .and_then(|t| Analyst::retro(t, limits.memory, layers.clone(), &Silent));
-    let mut analyst = match analyst {
-        Ok(analyst) => analyst,
-        Err(e) => {
-            *held.lock().unwrap_or_else(PoisonError::into_inner) = Held::default();
+        .and_then(|t| Analyst::retro(t, budget, layers, &Silent));
+    let (tables, mut analyst) = match (&tables, analyst) {
+        (Ok(tables), Ok(analyst)) => (tables, analyst),
+        (_, Err(e)) => {
+            lock(shelf).remove(id);
             let _ = first.answer.send(Err(e.into()));
-            return questions.recv().ok();
+            return;
         }
+        (Err(_), Ok(_)) => unreachable!("an analysis needs its tables"),
     };
-    held.lock().unwrap_or_else(PoisonError::into_inner).solving = false;
+    lock(shelf).solved(id, tables.bytes() + analyst.held_bytes());
     let mut question = first;
     loop {
         let json = answer(&mut analyst, &question);
         // The client may have given up: its values are kept all the same.
         let _ = question.answer.send(Ok(json));
-        question = questions.recv().ok()?;
-        if !(question.cell == cell
-            && layers.start <= question.layers().start
-            && question.layers().end <= layers.end)
-        {
-            return Some(question);
+        match questions.recv() {
+            Ok(next) => question = next,
+            Err(_) => return,
         }
     }
 }

@@ -4,13 +4,14 @@
 //! free of any socket, so they are tested as plain calls; `http.rs` carries them over HTTP.
 //!
 //! Routes (GET): `/` the page (`assets/`), `/map` every cell as a table of links
-//! (`map.rs`), `/api/cells` what can be answered,
+//! (`map.rs`), `/api/cells` what can be answered and the cells kept,
 //! `/api/analyze` the JSON of `analyze --json` (one function makes both,
 //! `report::analyze`), `/api/picture` the position as SVG with a target per legal move.
 //!
 //! A request never writes to disk, and at most one cell is solved at a time (the others
 //! that would solve are told the server is busy, never queued behind a long analysis);
-//! the cell last solved is kept (`kept.rs`), even for a client that gave up.
+//! the cells solved are kept within the memory allowed, the least recently used dropped
+//! first (`kept.rs`, `shelf.rs`), even for a client that gave up.
 //!
 //! Depends on `analysis`, `report`, `picture`, `retro`, `tables`; prints nothing.
 
@@ -19,6 +20,7 @@ pub mod http;
 mod kept;
 mod map;
 mod query;
+mod shelf;
 
 use std::path::PathBuf;
 use std::time::Instant;
@@ -184,7 +186,7 @@ pub struct Explorer<'t> {
     /// The cells a request may solve, smallest first (`solvable_cells`).
     on_request: Vec<Cell>,
     limits: Limits,
-    /// The cell last solved on request, kept by a thread of its own.
+    /// The cells solved on request, kept each by a thread of its own.
     kept: Kept,
 }
 
@@ -249,7 +251,8 @@ impl<'t> Explorer<'t> {
         }
     }
 
-    /// `/api/cells`: every cell answered, saved ones first, and the limits.
+    /// `/api/cells`: every cell answered, saved ones first, the limits, and the cells
+    /// solved on request kept now (the most recently used first) with the solves so far.
     fn cells_json(&self) -> String {
         #[derive(Serialize)]
         struct Listed {
@@ -259,11 +262,31 @@ impl<'t> Explorer<'t> {
             source: &'static str,
         }
         #[derive(Serialize)]
+        struct KeptCell {
+            board: String,
+            walls: u8,
+            /// The walls on the board of the positions it answers: from, to.
+            layers: [usize; 2],
+            bytes: u64,
+        }
+        #[derive(Serialize)]
         struct Cells {
             cells: Vec<Listed>,
             max_seconds: f64,
             memory: u64,
+            kept: Vec<KeptCell>,
+            solves: u64,
         }
+        let (kept, solves) = self.kept.listed();
+        let kept = kept
+            .into_iter()
+            .map(|k| KeptCell {
+                board: k.cell.board.to_string(),
+                walls: k.cell.walls,
+                layers: [k.layers.0, k.layers.1],
+                bytes: k.bytes,
+            })
+            .collect();
         let listed = |c: Cell, source| Listed {
             board: c.board.to_string(),
             walls: c.walls,
@@ -279,6 +302,8 @@ impl<'t> Explorer<'t> {
             cells: saved.chain(on_request).collect(),
             max_seconds: self.limits.seconds,
             memory: self.limits.memory,
+            kept,
+            solves,
         })
         .expect("serializable")
     }
