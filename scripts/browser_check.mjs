@@ -1,6 +1,8 @@
 // Drives the explorer page in headless Chromium (playwright-core, Debian's chromium): loads
 // it, plays moves by clicking the board and the move list, steps back and forward, reopens
-// the page's own link, and takes a screenshot at each step. Exits 1 when the page does not
+// the page's own link, then drives each of its features (the overlay of every wall, keys,
+// taps, the chart and the best line, pasted games, the computer's side, hidden values, the
+// map) and takes a screenshot at each step. Exits 1 when the page does not
 // do what a person would expect. Run by scripts/browser_check.sh, which says what it needs.
 //
 // node browser_check.mjs URL OUTDIR
@@ -212,13 +214,15 @@ await touch.waitForFunction((n) => Number(document.body.dataset.drawn) > n, draw
 check((await lineMoves(touch)).join(" ") === `${tapWall} ${tapMark}`, `Place plays it: ${await lineMoves(touch)}`);
 await phone.close();
 
-// The story: a line pasted as a --moves line (the best moves but the third, the worst),
-// its chart (a point per position), its marks and the best line from its end.
+// The story: a line pasted as a --moves line (the best moves but one, the worst, of the
+// side that wins from the start: its second move), its chart (a point per position), its
+// marks and the best line from its end.
+const spoilt = (await api(cellQuery)).verdict.kind === "win" ? 2 : 3;
 const story = [];
 for (let k = 0; k < 5; k++) {
   const a = await api(cellQuery + (story.length ? "&moves=" + encodeURIComponent(story.join(" ")) : ""));
   if (!a.moves.length) break;
-  story.push(a.moves[k === 2 ? a.moves.length - 1 : 0].move);
+  story.push(a.moves[k === spoilt ? a.moves.length - 1 : 0].move);
 }
 const numberedLine = story.map((m, i) => (i % 2 ? m : `${i / 2 + 1}. ${m}`)).join(" ");
 await load();
@@ -232,10 +236,10 @@ const points = await page.$$eval("#chart .point", (ps) => ps.map((p) => ({ ply: 
 check(points.length === story.length + 1 && points.every((p, i) => p.ply === i),
   `the chart has a point per position of the line, the start's included (${points.length} for ${story.length} plies)`);
 check(/current/.test(points[points.length - 1].cls), "the last one, the position shown, is ringed");
-const before3 = await api(cellQuery + "&moves=" + encodeURIComponent(story.slice(0, 2).join(" ")));
-const gaveAway = JSON.stringify(before3.moves[0].verdict) !== JSON.stringify(before3.moves[before3.moves.length - 1].verdict);
+const beforeWorst = await api(cellQuery + "&moves=" + encodeURIComponent(story.slice(0, spoilt).join(" ")));
+const gaveAway = JSON.stringify(beforeWorst.moves[0].verdict) !== JSON.stringify(beforeWorst.moves[beforeWorst.moves.length - 1].verdict);
 const marked = await page.$$eval("#line li", (ls) => ls.map((l) => (l.querySelector(".mark") || {}).textContent || ""));
-check(!gaveAway || /\?/.test(marked[2]), `the third move, the worst, is marked when it gives something away (${marked.join(",")})`);
+check(!gaveAway || /\?/.test(marked[spoilt]), `the worst move, ${story[spoilt]}, is marked when it gives something away (${marked.join(",")})`);
 const bestLine = await page.$$eval("#best-line li", (ls) => ls.length);
 const wantLine = end.verdict.kind === "draw" ? 12 : end.verdict.plies;
 check(bestLine === wantLine, `the best line from here has ${bestLine} moves (${end.text})`);
@@ -306,6 +310,24 @@ check((await lineMoves()).join(" ") === whole.join(" ") && !(await page.$eval("#
 await act(() => page.click("#computer-move"));
 await storyDone();
 check(await page.$eval("#forward", (b) => b.disabled), "asked, it plays its best move again");
+await page.click("#versus");
+
+// A cell solved on request tells its story too (its positions' analyses asked one by one
+// once the cell is solved), and the computer answers there as well.
+await load("?board=3x3&walls=2");
+const small = await api("board=3x3&walls=2");
+const smallLine = await page.$$eval("#best-line li", (ls) => ls.length);
+check((await page.$$("#chart .point")).length === 1 && smallLine === small.verdict.plies,
+  `3x3 with 2 walls, solved on request: a point on the chart, a best line of ${smallLine} (${small.text})`);
+await page.click("#versus");
+const smallMine = await page.$eval("#moves li", (l) => l.dataset.move);
+await page.click("#moves li >> nth=0");
+await page.waitForFunction(() => document.querySelectorAll("#line li").length === 2, null, { timeout: 20000 });
+await storyDone();
+const smallAnswer = await api("board=3x3&walls=2&moves=" + smallMine);
+const smallMoves = await lineMoves();
+check(smallMoves[0] === smallMine && smallMoves[1] === smallAnswer.moves[0].move && (await page.$$("#chart .point")).length === 3,
+  `there the computer answers my ${smallMine} with ${smallMoves[1]}, its best (${smallAnswer.moves[0].text})`);
 await page.click("#versus");
 
 // A refusal is shown as the server's one line, not a broken page (the browser logs the
