@@ -77,7 +77,9 @@ async function analysisOf(s, moves, stale = () => false) {
     if (!entry) {
       if (analyses.size >= MAX_KEPT) analyses.delete(analyses.keys().next().value);
       entry = { promise: fetchOk("/api/analyze?" + key, stale).then(JSON.parse) };
-      entry.promise.then((a) => (entry.value = a), () => analyses.delete(key));
+      const asked = entry;
+      // A failed request is forgotten (unless a newer one for the same position replaced it).
+      asked.promise.then((a) => (asked.value = a), () => analyses.get(key) === asked && analyses.delete(key));
       analyses.set(key, entry);
     }
     try {
@@ -345,7 +347,9 @@ async function start() {
   $("forward").addEventListener("click", () => go(state.at + 1));
   $("last").addEventListener("click", () => go(state.line.length));
   document.addEventListener("keydown", (e) => {
-    if (/^(SELECT|INPUT|TEXTAREA)$/.test(e.target.tagName) || e.ctrlKey || e.metaKey || e.altKey) return;
+    // Keys typed into a field or a list are theirs (a switch's are the page's).
+    const field = /^(SELECT|TEXTAREA)$/.test(e.target.tagName) || (e.target.tagName === "INPUT" && e.target.type !== "checkbox");
+    if (field || e.ctrlKey || e.metaKey || e.altKey) return;
     const to = { ArrowLeft: state.at - 1, ArrowRight: state.at + 1, Home: 0, End: state.line.length }[e.key];
     if (to !== undefined) { e.preventDefault(); go(to); return; }
     const key = KEYS[e.key.length === 1 ? e.key.toLowerCase() : e.key];

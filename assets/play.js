@@ -17,6 +17,8 @@ function startPlay() {
   $("versus").addEventListener("click", () => setComputer(computer ? 0 : current ? 3 - current.to_move : 2));
   $("swap").addEventListener("click", () => setComputer(3 - computer));
   $("computer-move").addEventListener("click", () => setComputer(computer));
+  // A browser may bring the switch back ticked on a reload: the page follows it.
+  document.body.classList.toggle("hide-values", $("hide").checked);
   $("hide").addEventListener("change", () => {
     document.body.classList.toggle("hide-values", $("hide").checked);
     // Redrawn with the values shown or hidden; a move the computer was about to make is
