@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # The explorer in a real browser: starts `serve` on a free port, then drives headless
 # Chromium with playwright-core (scripts/browser_check.mjs): loads the page, plays moves by
-# clicking, steps back and forward, reopens its link, opens the map (/map) and a cell from
-# it, and writes a screenshot per step.
+# clicking, by keys and by taps in a touch window, steps back and forward, reopens its link,
+# places a wall from the overlay of every wall, pastes a line and a record, checks the
+# chart and the best line, plays against the computer with the values hidden, opens the map
+# (/map) and a cell from it, and writes a screenshot per step.
 #
 #   scripts/browser_check.sh [TABLE_DIR]
 #

@@ -39,8 +39,21 @@ use serde::Serialize;
 
 /// The page and what it loads, embedded in the binary: no build step, nothing to install.
 const PAGE: &str = include_str!("../../assets/explorer.html");
-const SCRIPT: &str = include_str!("../../assets/explorer.js");
-const STYLE: &str = include_str!("../../assets/explorer.css");
+/// The files the page loads (its scripts share one scope, in the order the page lists
+/// them): path, content type and text.
+const ASSETS: [(&str, &str, &str); 5] = [
+    (
+        "/explorer.css",
+        CSS,
+        include_str!("../../assets/explorer.css"),
+    ),
+    ("/board.js", JS, include_str!("../../assets/board.js")),
+    ("/story.js", JS, include_str!("../../assets/story.js")),
+    ("/play.js", JS, include_str!("../../assets/play.js")),
+    ("/explorer.js", JS, include_str!("../../assets/explorer.js")),
+];
+const JS: &str = "text/javascript; charset=utf-8";
+const CSS: &str = "text/css; charset=utf-8";
 
 /// The longest request target (path and query) answered: far beyond any real position's
 /// (a record of 8x8 with every wall is under 300 characters, a long line of moves a few
@@ -229,10 +242,11 @@ impl<'t> Explorer<'t> {
             )));
         }
         let (path, query) = target.split_once('?').unwrap_or((target, ""));
+        if let Some(&(_, kind, text)) = ASSETS.iter().find(|(p, ..)| *p == path) {
+            return Ok(Reply::ok(kind, text.into()));
+        }
         match path {
             "/" | "/index.html" => Ok(Reply::ok("text/html; charset=utf-8", PAGE.into())),
-            "/explorer.js" => Ok(Reply::ok("text/javascript; charset=utf-8", SCRIPT.into())),
-            "/explorer.css" => Ok(Reply::ok("text/css; charset=utf-8", STYLE.into())),
             "/map" => {
                 Query::parse(query, &[])?;
                 Ok(Reply::ok("text/html; charset=utf-8", self.map()))
@@ -603,6 +617,9 @@ mod tests {
         for (target, kind) in [
             ("/", "text/html"),
             ("/explorer.js", "text/javascript"),
+            ("/board.js", "text/javascript"),
+            ("/story.js", "text/javascript"),
+            ("/play.js", "text/javascript"),
             ("/explorer.css", "text/css"),
         ] {
             let reply = e.respond("GET", target);
@@ -610,5 +627,23 @@ mod tests {
             assert!(reply.content_type.starts_with(kind));
             assert!(!reply.body.is_empty());
         }
+        // The page loads every file served, the scripts in the order listed (the last one
+        // starts the page, the others only define what it calls).
+        let page = e.respond("GET", "/").body;
+        let mut at = 0;
+        for (path, kind, _) in ASSETS {
+            let tag = match kind {
+                CSS => format!("<link rel=\"stylesheet\" href=\"{path}\">"),
+                _ => format!("<script src=\"{path}\"></script>"),
+            };
+            let found = page
+                .find(&tag)
+                .unwrap_or_else(|| panic!("the page does not load {path}"));
+            if kind == JS {
+                assert!(found > at, "{path} is not loaded in its order");
+                at = found;
+            }
+        }
+        assert_eq!(e.respond("GET", "/nothing.js").status, 404);
     }
 }
