@@ -106,11 +106,23 @@ pub use solved::{Solved, Wdl};
 pub use source::ConfigSource;
 pub use store::Precision;
 
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::geometry::Player;
 use crate::position::Action;
 use crate::progress::Progress;
 use serde::Serialize;
+
+/// `Err(Interrupted)` once a stop was asked for (`search::request_stop`, which the command
+/// line asks for only while a checkpointed search runs, and the Python binding on Ctrl-C).
+/// Checked after each pair of splits (or part) is solved and before it is kept or written:
+/// the groups of a pair skip their work once a stop is asked for, so what they leave is
+/// never kept, and a layer on disk is always whole.
+fn check_stop() -> Result<()> {
+    match crate::search::stop_requested() {
+        true => Err(Error::Interrupted),
+        false => Ok(()),
+    }
+}
 
 /// The value of a position from the view of the player to move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
