@@ -1,6 +1,7 @@
 """Type hints of the Rust extension (python/src/); the docs are its docstrings."""
 
 from os import PathLike
+from pathlib import Path
 from typing import List, Literal, Optional, Sequence, Tuple, Union
 
 __version__: str
@@ -155,7 +156,7 @@ class Table:
     @property
     def walls(self) -> int: ...
     @property
-    def dir(self) -> str: ...
+    def dir(self) -> Path: ...
     @property
     def bytes(self) -> int: ...
 

@@ -106,11 +106,16 @@ impl Value {
     }
 
     fn __hash__(&self) -> u64 {
-        let (kind, plies) = (kind_of(self.verdict), plies_of(self.verdict).unwrap_or(0));
-        let k = ["win", "loss", "draw", "unknown"]
-            .iter()
-            .position(|x| *x == kind);
-        (k.unwrap_or(0) as u64) << 40 | (plies as u64) << 8 | self.mover.number() as u64
+        use std::hash::{Hash, Hasher};
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        (
+            kind_of(self.verdict),
+            plies_of(self.verdict),
+            depth_of(self.verdict),
+        )
+            .hash(&mut h);
+        self.mover.number().hash(&mut h);
+        h.finish()
     }
 }
 

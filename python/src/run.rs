@@ -2,8 +2,9 @@
 //! caller's thread waits with the GIL released (other Python threads run meanwhile) and
 //! wakes every few milliseconds to let Python see its signals. On Ctrl-C (Python's
 //! `KeyboardInterrupt`, or whatever the program's SIGINT handler raises) the work is asked
-//! to stop as the command line's is (`search::request_stop`): a proof search stops as at
-//! its deadline, the retrograde analysis after the groups it is solving; building the
+//! to stop: a proof search as at its deadline (`search::request_stop`, as the command line
+//! asks), the retrograde analysis after the groups it is solving (`retro::request_stop`,
+//! which the command line never asks: it ends the process instead); building the
 //! configuration tables and reading a saved table run to their end. The call then raises
 //! the exception once the work has ended, so that no work outlives the call and its memory
 //! is free again when the exception is seen.
@@ -14,8 +15,8 @@ use std::time::Duration;
 
 use pyo3::exceptions::PyKeyboardInterrupt;
 use pyo3::prelude::*;
-use quoridor_solver::search;
 use quoridor_solver::{Error, Result};
+use quoridor_solver::{retro, search};
 
 use crate::QuoridorError;
 
@@ -41,6 +42,7 @@ impl Running {
     fn enter() -> Running {
         if RUNNING.fetch_add(1, Ordering::SeqCst) == 0 {
             search::clear_stop();
+            retro::clear_stop();
         }
         Running
     }
@@ -82,6 +84,7 @@ pub fn detached<T: Send>(py: Python<'_>, work: impl FnOnce() -> Result<T> + Send
             {
                 signal = Some(e);
                 search::request_stop();
+                retro::request_stop();
             }
         }
     });

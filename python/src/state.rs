@@ -194,12 +194,29 @@ impl State {
     }
 }
 
-/// A position given from Python: a `State` or a record (tried in that order: a failed try
-/// costs a Python exception, and a State is what a training loop passes).
-#[derive(FromPyObject)]
+/// A position given from Python: a `State` or a record.
 pub enum PositionArg {
     State(State),
     Record(String),
+}
+
+impl<'a, 'py> FromPyObject<'a, 'py> for PositionArg {
+    type Error = PyErr;
+
+    /// A State first, by its type (a failed extraction would cost a Python exception on
+    /// every lookup of a record), else a record.
+    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
+        if let Ok(state) = obj.cast::<State>() {
+            return Ok(PositionArg::State(state.get().clone()));
+        }
+        obj.extract::<String>()
+            .map(PositionArg::Record)
+            .map_err(|_| {
+                pyo3::exceptions::PyTypeError::new_err(
+                    "a position is a record (str), e.g. \"- / - / b1 b3 / 2 2 / 1\", or a State",
+                )
+            })
+    }
 }
 
 impl PositionArg {

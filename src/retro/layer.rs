@@ -69,7 +69,7 @@ pub fn solve_pair<P: Packing>(
             || (PawnGraph::new(board), Scratch::new(), Vec::new()),
             |(graph, scratch, children), ((rank, first), second)| {
                 // Stopped: the pair's values are dropped unkept (`check_stop`).
-                if crate::search::stop_requested() {
+                if super::stop_requested() {
                     return Ok(RetroStats::default());
                 }
                 let config = layout.stored(k)[rank];
@@ -188,7 +188,7 @@ fn push_groups<P: Packing>(
             || (PawnGraph::new(board), Scratch::new()),
             |(graph, scratch), &rank| {
                 // Stopped: the pushes are dropped unkept (`check_stop`).
-                if crate::search::stop_requested() {
+                if super::stop_requested() {
                     return Ok(RetroStats::default());
                 }
                 let config = stored[rank];

@@ -48,8 +48,8 @@ pub fn stop_requested() -> bool {
     STOP.load(Ordering::Relaxed)
 }
 
-/// Forgets a stop asked for, so that the next work runs: for a caller that goes on after a
-/// stop (the Python binding, whose process outlives a Ctrl-C), never the command line,
+/// Forgets a stop asked for, so that the next search runs: for a caller that goes on after
+/// a stop (the Python binding, whose process outlives a Ctrl-C), never the command line,
 /// whose stop ends the command.
 pub fn clear_stop() {
     STOP.store(false, Ordering::Relaxed)
