@@ -482,6 +482,7 @@ pub(super) fn run_keeping<'t, P: Packing>(
                 layer_stats = layer_stats
                     + layer::push_pair::<P>(configs, &layout, k, pair, &atomics, progress)
                         .map_err(|block::TooDeep| too_deep(board, n))?;
+                super::check_stop()?;
             }
             values[k - 1] = parents;
             stats = stats + layer_stats;
@@ -552,6 +553,7 @@ pub(super) fn run_keeping<'t, P: Packing>(
                     below,
                 )
                 .map_err(|block::TooDeep| too_deep(board, n))?;
+            super::check_stop()?;
             layer[pair.0] = Some(first);
             if let Some(second) = second {
                 layer[pair.1] = Some(second);

@@ -68,6 +68,10 @@ pub fn solve_pair<P: Packing>(
         .map_init(
             || (PawnGraph::new(board), Scratch::new(), Vec::new()),
             |(graph, scratch, children), ((rank, first), second)| {
+                // Stopped: the pair's values are dropped unkept (`check_stop`).
+                if super::stop_requested() {
+                    return Ok(RetroStats::default());
+                }
                 let config = layout.stored(k)[rank];
                 let walls = source.walls(config);
                 let reach = source.reach(config, walls);
@@ -183,6 +187,10 @@ fn push_groups<P: Packing>(
         .map_init(
             || (PawnGraph::new(board), Scratch::new()),
             |(graph, scratch), &rank| {
+                // Stopped: the pushes are dropped unkept (`check_stop`).
+                if super::stop_requested() {
+                    return Ok(RetroStats::default());
+                }
                 let config = stored[rank];
                 let walls = source.walls(config);
                 let reach = source.reach(config, walls);

@@ -116,11 +116,43 @@ pub use solved::{Solved, Wdl};
 pub use source::ConfigSource;
 pub use store::Precision;
 
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::rules::geometry::Player;
 use crate::rules::position::Action;
 use crate::support::progress::Progress;
 use serde::Serialize;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// Set by `request_stop`: every analysis of the process stops.
+static STOP: AtomicBool = AtomicBool::new(false);
+
+/// Asks every retrograde analysis of the process to stop (safe in a signal handler: one
+/// atomic store): it ends with `Error::Interrupted` after the groups of configurations it
+/// is solving, keeping and writing nothing of the pair of splits (or part) under way, so a
+/// layer on disk is always whole. For a caller whose process outlives the stop (the Python
+/// binding, on Ctrl-C); the command line ends the process instead, and never asks.
+pub fn request_stop() {
+    STOP.store(true, Ordering::Relaxed)
+}
+
+/// Forgets a stop asked for, so that the next analysis runs.
+pub fn clear_stop() {
+    STOP.store(false, Ordering::Relaxed)
+}
+
+/// Whether `request_stop` was called (the groups of a pair then skip their work).
+fn stop_requested() -> bool {
+    STOP.load(Ordering::Relaxed)
+}
+
+/// `Err(Interrupted)` once a stop was asked for: checked after each pair of splits (or
+/// part) is solved, before it is kept or written.
+fn check_stop() -> Result<()> {
+    match stop_requested() {
+        true => Err(Error::Interrupted),
+        false => Ok(()),
+    }
+}
 
 /// The value of a position from the view of the player to move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -115,6 +115,7 @@ pub fn solve_layer<P: Packing>(
             push_layer_above::<P>(source, layout, (k + 1, chunk), spill, &parents, window)?;
         }
         stats = stats + solve_stores::<P>(source, layout, (k, ranks.clone()), &mut stores)?;
+        super::check_stop()?;
         writer.append(&stores)?;
         if let Some(written) = writer.checkpoint()? {
             spill.record_part((k, ranks.end), written, stats)?;

@@ -48,6 +48,13 @@ pub fn stop_requested() -> bool {
     STOP.load(Ordering::Relaxed)
 }
 
+/// Forgets a stop asked for, so that the next search runs: for a caller that goes on after
+/// a stop (the Python binding, whose process outlives a Ctrl-C), never the command line,
+/// whose stop ends the command.
+pub fn clear_stop() {
+    STOP.store(false, Ordering::Relaxed)
+}
+
 /// How many searches that keep a checkpoint are running: while one is, a stop is worth
 /// waiting for (the search saves its table first); otherwise there is nothing to save and
 /// a signal handler may end the process at once.

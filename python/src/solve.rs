@@ -1,0 +1,182 @@
+//! `solve`: one cell from Python, as the command `solve` solves it (`solver::solve`), with
+//! the options that make sense in a library and the command line's refusals of them.
+
+use pyo3::prelude::*;
+use quoridor_solver::cell::estimate::CellEstimate;
+use quoridor_solver::cell::plan;
+use quoridor_solver::cell::solver::{
+    DEFAULT_TT_BYTES, Method, SolveOptions, Store, retro_configs_bytes, retro_precision,
+};
+use quoridor_solver::retro::Precision;
+use quoridor_solver::rules::geometry::Board;
+use quoridor_solver::support::progress::Silent;
+use quoridor_solver::{Error, Result};
+
+use crate::args::{self, Size};
+use crate::results::Solution;
+use crate::run::{detached, to_py};
+
+/// The deepest search iteration when `max_depth` is not given (the command line's).
+const DEFAULT_MAX_DEPTH: u8 = 120;
+
+/// Solve a cell: who wins from the start, in how many plies, and a line of best play.
+///
+/// `board` is "WxH" (e.g. "4x4"), `walls` the walls per player. `method`: "search" (proof
+/// search: wins and exact lengths), "retro" (retrograde analysis: draws too), or "auto"
+/// (search, then the analysis where it left the cell undecided and fits the memory).
+/// `precision` ("exact" or "compact"): what the analysis keeps per position. `memory`: the
+/// budget, bytes or text such as "4G" (default: 80% of the memory available now); work
+/// that needs more is refused before it starts. `threads` (default: one per core);
+/// `max_seconds` and `max_depth` bound the proof search (then the outcome may be None).
+///
+/// Runs with the GIL released; Ctrl-C stops it and raises KeyboardInterrupt. Bad input
+/// raises QuoridorError (a ValueError) with the command line's message.
+#[pyfunction]
+#[pyo3(signature = (board, walls, method="auto", precision=None, memory=None, threads=None, max_seconds=None, max_depth=None))]
+#[allow(clippy::too_many_arguments)]
+pub fn solve(
+    py: Python<'_>,
+    board: &str,
+    walls: i64,
+    method: &str,
+    precision: Option<&str>,
+    memory: Option<Size>,
+    threads: Option<i64>,
+    max_seconds: Option<f64>,
+    max_depth: Option<i64>,
+) -> PyResult<Solution> {
+    let asked = Asked {
+        method,
+        precision,
+        max_seconds,
+        max_depth,
+    };
+    let (board, walls, options) = asked
+        .options(board, walls, memory, threads)
+        .map_err(to_py)?;
+    let result = detached(py, move || {
+        quoridor_solver::cell::solver::solve(board, walls, &options, &Silent)
+    })?;
+    Ok(Solution { board, result })
+}
+
+/// The options as given, for the refusals that depend on which were given.
+struct Asked<'a> {
+    method: &'a str,
+    precision: Option<&'a str>,
+    max_seconds: Option<f64>,
+    max_depth: Option<i64>,
+}
+
+impl Asked<'_> {
+    /// The checked cell and options, refused as `solve`'s flags are (`cli/solve.rs`).
+    fn options(
+        &self,
+        board: &str,
+        walls: i64,
+        memory: Option<Size>,
+        threads: Option<i64>,
+    ) -> Result<(Board, u8, SolveOptions)> {
+        let method = [Method::Search, Method::Retro, Method::Auto][args::choice(
+            "--method <METHOD>",
+            self.method,
+            &["search", "retro", "auto"],
+        )?];
+        let precision = self
+            .precision
+            .map(|p| args::choice("--precision <PRECISION>", p, &["exact", "compact"]))
+            .transpose()?
+            .map(|i| [Precision::Exact, Precision::Compact][i]);
+        let max_depth = match self.max_depth {
+            None => DEFAULT_MAX_DEPTH,
+            Some(0) => return Err(Error::Argument("--max-depth must be at least 1".into())),
+            Some(d) => u8::try_from(d).map_err(|_| {
+                Error::Argument(format!(
+                    "invalid value '{d}' for '--max-depth <D>': {d} is not in 0..=255"
+                ))
+            })?,
+        };
+        let (board, walls) = args::cell(board, walls)?;
+        let time_limit = self.max_seconds.map(args::time_limit).transpose()?;
+        if precision.is_some() && method == Method::Search {
+            return Err(Error::Argument(
+                "--precision says what the retrograde analysis keeps; --method search runs none"
+                    .into(),
+            ));
+        }
+        let options = SolveOptions {
+            method,
+            max_depth,
+            time_limit,
+            threads: args::threads(threads)?,
+            memory_budget: args::memory(memory)?,
+            tt_bytes: DEFAULT_TT_BYTES,
+            precision,
+            save: None,
+            store: Store::Auto,
+            checkpoint: None,
+            in_campaign: false,
+            winner: None,
+        };
+        self.refuse_ignored_search_limits(board, walls, &options)?;
+        self.refuse_ignored_precision(board, walls, &options)?;
+        Ok((board, walls, options))
+    }
+
+    /// Refuses the limits of the proof search where none runs, the exact analysis (as
+    /// `solve --method retro` refuses `--max-seconds` and `--max-depth` there).
+    fn refuse_ignored_search_limits(
+        &self,
+        board: Board,
+        walls: u8,
+        options: &SolveOptions,
+    ) -> Result<()> {
+        let given = [
+            ("--max-depth", self.max_depth.is_some()),
+            ("--max-seconds", self.max_seconds.is_some()),
+        ];
+        let Some((flag, _)) = given.iter().find(|(_, g)| *g) else {
+            return Ok(());
+        };
+        if options.method != Method::Retro {
+            return Ok(());
+        }
+        let e = CellEstimate::new(board, walls);
+        let configs = retro_configs_bytes(&e, options);
+        if retro_precision(&e.retro, configs, options) != Precision::Exact {
+            return Ok(());
+        }
+        let which = match self.precision {
+            Some(_) => "--precision exact does not run",
+            None => {
+                "--method retro runs only in its compact analysis (for the length), and this \
+                 cell gets the exact one: every layer fits the memory budget at a byte \
+                 (--precision compact asks for the other)"
+            }
+        };
+        Err(Error::Argument(format!(
+            "{flag} does not apply here: it bounds the proof search, which {which}"
+        )))
+    }
+
+    /// Refuses `precision` under `method="auto"` where the plan runs no analysis.
+    fn refuse_ignored_precision(
+        &self,
+        board: Board,
+        walls: u8,
+        options: &SolveOptions,
+    ) -> Result<()> {
+        if options.method != Method::Auto || self.precision.is_none() {
+            return Ok(());
+        }
+        let decision = plan::decide(board, walls, options);
+        match decision.retro {
+            Some(_) => Ok(()),
+            None => Err(Error::Argument(format!(
+                "--precision does not apply here: it says what the retrograde analysis keeps, \
+                 and --method auto runs none on this cell ({})",
+                decision.why
+            ))),
+        }
+    }
+}
