@@ -6,13 +6,12 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use pyo3::prelude::*;
-use quoridor_solver::cell::analysis::{Analyst, retro_fits};
-use quoridor_solver::cell::estimate::CellEstimate;
+use quoridor_solver::cell::analysis::{Analyst, retro_fits, saved_too_large};
 use quoridor_solver::cell::solver::DEFAULT_TT_BYTES;
 use quoridor_solver::configs::{Ranked, Tables};
 use quoridor_solver::error::count;
 use quoridor_solver::output::report;
-use quoridor_solver::retro::{self, Precision, sampled, saved};
+use quoridor_solver::retro::{self, sampled, saved};
 use quoridor_solver::rules::geometry::Board;
 use quoridor_solver::rules::notation::{format_record, parse_moves};
 use quoridor_solver::rules::position::Position;
@@ -187,23 +186,8 @@ impl Asked {
         let Some(dir) = &self.table else {
             return Ok(None);
         };
-        let header = saved::header(dir)?;
-        let values: u64 = header
-            .layers
-            .iter()
-            .enumerate()
-            .filter(|(k, _)| layers.contains(k))
-            .flat_map(|(_, files)| files.iter().map(|f| f.bytes))
-            .sum();
-        if saved::precision_of(&header) != Some(Precision::Exact) {
-            return Err(Error::Argument(format!(
-                "{} holds outcomes only (a compact analysis: no lengths), which `verify` \
-                 checks; `analyze` and `play` read an exact table",
-                dir.display()
-            )));
-        }
-        let tables = CellEstimate::new(self.board, self.walls).tables.bytes;
-        Ok((tables.saturating_add(values) > self.budget).then_some(dir.as_path()))
+        let cell = (self.board, self.walls);
+        Ok(saved_too_large(dir, cell, layers, self.budget)?.then_some(dir.as_path()))
     }
 
     /// The analyst of the cell of `tables` (`cli/analyst.rs`'s `analyst`).

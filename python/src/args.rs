@@ -3,8 +3,6 @@
 //! a message found in docs or a test of the binary reads the same from Python. Values the
 //! command line refuses in clap say so as its one line does, without "; see --help".
 
-use std::time::Duration;
-
 use pyo3::prelude::*;
 use quoridor_solver::error::{clip, format_bytes};
 use quoridor_solver::rules::geometry::Board;
@@ -66,18 +64,4 @@ pub fn memory(given: Option<Size>) -> Result<u64> {
     }
 }
 
-/// The largest `--max-seconds`: a year (the command line's bound).
-const MAX_SECONDS: u64 = 365 * 24 * 3600;
-
-/// The time limit of `max_seconds`, as `--max-seconds` is checked.
-pub fn time_limit(seconds: f64) -> Result<Duration> {
-    (seconds > 0.0 && seconds <= MAX_SECONDS as f64)
-        .then(|| Duration::from_secs_f64(seconds))
-        .filter(|d| !d.is_zero())
-        .ok_or_else(|| {
-            Error::Argument(format!(
-                "--max-seconds must be a positive number of seconds of at most {MAX_SECONDS} \
-                 (a year)"
-            ))
-        })
-}
+pub use quoridor_solver::cell::plan::time_limit;

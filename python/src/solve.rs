@@ -119,7 +119,7 @@ impl Asked<'_> {
             winner: None,
         };
         self.refuse_ignored_search_limits(board, walls, &options)?;
-        self.refuse_ignored_precision(board, walls, &options)?;
+        plan::refuse_ignored_precision(board, walls, &options, self.precision.is_some())?;
         Ok((board, walls, options))
     }
 
@@ -157,26 +157,5 @@ impl Asked<'_> {
         Err(Error::Argument(format!(
             "{flag} does not apply here: it bounds the proof search, which {which}"
         )))
-    }
-
-    /// Refuses `precision` under `method="auto"` where the plan runs no analysis.
-    fn refuse_ignored_precision(
-        &self,
-        board: Board,
-        walls: u8,
-        options: &SolveOptions,
-    ) -> Result<()> {
-        if options.method != Method::Auto || self.precision.is_none() {
-            return Ok(());
-        }
-        let decision = plan::decide(board, walls, options);
-        match decision.retro {
-            Some(_) => Ok(()),
-            None => Err(Error::Argument(format!(
-                "--precision does not apply here: it says what the retrograde analysis keeps, \
-                 and --method auto runs none on this cell ({})",
-                decision.why
-            ))),
-        }
     }
 }

@@ -4,10 +4,11 @@
 //! with one transposition table over all the questions (wins and their lengths; a position
 //! neither player wins within the depth limit is `Unknown`, never a guess).
 
+use crate::cell::estimate::CellEstimate;
 use crate::configs::Tables;
-use crate::error::{Result, count};
+use crate::error::{Error, Result, count};
 use crate::retro::{self, Precision, Solved, Value};
-use crate::rules::geometry::Player;
+use crate::rules::geometry::{Board, Player};
 use crate::rules::position::{Action, Position};
 use crate::search::{Limits, Prover};
 use crate::support::progress::Progress;
@@ -390,4 +391,33 @@ pub fn random_games_by(
         }
     }
     positions
+}
+
+/// Whether the saved table in `dir` is too large to load with the tables of its cell
+/// (`board`, `walls`) within `budget`: its layers `layers` and the tables do not fit. Then
+/// `analyze` and `play` read the positions they ask about from its files in one pass
+/// (`retro::sampled`). A table of outcomes only is refused: they read an exact one.
+pub fn saved_too_large(
+    dir: &std::path::Path,
+    (board, walls): (Board, u8),
+    layers: Range<usize>,
+    budget: u64,
+) -> Result<bool> {
+    let header = retro::saved::header(dir)?;
+    let values: u64 = header
+        .layers
+        .iter()
+        .enumerate()
+        .filter(|(k, _)| layers.contains(k))
+        .flat_map(|(_, files)| files.iter().map(|f| f.bytes))
+        .sum();
+    if retro::saved::precision_of(&header) != Some(Precision::Exact) {
+        return Err(Error::Argument(format!(
+            "{} holds outcomes only (a compact analysis: no lengths), which `verify` \
+             checks; `analyze` and `play` read an exact table",
+            dir.display()
+        )));
+    }
+    let tables = CellEstimate::new(board, walls).tables.bytes;
+    Ok(tables.saturating_add(values) > budget)
 }

@@ -6,13 +6,12 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use clap::Args;
-use quoridor_solver::cell::analysis::{Analyst, retro_fits};
-use quoridor_solver::cell::estimate::CellEstimate;
+use quoridor_solver::cell::analysis::{Analyst, retro_fits, saved_too_large};
 use quoridor_solver::cell::solver::DEFAULT_TT_BYTES;
 use quoridor_solver::configs::Ranked;
 use quoridor_solver::configs::Tables;
 use quoridor_solver::error::count;
-use quoridor_solver::retro::{Precision, sampled, saved};
+use quoridor_solver::retro::{sampled, saved};
 use quoridor_solver::rules::geometry::Board;
 use quoridor_solver::search::Limits;
 use quoridor_solver::support::memory::{self, parse_size};
@@ -121,9 +120,7 @@ impl AnalystConfig {
     }
 
     /// The saved table given (`--table`) when it is too large to load with the cell's
-    /// tables: its layers of `layers` and the tables do not fit the memory (a table of
-    /// outcomes only is refused). `analyze` then reads the positions it asks about in one pass over its
-    /// files (`read_table`); `None` when no table is given or it loads.
+    /// tables (`analysis::saved_too_large`); `None` when no table is given or it loads.
     pub fn table_too_large(
         &self,
         board: Board,
@@ -133,23 +130,8 @@ impl AnalystConfig {
         let Some(dir) = &self.table else {
             return Ok(None);
         };
-        let header = saved::header(dir)?;
-        let values: u64 = header
-            .layers
-            .iter()
-            .enumerate()
-            .filter(|(k, _)| layers.contains(k))
-            .flat_map(|(_, files)| files.iter().map(|f| f.bytes))
-            .sum();
-        if saved::precision_of(&header) != Some(Precision::Exact) {
-            return Err(Error::Argument(format!(
-                "{} holds outcomes only (a compact analysis: no lengths), which `verify` \
-                 checks; `analyze` and `play` read an exact table",
-                dir.display()
-            )));
-        }
-        let tables = CellEstimate::new(board, walls).tables.bytes;
-        Ok((tables.saturating_add(values) > self.resources.memory_budget).then_some(dir))
+        let budget = self.resources.memory_budget;
+        Ok(saved_too_large(dir, (board, walls), layers, budget)?.then_some(dir))
     }
 
     /// The ranked numbering of the configurations of the cell, to read a saved table too

@@ -26,10 +26,10 @@ mod verify;
 
 use std::io::Write;
 use std::process::ExitCode;
-use std::time::Duration;
 
 use clap::{Args, Parser, Subcommand};
 use progress::{Bars, Verbosity};
+pub use quoridor_solver::cell::plan::{max_depth, time_limit};
 use quoridor_solver::error::clip;
 use quoridor_solver::rules::geometry::Board;
 use quoridor_solver::rules::notation::{parse_moves, parse_record};
@@ -173,17 +173,6 @@ pub fn usage_error_line(e: &clap::Error) -> String {
     line
 }
 
-/// The deepest search iteration when `--max-depth` is not given.
-const DEFAULT_MAX_DEPTH: u8 = 120;
-
-/// The checked `--max-depth`, or its default.
-pub fn max_depth(given: Option<u8>) -> Result<u8> {
-    match given {
-        Some(0) => Err(Error::Argument("--max-depth must be at least 1".into())),
-        d => Ok(d.unwrap_or(DEFAULT_MAX_DEPTH)),
-    }
-}
-
 /// Refuses the flags that bound the proof search when the command runs none: there they
 /// would do nothing, silently. `which` completes "it bounds the proof search, which ..."
 /// (e.g. "--method retro does not run"). `given` pairs each flag with whether it was given;
@@ -195,26 +184,6 @@ pub fn refuse_search_flags(runs_search: bool, which: &str, given: &[(&str, bool)
         ))),
         _ => Ok(()),
     }
-}
-
-/// The largest `--max-seconds`: a year, far beyond any cell's need. A bound is needed
-/// because the limit becomes a `Duration` added to the start time, which cannot hold every
-/// float (1e30 seconds panicked).
-const MAX_SECONDS: u64 = 365 * 24 * 3600;
-
-/// The checked time limit of `--max-seconds`. One message for every value refused (zero,
-/// negative, not a number, infinite, too large, or too small to be a nanosecond), so it
-/// names the whole accepted range.
-pub fn time_limit(seconds: f64) -> Result<Duration> {
-    (seconds > 0.0 && seconds <= MAX_SECONDS as f64)
-        .then(|| Duration::from_secs_f64(seconds))
-        .filter(|d| !d.is_zero())
-        .ok_or_else(|| {
-            Error::Argument(format!(
-                "--max-seconds must be a positive number of seconds of at most {MAX_SECONDS} \
-                 (a year)"
-            ))
-        })
 }
 
 /// The position a command starts from: the start of the game, a record, or the start

@@ -306,7 +306,7 @@ impl SolveArgs {
                 .map(|n| if n == 1 { Player::One } else { Player::Two }),
         };
         self.refuse_ignored_search_flags(board, walls, &options)?;
-        self.refuse_ignored_precision(board, walls, &options)?;
+        plan::refuse_ignored_precision(board, walls, &options, self.precision.is_some())?;
         Ok(Solve {
             board,
             walls,
@@ -354,30 +354,6 @@ impl SolveArgs {
             }
         };
         refuse_search_flags(!exact, which, &given)
-    }
-
-    /// Refuses `--precision` under `--method auto` where the plan (`plan::decide`) runs no
-    /// analysis, the proof search alone (the analysis does not fit, or not the board):
-    /// it says what the analysis keeps, and would be ignored.
-    fn refuse_ignored_precision(
-        &self,
-        board: Board,
-        walls: u8,
-        options: &SolveOptions,
-    ) -> Result<()> {
-        if options.method != Method::Auto || self.precision.is_none() {
-            return Ok(());
-        }
-        // Only now: counting the configurations takes a moment on large boards.
-        let decision = plan::decide(board, walls, options);
-        match decision.retro {
-            Some(_) => Ok(()),
-            None => Err(Error::Argument(format!(
-                "--precision does not apply here: it says what the retrograde analysis keeps, \
-                 and --method auto runs none on this cell ({})",
-                decision.why
-            ))),
-        }
     }
 }
 

@@ -2,6 +2,7 @@
 //! configurations come from, what to save (`SolveOptions`); and the constants the plan
 //! divides a budget by.
 
+use crate::error::{Error, Result};
 use crate::retro::{self, Precision};
 use crate::rules::geometry::Player;
 use std::path::PathBuf;
@@ -98,4 +99,35 @@ pub enum Store {
     /// Full where it fits the memory budget, else on demand for a proof search.
     #[default]
     Auto,
+}
+
+/// The deepest search iteration when `--max-depth` is not given.
+pub const DEFAULT_MAX_DEPTH: u8 = 120;
+
+/// The checked `--max-depth`, or its default.
+pub fn max_depth(given: Option<u8>) -> Result<u8> {
+    match given {
+        Some(0) => Err(Error::Argument("--max-depth must be at least 1".into())),
+        d => Ok(d.unwrap_or(DEFAULT_MAX_DEPTH)),
+    }
+}
+
+/// The largest `--max-seconds`: a year, far beyond any cell's need. A bound is needed
+/// because the limit becomes a `Duration` added to the start time, which cannot hold every
+/// float (1e30 seconds panicked).
+pub const MAX_SECONDS: u64 = 365 * 24 * 3600;
+
+/// The checked time limit of `--max-seconds`. One message for every value refused (zero,
+/// negative, not a number, infinite, too large, or too small to be a nanosecond), so it
+/// names the whole accepted range.
+pub fn time_limit(seconds: f64) -> Result<Duration> {
+    (seconds > 0.0 && seconds <= MAX_SECONDS as f64)
+        .then(|| Duration::from_secs_f64(seconds))
+        .filter(|d| !d.is_zero())
+        .ok_or_else(|| {
+            Error::Argument(format!(
+                "--max-seconds must be a positive number of seconds of at most {MAX_SECONDS} \
+                 (a year)"
+            ))
+        })
 }

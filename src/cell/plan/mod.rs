@@ -31,11 +31,12 @@ mod decide;
 mod need;
 
 pub use ask::{
-    AUTO_SEARCH_SHARE, DEFAULT_TT_BYTES, EAGER_SLACK_BYTES, MIN_ON_DEMAND_BYTES,
-    MIN_SEARCH_SECONDS, Method, ON_DEMAND_SLACK_BYTES, SolveOptions, Store,
+    AUTO_SEARCH_SHARE, DEFAULT_MAX_DEPTH, DEFAULT_TT_BYTES, EAGER_SLACK_BYTES, MAX_SECONDS,
+    MIN_ON_DEMAND_BYTES, MIN_SEARCH_SECONDS, Method, ON_DEMAND_SLACK_BYTES, SolveOptions, Store,
+    max_depth, time_limit,
 };
 pub use costs::{AcrossCosts, Costs};
-pub use decide::{Decision, analysis_fits, decide};
+pub use decide::{Decision, analysis_fits, decide, refuse_ignored_precision};
 pub use need::{
     Need, in_parts_seconds, ranked_analysis_budget, retro_configs_bytes, retro_in_memory_need,
     retro_over_ranked, retro_precision, through_disk_need,
