@@ -474,17 +474,24 @@ fn idle_connections_are_closed_and_their_number_bounded() {
             "{text}"
         );
     }
-    // Past 512 open connections, one more is answered 503 at once and closed.
+    // Past 512 open connections, one more closes the oldest that has sent nothing for a
+    // second and is answered: idle holders cannot keep every real request out for their
+    // 5 s. (One more is refused 503 only while all 512 are younger than a second, which
+    // no test can arrange here: accepting 512 takes longer than that on a loaded machine.)
     let held: Vec<TcpStream> = (0..512)
         .map(|_| TcpStream::connect(&server.addr).unwrap())
         .collect();
-    std::thread::sleep(Duration::from_millis(500));
-    let (status, text) = exchange(
-        &server.addr,
-        b"GET /api/cells HTTP/1.1\r\n\r\n",
-        Duration::from_secs(3),
-    );
-    assert_eq!(status, Some(503), "{text}");
+    std::thread::sleep(Duration::from_millis(1200));
+    for _ in 0..3 {
+        assert_eq!(server.get("/api/cells").0, 200);
+    }
+    let mut first = &held[0];
+    first
+        .set_read_timeout(Some(Duration::from_secs(2)))
+        .unwrap();
+    let mut text = String::new();
+    let read = std::io::Read::read_to_string(&mut first, &mut text);
+    assert!(read.is_ok() && text.is_empty(), "{read:?} {text}");
     drop(held);
     std::thread::sleep(Duration::from_millis(500));
     assert_eq!(server.get("/api/cells").0, 200);

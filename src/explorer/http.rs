@@ -1,7 +1,8 @@
 //! The explorer over HTTP/1.1, on the standard library's sockets: one request per
 //! connection, answered and closed. Every resource a client can hold is bounded:
 //!
-//! - at most `MAX_CONNECTIONS` connections open; one more is answered 503 at once;
+//! - at most `MAX_CONNECTIONS` connections open; one more closes the oldest that has sent
+//!   no head for a second (`reading.rs`), else it is answered 503 at once;
 //! - each has `HEAD_SECONDS` to send its head (`head.rs`: sizes capped too), then 408;
 //! - a head read goes to a fixed pool of workers through a bounded queue; a request that
 //!   finds the queue full is answered 503 at once rather than kept waiting.
@@ -20,6 +21,7 @@ use std::sync::{Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 use super::head::{self, Head, Unread};
+use super::reading::{Listed, close_oldest_idle};
 use super::{Explorer, Refusal, Reply};
 
 /// The most connections open at once (each a thread reading its head, with a small
@@ -104,7 +106,7 @@ pub fn serve(listener: &TcpListener, explorer: &Explorer, pool: Pool) {
                 }
             };
             failures = 0;
-            let Some(open) = Open::take(&OPEN, MAX_CONNECTIONS) else {
+            let Some(open) = Open::take(&OPEN, MAX_CONNECTIONS).or_else(make_room) else {
                 if let Some(refusing) = Open::take(&REFUSING, MAX_REFUSING) {
                     let _ = std::thread::Builder::new()
                         .stack_size(READER_STACK)
@@ -124,6 +126,23 @@ pub fn serve(listener: &TcpListener, explorer: &Explorer, pool: Pool) {
     });
 }
 
+/// Every place taken: closes the oldest connection idle long enough, if any, and takes its
+/// place once its reader has given it up (within a moment: it only has to see the end of
+/// its stream).
+fn make_room() -> Option<Open> {
+    if !close_oldest_idle() {
+        return None;
+    }
+    let until = Instant::now() + Duration::from_millis(200);
+    while Instant::now() < until {
+        if let Some(open) = Open::take(&OPEN, MAX_CONNECTIONS) {
+            return Some(open);
+        }
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    None
+}
+
 /// Answers a connection past `MAX_CONNECTIONS` with 503.
 fn refuse_full(stream: TcpStream, _refusing: Open) {
     let busy = Refusal::Busy(format!(
@@ -137,7 +156,10 @@ fn refuse_full(stream: TcpStream, _refusing: Open) {
 /// at once (a refused head, or every worker and the queue taken).
 fn take(mut stream: TcpStream, open: Open, send: &SyncSender<Job>, pool: Pool) {
     let deadline = Instant::now() + Duration::from_secs(HEAD_SECONDS);
-    let head = match head::read(&mut stream, deadline) {
+    let listed = Listed::new(&stream);
+    let head = head::read(&mut stream, deadline);
+    drop(listed);
+    let head = match head {
         Ok(head) => head,
         Err(Unread::Gone) => return,
         Err(Unread::Refused(r)) => {

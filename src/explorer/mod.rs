@@ -20,6 +20,7 @@ pub mod http;
 mod kept;
 mod map;
 mod query;
+mod reading;
 mod shelf;
 
 use std::path::PathBuf;
