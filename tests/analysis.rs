@@ -286,8 +286,8 @@ fn the_placements_left_out_are_those_with_a_pawn_cut_off() {
             // Player 1's walls left: from max(0, N - k) to min(N, 2N - k).
             let splits = (n.min(2 * n - k) + 1 - n.saturating_sub(k)) as u64;
             let [reach1, reach2] = [Player::One, Player::Two].map(|p| tables.reach(id, p));
-            for p1 in 0..board.cells() {
-                for p2 in (0..board.cells()).filter(|&c| c != p1) {
+            for p1 in 0..board.squares() {
+                for p2 in (0..board.squares()).filter(|&c| c != p1) {
                     if reach1 >> p1 & 1 == 0 || reach2 >> p2 & 1 == 0 {
                         cut_off += 2 * splits;
                     }

@@ -7,7 +7,7 @@
 use quoridor_solver::cell::analysis::reachable;
 use quoridor_solver::cell::solver::{self, Method, SolveOptions};
 use quoridor_solver::configs::{ConfigTables, NO_CHILD, OnDemand, TableEstimate, Tables};
-use quoridor_solver::rules::geometry::{Board, Cell, Player};
+use quoridor_solver::rules::geometry::{Board, Player, Square};
 use quoridor_solver::rules::position::Position;
 use quoridor_solver::rules::walls::{Orientation, Wall, WallSet};
 use quoridor_solver::search::{self, Limits};
@@ -31,7 +31,7 @@ fn same_records(width: usize, height: usize, walls: u8) {
         assert_eq!(ConfigTables::walls(&lazy, other), w);
         for p in [Player::One, Player::Two] {
             assert_eq!(ConfigTables::reach(&lazy, other, p), eager.reach(id, p));
-            for c in 0..board.cells() as Cell {
+            for c in 0..board.squares() as Square {
                 let d = ConfigTables::distance(&lazy, other, p, c);
                 assert_eq!(d, eager.distance(id, p, c), "{board} {w:?} {p:?} {c}");
             }
@@ -166,7 +166,7 @@ fn records_on_boards_over_64_cells_agree_with_flood_fills() {
             for (p, goal_row) in [(Player::One, h - 1), (Player::Two, 0)] {
                 let want = distances_slow(board, walls, goal_row);
                 let reach = ConfigTables::reach(&store, id, p);
-                for c in 0..board.cells() as Cell {
+                for c in 0..board.squares() as Square {
                     assert_eq!(ConfigTables::distance(&store, id, p, c), want[c as usize]);
                     assert_eq!(reach >> c & 1 == 1, want[c as usize] != u8::MAX);
                 }
@@ -194,7 +194,7 @@ fn records_on_boards_over_64_cells_agree_with_flood_fills() {
         }
         // A wall past cell 63: the top row of anchors.
         let top = Wall {
-            anchor: board.cell(w - 2, h - 2),
+            anchor: board.square(w - 2, h - 2),
             orientation: Orientation::Vertical,
         };
         assert!(top.anchor >= 64);
@@ -208,11 +208,11 @@ fn records_on_boards_over_64_cells_agree_with_flood_fills() {
 fn wall_sets_that_are_not_configurations_have_no_id() {
     let (board, _, lazy) = cell(4, 4, 1);
     let h = |c, r| Wall {
-        anchor: board.cell(c, r),
+        anchor: board.square(c, r),
         orientation: Orientation::Horizontal,
     };
     let v = |c, r| Wall {
-        anchor: board.cell(c, r),
+        anchor: board.square(c, r),
         orientation: Orientation::Vertical,
     };
     let overlapping = WallSet::EMPTY.with(h(0, 0)).with(h(1, 0));

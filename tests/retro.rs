@@ -11,7 +11,7 @@ use quoridor_solver::Error;
 use quoridor_solver::cell::solver::{Method, MethodUsed, Outcome, SolveOptions};
 use quoridor_solver::configs::{TableEstimate, Tables};
 use quoridor_solver::retro::{self, Precision, RetroResult, RetroStats, Value, Wdl};
-use quoridor_solver::rules::geometry::{Board, Cell, Player};
+use quoridor_solver::rules::geometry::{Board, Player, Square};
 use quoridor_solver::rules::notation::format_moves;
 use quoridor_solver::rules::position::Position;
 use quoridor_solver::rules::walls::{Orientation, Wall, WallSet};
@@ -301,8 +301,8 @@ fn for_each_position(t: &Tables, mut f: impl FnMut(&Position)) {
             let Some(l2) = (2 * n).checked_sub(k + l1).filter(|&l2| l2 <= n) else {
                 continue;
             };
-            for p1 in 0..board.cells() as Cell {
-                for p2 in 0..board.cells() as Cell {
+            for p1 in 0..board.squares() as Square {
+                for p2 in 0..board.squares() as Square {
                     if p1 == p2 || reach[0] >> p1 & 1 == 0 || reach[1] >> p2 & 1 == 0 {
                         continue;
                     }
@@ -469,8 +469,8 @@ fn positions_outside_the_cell_have_no_value() {
         orientation,
     };
     let shut = WallSet::EMPTY
-        .with(wall(board.cell(0, 0), Orientation::Horizontal))
-        .with(wall(board.cell(1, 0), Orientation::Vertical));
+        .with(wall(board.square(0, 0), Orientation::Horizontal))
+        .with(wall(board.square(1, 0), Orientation::Vertical));
     assert!(t.id_of(shut).is_some());
     let cut = Position {
         walls: shut,
@@ -479,13 +479,13 @@ fn positions_outside_the_cell_have_no_value() {
     };
     assert_eq!(solved.value(&cut), None);
     let free = Position {
-        pawns: [board.cell(2, 0), start.pawns[1]],
+        pawns: [board.square(2, 0), start.pawns[1]],
         ..cut
     };
     assert!(solved.value(&free).is_some());
     let h = |anchor| wall(anchor, Orientation::Horizontal);
     let off_board = Position {
-        walls: WallSet::EMPTY.with(h(board.cell(2, 0))),
+        walls: WallSet::EMPTY.with(h(board.square(2, 0))),
         left: [0, 1],
         ..start
     };
@@ -542,8 +542,8 @@ fn both_modes(w: usize, h: usize, n: u8) -> (RetroResult, RetroResult) {
                 continue;
             };
             for (p1, p2) in [
-                (0, board.cells() as Cell - 1),
-                (1, board.cells() as Cell - 2),
+                (0, board.squares() as Square - 1),
+                (1, board.squares() as Square - 2),
             ] {
                 for to_move in [Player::One, Player::Two] {
                     let pos = Position {

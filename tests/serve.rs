@@ -504,7 +504,10 @@ fn idle_connections_are_closed_and_their_number_bounded() {
     std::thread::sleep(Duration::from_millis(200));
     // The first made room by closing one; the place it freed served the other two.
     let closed = held.iter().filter(|s| closed_by_server(s)).count();
-    assert!((1..=3).contains(&closed), "{closed} of 512 held connections closed");
+    assert!(
+        (1..=3).contains(&closed),
+        "{closed} of 512 held connections closed"
+    );
     drop(held);
     std::thread::sleep(Duration::from_millis(500));
     assert_eq!(server.get("/api/cells").0, 200);

@@ -3,7 +3,7 @@
 //! and wall anchors as `(col, row)`, 0-based, `(0, 0)` being `a1`.
 
 use pyo3::prelude::*;
-use quoridor_solver::rules::geometry::{Board, Cell, Player};
+use quoridor_solver::rules::geometry::{Board, Player, Square};
 use quoridor_solver::rules::notation::{
     clash_text, format_record, parse_moves, parse_record, position_error_text, wall_name,
 };
@@ -113,7 +113,7 @@ impl State {
 impl State {
     /// The state of `pos` on `board`.
     pub fn of(board: Board, pos: &Position) -> State {
-        let at = |c: Cell| (board.col(c) as i64, board.row(c) as i64);
+        let at = |c: Square| (board.col(c) as i64, board.row(c) as i64);
         let anchors = |bits| {
             let mut v: Vec<(i64, i64)> = quoridor_solver::rules::bitboard::bits(bits)
                 .map(at)
@@ -135,9 +135,9 @@ impl State {
     /// `walls_per_player`, a position of that cell).
     pub fn position(&self, board: Board, walls_per_player: Option<u8>) -> Result<Position> {
         let bad = |m: String| Error::Notation(format!("state {}: {m}", self.short()));
-        let cell = |(c, r): (i64, i64), what: &str| -> Result<Cell> {
+        let cell = |(c, r): (i64, i64), what: &str| -> Result<Square> {
             match (usize::try_from(c), usize::try_from(r)) {
-                (Ok(c), Ok(r)) if c < board.width() && r < board.height() => Ok(board.cell(c, r)),
+                (Ok(c), Ok(r)) if c < board.width() && r < board.height() => Ok(board.square(c, r)),
                 _ => Err(bad(format!("{what} ({c}, {r}) is off a {board} board"))),
             }
         };

@@ -244,7 +244,7 @@ impl TableArgs {
             .flat_map(|&b| walls.iter().map(move |&n| (b, n)))
             .collect();
         // Cheapest first: smaller boards, then fewer walls.
-        cells.sort_by_key(|(b, n)| (b.cells(), *n, b.height(), b.width()));
+        cells.sort_by_key(|(b, n)| (b.squares(), *n, b.height(), b.width()));
         let default_seconds = match (&self.campaign, self.beyond) {
             (Some(_), _) => CAMPAIGN_MAX_SECONDS,
             (None, true) => BEYOND_MAX_SECONDS,

@@ -15,9 +15,9 @@ use super::records::{REACH, Records};
 use super::{ConfigTables, SlotMap};
 use crate::configs::{ConfigId, Enumeration, candidates, count_by_walls, key, key_wall, keys_fit};
 use crate::error::Result;
-use crate::rules::bitboard::Cells;
+use crate::rules::bitboard::Squares;
 use crate::rules::bitboard::UNREACHABLE;
-use crate::rules::geometry::{Board, Cell, Player};
+use crate::rules::geometry::{Board, Player, Square};
 use crate::rules::walls::{Wall, WallSet};
 use crate::support::memory::huge_vec;
 use crate::support::progress::Progress;
@@ -87,7 +87,7 @@ struct Line([u8; 64]);
 /// Where the mirror id sits among a configuration's hot bytes: after the distances,
 /// 4-aligned so that it never straddles two lines.
 fn mirror_at(board: Board) -> usize {
-    (2 * board.cells()).next_multiple_of(4)
+    (2 * board.squares()).next_multiple_of(4)
 }
 
 /// Cache lines of hot bytes per configuration.
@@ -249,16 +249,16 @@ impl Tables {
         self.records.walls(id as usize)
     }
 
-    /// Cells from which `player` can reach their goal row.
+    /// Squares from which `player` can reach their goal row.
     #[inline(always)]
-    pub fn reach(&self, id: ConfigId, player: Player) -> Cells {
+    pub fn reach(&self, id: ConfigId, player: Player) -> Squares {
         self.records.set(id as usize, REACH + player.index())
     }
 
     /// Steps from `cell` to `player`'s goal row (`UNREACHABLE` if cut off).
     #[inline(always)]
-    pub fn distance(&self, id: ConfigId, player: Player, cell: Cell) -> u8 {
-        self.hot_byte(id, player.index() * self.board.cells() + cell as usize)
+    pub fn distance(&self, id: ConfigId, player: Player, cell: Square) -> u8 {
+        self.hot_byte(id, player.index() * self.board.squares() + cell as usize)
     }
 
     /// The child id for every slot (`NO_CHILD` where the wall cannot be added).
@@ -311,12 +311,12 @@ impl ConfigTables for Tables {
     }
 
     #[inline(always)]
-    fn distance(&self, id: ConfigId, player: Player, cell: Cell) -> u8 {
+    fn distance(&self, id: ConfigId, player: Player, cell: Square) -> u8 {
         Tables::distance(self, id, player, cell)
     }
 
     #[inline(always)]
-    fn reach(&self, id: ConfigId, player: Player) -> Cells {
+    fn reach(&self, id: ConfigId, player: Player) -> Squares {
         Tables::reach(self, id, player)
     }
 
@@ -343,14 +343,14 @@ impl ConfigTables for Tables {
 /// Every configuration's record (walls, flood fills from both goal rows) and hot bytes
 /// (goal distances; the mirror ids are filled in later, once ids can be looked up).
 fn build_records(board: Board, walls: &[WallSet], progress: &dyn Progress) -> (Records, Vec<Line>) {
-    let cells = board.cells();
+    let cells = board.squares();
     let lines = hot_lines(board);
     progress.begin("flood fills and distances", walls.len() as u64);
     let mut hot = huge_vec(walls.len() * lines, Line([0; 64]));
     let records = Records::build(board, &mut hot, lines, |id, hot| {
         let w = walls[id];
         let edges = w.edges(board);
-        let mut reach: [Cells; 2] = [0, 0];
+        let mut reach: [Squares; 2] = [0, 0];
         for p in [Player::One, Player::Two] {
             let d = edges.distances(board.goal(p));
             for (c, &dist) in d[..cells].iter().enumerate() {
@@ -446,7 +446,7 @@ mod tests {
     /// Steps to the goal row by a plain BFS over coordinates, with each wall's two blocked
     /// edges worked out from docs/RULES.md (the slow twin of `distances`: it shares none of
     /// the bitboards, edge masks or flood fills of the fast path).
-    fn distance_slow(board: Board, walls: WallSet, from: Cell, player: Player) -> u8 {
+    fn distance_slow(board: Board, walls: WallSet, from: Square, player: Player) -> u8 {
         let (w, h) = (board.width(), board.height());
         let list: Vec<(usize, usize, Orientation)> = walls
             .iter()
@@ -508,7 +508,7 @@ mod tests {
             assert_eq!(t.mirror(t.mirror(id)), id);
             assert_eq!(t.walls(t.mirror(id)), walls.mirror(board));
             for p in [Player::One, Player::Two] {
-                for cell in 0..board.cells() as Cell {
+                for cell in 0..board.squares() as Square {
                     let d = distance_slow(board, walls, cell, p);
                     assert_eq!(t.distance(id, p, cell), d, "{w}x{h} id {id}");
                     assert_eq!(t.reach(id, p) >> cell & 1 == 1, d != UNREACHABLE);

@@ -21,8 +21,8 @@
 //! id `first_child[parent] + popcount(candidates(parent) below b)`, which is what makes the
 //! child table of `tables.rs` cheap to fill.
 
-use crate::rules::bitboard::Cells;
-use crate::rules::geometry::{Board, Cell};
+use crate::rules::bitboard::Squares;
+use crate::rules::geometry::{Board, Square};
 use crate::rules::walls::{Orientation, Wall, WallSet};
 use rayon::prelude::*;
 
@@ -36,8 +36,8 @@ pub fn keys_fit(board: Board) -> bool {
 /// Anchor cells to the 64 key bits of one orientation: the cell bits themselves on boards of
 /// at most 64 cells, else the anchor indices (row by row, `W-1` anchors a row).
 #[inline(always)]
-fn pack(board: Board, anchors: Cells) -> u64 {
-    if board.cells() <= 64 {
+fn pack(board: Board, anchors: Squares) -> u64 {
+    if board.squares() <= 64 {
         return anchors as u64;
     }
     let (w, row) = (board.width(), (1 << (board.width() - 1)) - 1);
@@ -48,13 +48,13 @@ fn pack(board: Board, anchors: Cells) -> u64 {
 
 /// The inverse of `pack`.
 #[inline(always)]
-fn unpack(board: Board, key: u64) -> Cells {
-    if board.cells() <= 64 {
-        return key as Cells;
+fn unpack(board: Board, key: u64) -> Squares {
+    if board.squares() <= 64 {
+        return key as Squares;
     }
     let (w, row) = (board.width(), (1 << (board.width() - 1)) - 1);
     (0..board.height() - 1).fold(0, |set, r| {
-        set | ((key >> (r * (w - 1)) & row) as Cells) << (r * w)
+        set | ((key >> (r * (w - 1)) & row) as Squares) << (r * w)
     })
 }
 
@@ -79,7 +79,7 @@ pub fn key_wall(board: Board, bit: u32) -> Wall {
     } else {
         Orientation::Vertical
     };
-    let anchor = unpack(board, 1 << (bit % 64)).trailing_zeros() as Cell;
+    let anchor = unpack(board, 1 << (bit % 64)).trailing_zeros() as Square;
     Wall {
         anchor,
         orientation,

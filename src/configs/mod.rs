@@ -29,7 +29,7 @@ pub use on_demand::OnDemand;
 pub use ranked::Ranked;
 pub use slots::SlotMap;
 
-use crate::rules::geometry::{Board, Cell, Player};
+use crate::rules::geometry::{Board, Player, Square};
 use crate::rules::walls::{Wall, WallSet};
 
 /// Bits of a transposition key that name the configuration (`ConfigTables::key_numbers`).
@@ -52,10 +52,10 @@ pub trait ConfigTables: Sync {
     fn walls(&self, id: ConfigId) -> WallSet;
 
     /// Steps from `cell` to `player`'s goal row (`UNREACHABLE` if cut off).
-    fn distance(&self, id: ConfigId, player: Player, cell: Cell) -> u8;
+    fn distance(&self, id: ConfigId, player: Player, cell: Square) -> u8;
 
-    /// Cells from which `player` can reach their goal row.
-    fn reach(&self, id: ConfigId, player: Player) -> crate::rules::bitboard::Cells;
+    /// Squares from which `player` can reach their goal row.
+    fn reach(&self, id: ConfigId, player: Player) -> crate::rules::bitboard::Squares;
 
     /// Whether `prefetch_distances` and `prefetch_key` do anything: callers skip the work
     /// of naming what to prefetch when they do not (the eager tables' reads are cheap, and
@@ -67,7 +67,7 @@ pub trait ConfigTables: Sync {
     /// configurations can first start every load, then wait for them together. A store
     /// whose reads are cheap ignores it.
     #[inline(always)]
-    fn prefetch_distances(&self, _id: ConfigId, _cells: [Cell; 2]) {}
+    fn prefetch_distances(&self, _id: ConfigId, _cells: [Square; 2]) {}
 
     /// Starts loading what `key_numbers(id)` reads (a hint, as `prefetch_distances`).
     #[inline(always)]

@@ -36,7 +36,7 @@ use super::ranks::Ranks;
 use super::{ConfigTables, KEY_NUMBER_BITS, NO_CHILD, SlotMap};
 use crate::configs::ConfigId;
 use crate::rules::bitboard::{UNREACHABLE, bits};
-use crate::rules::geometry::{Board, Cell, MAX_CELLS, Player};
+use crate::rules::geometry::{Board, MAX_SQUARES, Player, Square};
 use crate::rules::walls::{Orientation, Wall, WallSet};
 use crate::support::memory;
 use std::sync::OnceLock;
@@ -87,7 +87,7 @@ pub struct OnDemand {
     /// cannot `forget`).
     ranks: Option<Ranks>,
     /// Each cell's left-right mirror image.
-    mirror_cell: [Cell; MAX_CELLS],
+    mirror_square: [Square; MAX_SQUARES],
     index: Index,
     chunks: Box<[OnceLock<Chunk>]>,
     distance_chunks: Box<[OnceLock<DistanceChunk>]>,
@@ -105,7 +105,7 @@ pub struct OnDemand {
 /// the low ones (the place in the shard) both vary.
 fn hash(walls: WallSet) -> u64 {
     let mixed = walls.horizontal ^ walls.vertical.rotate_left(29);
-    // A no-op when `Cells` is a u64: the upper half is then empty.
+    // A no-op when `Squares` is a u64: the upper half is then empty.
     #[allow(clippy::unnecessary_cast)]
     let folded = (mixed as u128 ^ (mixed as u128 >> 64).rotate_left(17)) as u64;
     let x = folded.wrapping_mul(0x9E37_79B9_7F4A_7C15);
@@ -134,9 +134,9 @@ impl OnDemand {
             + index
                 .bytes()
                 .saturating_sub(most_pairs * index::BYTES_PER_PAIR);
-        let mut mirror_cell = [0; MAX_CELLS];
-        for c in 0..board.cells() as Cell {
-            mirror_cell[c as usize] = board.mirror_cell(c);
+        let mut mirror_square = [0; MAX_SQUARES];
+        for c in 0..board.squares() as Square {
+            mirror_square[c as usize] = board.mirror_square(c);
         }
         let slot_map = SlotMap::new(board);
         let most_walls = 2 * walls_per_player as usize;
@@ -146,7 +146,7 @@ impl OnDemand {
             ranks: Ranks::new(slot_map.len(), most_walls, 1 << KEY_NUMBER_BITS),
             slot_map,
             configurations: estimate.configurations,
-            mirror_cell,
+            mirror_square,
             index,
             chunks: (0..chunks).map(|_| OnceLock::new()).collect(),
             distance_chunks: (0..chunks).map(|_| OnceLock::new()).collect(),
@@ -167,7 +167,7 @@ impl OnDemand {
     /// index entry.
     pub fn pair_bytes(board: Board) -> u64 {
         std::mem::size_of::<OnceLock<Pair>>() as u64
-            + 2 * board.cells() as u64
+            + 2 * board.squares() as u64
             + index::BYTES_PER_PAIR
     }
 
@@ -271,7 +271,7 @@ impl OnDemand {
     /// Makes the record of pair `pair`.
     fn put(&self, pair: u32, walls: [WallSet; 2], ranks: [u64; 2]) {
         let board = self.board;
-        let cells = board.cells();
+        let cells = board.squares();
         let edges = walls[0].edges(board);
         let (chunk, at) = place(pair);
         let distances = self.distance_chunks[chunk]
@@ -348,14 +348,14 @@ impl ConfigTables for OnDemand {
     }
 
     #[inline]
-    fn distance(&self, id: ConfigId, player: Player, cell: Cell) -> u8 {
+    fn distance(&self, id: ConfigId, player: Player, cell: Square) -> u8 {
         let cell = if id.is_multiple_of(2) {
             cell
         } else {
-            self.mirror_cell[cell as usize]
+            self.mirror_square[cell as usize]
         };
         let (chunk, at) = place(id / 2);
-        let cells = self.board.cells();
+        let cells = self.board.squares();
         let distances = self.distance_chunks[chunk]
             .get()
             .expect("ids are handed out with their records");
@@ -363,18 +363,18 @@ impl ConfigTables for OnDemand {
     }
 
     #[inline(always)]
-    fn prefetch_distances(&self, id: ConfigId, cells: [Cell; 2]) {
+    fn prefetch_distances(&self, id: ConfigId, cells: [Square; 2]) {
         if id == NO_CHILD {
             return;
         }
         let (chunk, at) = place(id / 2);
-        let n = self.board.cells();
+        let n = self.board.squares();
         if let Some(distances) = self.distance_chunks[chunk].get() {
-            let mirrored = |c: Cell| {
+            let mirrored = |c: Square| {
                 if id.is_multiple_of(2) {
                     c as usize
                 } else {
-                    self.mirror_cell[c as usize] as usize
+                    self.mirror_square[c as usize] as usize
                 }
             };
             memory::prefetch(&distances[at * 2 * n + mirrored(cells[0])]);
@@ -394,10 +394,10 @@ impl ConfigTables for OnDemand {
     }
 
     /// (Not on the search's path: read from the distances.)
-    fn reach(&self, id: ConfigId, player: Player) -> crate::rules::bitboard::Cells {
-        (0..self.board.cells() as Cell)
+    fn reach(&self, id: ConfigId, player: Player) -> crate::rules::bitboard::Squares {
+        (0..self.board.squares() as Square)
             .filter(|&c| self.distance(id, player, c) != UNREACHABLE)
-            .fold(0, |set: crate::rules::bitboard::Cells, c| set | 1 << c)
+            .fold(0, |set: crate::rules::bitboard::Squares, c| set | 1 << c)
     }
 
     #[inline]

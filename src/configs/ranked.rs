@@ -376,7 +376,7 @@ impl Ranked {
     #[inline]
     pub fn reach(&self, walls: WallSet) -> [u64; 2] {
         let edges = walls.edges_in::<u64>(self.board);
-        // Ranked cells have at most 64 cells (`retro::MAX_CELLS`): a goal row fits a word.
+        // Ranked cells have at most 64 cells (`retro::MAX_SQUARES`): a goal row fits a word.
         [Player::One, Player::Two].map(|p| edges.reach(self.board.goal(p) as u64))
     }
 
@@ -416,7 +416,7 @@ fn pascal(slots: usize) -> Vec<[u64; MOST_WALLS + 1]> {
 mod tests {
     use super::*;
     use crate::configs::{NO_CHILD, Tables};
-    use crate::rules::bitboard::Cells;
+    use crate::rules::bitboard::Squares;
     use crate::support::progress::Silent;
 
     /// Every id, wall set, reach and child of the ranked numbering equals the eager
@@ -446,7 +446,7 @@ mod tests {
                 assert_eq!(from[id as usize], walls);
                 let reach = ranked.reach(walls);
                 for p in [Player::One, Player::Two] {
-                    assert_eq!(Cells::from(reach[p.index()]), tables.reach(id, p));
+                    assert_eq!(Squares::from(reach[p.index()]), tables.reach(id, p));
                 }
                 let mut children = vec![NO_CHILD; tables.slots()];
                 ranked.for_each_child(walls, |wall, child| {

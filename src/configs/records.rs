@@ -5,7 +5,7 @@
 //! its search reads no more cache lines), on wider boards two quads, each set as its low word
 //! then its high word.
 
-use crate::rules::bitboard::Cells;
+use crate::rules::bitboard::Squares;
 use crate::rules::geometry::Board;
 use crate::rules::walls::WallSet;
 use crate::support::memory::huge_vec;
@@ -41,7 +41,7 @@ impl Records {
         board: Board,
         extra: &mut [X],
         extra_per: usize,
-        fill: impl Fn(usize, &mut [X]) -> [Cells; 4] + Sync + Send,
+        fill: impl Fn(usize, &mut [X]) -> [Squares; 4] + Sync + Send,
     ) -> Records {
         let per = quads_per_config(board);
         let count = extra.len() / extra_per;
@@ -75,13 +75,13 @@ impl Records {
 
     /// Set `k` (`HORIZONTAL`, `VERTICAL`, `REACH + player`) of configuration `id`.
     #[inline(always)]
-    pub fn set(&self, id: usize, k: usize) -> Cells {
+    pub fn set(&self, id: usize, k: usize) -> Squares {
         if self.wide {
             let quad = &self.quads[2 * id + k / 2].0;
             let j = 2 * (k % 2);
-            quad[j] as Cells | (quad[j + 1] as Cells) << 64
+            quad[j] as Squares | (quad[j + 1] as Squares) << 64
         } else {
-            self.quads[id].0[k] as Cells
+            self.quads[id].0[k] as Squares
         }
     }
 
@@ -95,7 +95,7 @@ impl Records {
 }
 
 fn quads_per_config(board: Board) -> usize {
-    if board.cells() <= 64 { 1 } else { 2 }
+    if board.squares() <= 64 { 1 } else { 2 }
 }
 
 #[cfg(test)]
@@ -107,7 +107,7 @@ mod tests {
     fn sets_round_trip() {
         for (w, h) in [(8, 8), (9, 9), (16, 8)] {
             let board = Board::new(w, h).unwrap();
-            let all = board.all_cells();
+            let all = board.all_squares();
             let sets = |i: usize| {
                 [0, 1, 2, 3].map(|k| (all / 3).rotate_left((7 * i + 13 * k) as u32) & all)
             };

@@ -4,7 +4,7 @@
 //! and the search's wall moves are indexed by slot.
 
 use crate::rules::bitboard::bits;
-use crate::rules::geometry::{Board, MAX_ANCHORS, MAX_CELLS};
+use crate::rules::geometry::{Board, MAX_ANCHORS, MAX_SQUARES};
 use crate::rules::walls::{Orientation, Wall};
 
 #[allow(clippy::assertions_on_constants)]
@@ -15,13 +15,13 @@ pub struct SlotMap {
     /// Slot to wall.
     walls: Vec<Wall>,
     /// `slot_of[orientation][anchor cell]`.
-    slot_of: [[u8; MAX_CELLS]; 2],
+    slot_of: [[u8; MAX_SQUARES]; 2],
 }
 
 impl SlotMap {
     pub fn new(board: Board) -> SlotMap {
         let mut walls = Vec::new();
-        let mut slot_of = [[u8::MAX; MAX_CELLS]; 2];
+        let mut slot_of = [[u8::MAX; MAX_SQUARES]; 2];
         for orientation in [Orientation::Horizontal, Orientation::Vertical] {
             for anchor in bits(board.anchors()) {
                 slot_of[orientation as usize][anchor as usize] = walls.len() as u8;

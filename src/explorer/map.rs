@@ -36,7 +36,7 @@ fn square(known: Known) -> (&'static str, String) {
 /// The page of `cells` (any order; a cell not among them is an empty square).
 pub fn page(cells: &[(Cell, Known)]) -> String {
     let mut boards: Vec<Board> = cells.iter().map(|(c, _)| c.board).collect();
-    boards.sort_by_key(|b| (b.cells(), b.width(), b.height()));
+    boards.sort_by_key(|b| (b.squares(), b.width(), b.height()));
     boards.dedup();
     let mut rows = String::new();
     for board in boards {

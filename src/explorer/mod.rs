@@ -394,9 +394,9 @@ impl<'t> Explorer<'t> {
                     "{cell} cannot be explored: the retrograde analysis, which the explorer \
                      answers from, handles boards of at most {} cells, so it can be neither \
                      solved on request nor saved ({} has {})",
-                    retro::MAX_CELLS,
+                    retro::MAX_SQUARES,
                     cell.board,
-                    cell.board.cells()
+                    cell.board.squares()
                 )));
             }
             Fit::Unlisted | Fit::NotRetro => format!(
@@ -518,7 +518,7 @@ fn solvable_cells(limits: Limits) -> Vec<Cell> {
             }
         }
     }
-    cells.sort_by_key(|c| (c.board.cells(), c.board.width(), c.walls));
+    cells.sort_by_key(|c| (c.board.squares(), c.board.width(), c.walls));
     cells
 }
 
@@ -547,7 +547,7 @@ mod tests {
                 let Ok(board) = Board::new(w, h) else {
                     continue;
                 };
-                if board.cells() > 30 {
+                if board.squares() > 30 {
                     continue;
                 }
                 for walls in 0..=8 {

@@ -75,7 +75,7 @@ fn cell_line(out: &mut String, board: Board, pos: &Position, row: usize, label_w
     let (_, blocked_right) = pos.walls.blocked(board);
     let _ = write!(out, "{:>label_width$} |", row + 1);
     for col in 0..board.width() {
-        let cell = board.cell(col, row);
+        let cell = board.square(col, row);
         let piece = if cell == pos.pawn(Player::One) {
             '1'
         } else if cell == pos.pawn(Player::Two) {
@@ -97,7 +97,7 @@ fn groove_line(out: &mut String, board: Board, pos: &Position, row: usize) {
     let (blocked_up, _) = pos.walls.blocked(board);
     out.push('+');
     for col in 0..board.width() {
-        let cell = board.cell(col, row);
+        let cell = board.square(col, row);
         out.push_str(if blocked_up >> cell & 1 == 1 {
             "==="
         } else {

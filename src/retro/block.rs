@@ -24,7 +24,7 @@ use super::pawn_graph::PawnGraph;
 use super::source::Child;
 use super::store::Packing;
 use crate::rules::bitboard::bits;
-use crate::rules::geometry::{Board, Cell, MAX_CELLS, Player};
+use crate::rules::geometry::{Board, MAX_SQUARES, Player, Square};
 
 /// A remoteness above `code::MAX_REMOTENESS` turned up: the store cannot hold it.
 #[derive(Debug)]
@@ -36,7 +36,7 @@ pub struct Block<'a> {
     pub layout: &'a Layout,
     /// Walls on the board.
     pub layer: usize,
-    /// Cells from which each player reaches their goal row, by `Player::index`.
+    /// Squares from which each player reaches their goal row, by `Player::index`.
     pub reach: [u64; 2],
     /// The configurations one wall further (`ConfigSource::children`).
     pub children: &'a [Child],
@@ -70,14 +70,14 @@ pub struct Scratch {
 impl Scratch {
     pub fn new() -> Scratch {
         // Slots go in `u16` bucket entries: a block has 2 * 64 * 64 local slots (boards of at
-        // most `retro::MAX_CELLS` cells).
+        // most `retro::MAX_SQUARES` cells).
         const _: () = assert!(LOCAL_LEN <= 1 << 16);
         Scratch {
             values: vec![UNDECIDED; LOCAL_LEN],
             counters: vec![0; LOCAL_LEN],
             exits: vec![NO_EXIT; LOCAL_LEN],
             buckets: Vec::new(),
-            decoded: vec![UNDECIDED; MAX_CELLS * MAX_CELLS],
+            decoded: vec![UNDECIDED; MAX_SQUARES * MAX_SQUARES],
         }
     }
 
@@ -119,13 +119,13 @@ impl Block<'_> {
         self.board
     }
 
-    /// Cells each pawn may stand on: those from which it reaches its goal row.
+    /// Squares each pawn may stand on: those from which it reaches its goal row.
     pub fn live(&self) -> [u64; 2] {
         self.reach
     }
 
     /// Calls `f(side to move, p1, p2)` for every position of the block.
-    pub fn for_each_position(&self, mut f: impl FnMut(Player, Cell, Cell)) {
+    pub fn for_each_position(&self, mut f: impl FnMut(Player, Square, Square)) {
         let [live1, live2] = self.live();
         for side in [Player::One, Player::Two] {
             for p1 in bits(live1) {
@@ -144,7 +144,7 @@ impl Block<'_> {
     /// The player who has won in the position with these pawns, if the game is over
     /// (Player 1 checked first, as `Position::winner` does), given `goals` (`Block::goals`,
     /// read once per block, not per position).
-    fn winner(goals: [u64; 2], p1: Cell, p2: Cell) -> Option<Player> {
+    fn winner(goals: [u64; 2], p1: Square, p2: Square) -> Option<Player> {
         if goals[0] >> p1 & 1 == 1 {
             Some(Player::One)
         } else if goals[1] >> p2 & 1 == 1 {
@@ -155,7 +155,7 @@ impl Block<'_> {
     }
 
     /// The mover's and the other pawn's cells.
-    fn pawns_of(side: Player, p1: Cell, p2: Cell) -> (Cell, Cell) {
+    fn pawns_of(side: Player, p1: Square, p2: Square) -> (Square, Square) {
         match side {
             Player::One => (p1, p2),
             Player::Two => (p2, p1),
@@ -175,7 +175,7 @@ fn scan_exits<P: Packing>(block: &Block, exits: &mut [Code], decoded: &mut [Code
         return; // the last layer: no wall fits any more
     };
     let layout = block.layout;
-    let cells = layout.cells();
+    let cells = layout.squares();
     // Positions that are over have no moves.
     let open1 = block.live()[0] & !narrow(block.board().goal(Player::One));
     for side in [Player::One, Player::Two] {
@@ -198,7 +198,7 @@ fn scan_exits<P: Packing>(block: &Block, exits: &mut [Code], decoded: &mut [Code
             };
             // Player 2 must still reach the goal: other cells get `NO_EXIT` (no change).
             let reach2 = child.reach[Player::Two.index()];
-            let mut cut = [NO_EXIT; MAX_CELLS];
+            let mut cut = [NO_EXIT; MAX_SQUARES];
             for (p2, c) in cut.iter_mut().enumerate().take(cells) {
                 if reach2 >> p2 & 1 == 1 {
                     *c = 0;

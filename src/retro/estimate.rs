@@ -268,7 +268,7 @@ pub fn estimate(
     walls_per_player: u8,
     configurations_by_walls: &[u128],
 ) -> RetroEstimate {
-    let cells = board.cells() as u128;
+    let cells = board.squares() as u128;
     let layers = configurations_by_walls.len();
     let symmetric = symmetry::symmetric_by_walls(board, layers);
     let block = layout::stored_block_len(board) as u128;

@@ -17,7 +17,7 @@ use super::source::{self, ConfigSource};
 use super::store::Packing;
 use super::symmetry;
 use crate::rules::bitboard::bits;
-use crate::rules::geometry::{Cell, Player};
+use crate::rules::geometry::{Player, Square};
 use crate::rules::walls::WallSet;
 use crate::support::progress::Progress;
 use rayon::prelude::*;
@@ -293,7 +293,7 @@ pub struct Pushes<'a> {
     pub store: &'a [AtomicU8],
     pub view: layout::View,
     pub from: usize,
-    pub mirror: Option<&'a [Cell; crate::rules::geometry::MAX_CELLS]>,
+    pub mirror: Option<&'a [Square; crate::rules::geometry::MAX_SQUARES]>,
 }
 
 /// Pushes `code(p1, p2)`, the child's code of each position with its pawns on `open`
@@ -303,7 +303,7 @@ pub fn push_positions<P: Packing>(
     layout: &Layout,
     [open1, open2]: [u64; 2],
     to: Pushes,
-    code: impl Fn(Cell, Cell) -> Code,
+    code: impl Fn(Square, Square) -> Code,
 ) {
     for p1 in bits(open1) {
         for p2 in bits(open2 & !(1 << p1)) {
@@ -443,10 +443,10 @@ fn cut_groups<'s, P: Packing>(
 /// block's first slot in the group).
 fn store_block<P: Packing>(block: &Block, values: &[Code], at: usize, group: &mut [u8]) {
     let layout = block.layout;
-    let (cells, open, width) = (layout.cells(), layout.open(), layout.width());
+    let (cells, open, width) = (layout.squares(), layout.open(), layout.width());
     for p1 in 0..open {
         // Player 2's cells off row 0 (`layout.rs`).
-        let local = layout.index(Player::One, p1 as Cell, 0);
+        let local = layout.index(Player::One, p1 as Square, 0);
         let row = &values[local + width..local + cells];
         if P::EXACT {
             group[at + p1 * open..][..open].copy_from_slice(row);

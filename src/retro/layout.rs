@@ -41,7 +41,7 @@
 use super::source::ConfigSource;
 use super::symmetry::{self, MIRROR, TURN};
 use crate::configs::ConfigId;
-use crate::rules::geometry::{Board, Cell, MAX_CELLS, Player};
+use crate::rules::geometry::{Board, MAX_SQUARES, Player, Square};
 use crate::rules::walls::WallSet;
 use rayon::prelude::*;
 use std::ops::Range;
@@ -75,7 +75,7 @@ pub struct Layout {
     /// For each configuration id: the id of its half turn.
     turned: Vec<ConfigId>,
     /// `symmetry::cell_maps`.
-    maps: [[Cell; MAX_CELLS]; 4],
+    maps: [[Square; MAX_SQUARES]; 4],
     /// `offsets[map][p1 * S + p2]`: the slot in a stored block of the pawns `p1`, `p2`
     /// under each map (`slot` less the block's start); 0, a slot nobody reads, for a
     /// position that is over.
@@ -137,7 +137,7 @@ pub fn splits_below(n: u8, k: usize, pair: (usize, usize)) -> Vec<usize> {
 /// doc), rounded up to a multiple of 4 so that a block of 2-bit outcomes starts on a byte
 /// (`store.rs`).
 pub fn stored_block_len(board: Board) -> usize {
-    block_len(board.cells() - board.width())
+    block_len(board.squares() - board.width())
 }
 
 /// `R * R` slots padded to a multiple of 4, for `open` = `R` cells off a goal row.
@@ -188,15 +188,15 @@ impl Layout {
                 stored,
             });
         }
-        let cells = board.cells();
+        let cells = board.squares();
         let width = board.width();
         let maps = symmetry::cell_maps(board);
         let open = cells - width;
-        let over = |p1: Cell, p2: Cell| p1 as usize >= open || (p2 as usize) < width;
+        let over = |p1: Square, p2: Square| p1 as usize >= open || (p2 as usize) < width;
         let offsets = std::array::from_fn(|map| {
             let mut offsets = Vec::with_capacity(cells * cells);
-            for p1 in 0..cells as Cell {
-                for p2 in 0..cells as Cell {
+            for p1 in 0..cells as Square {
+                for p2 in 0..cells as Square {
                     offsets.push(if over(p1, p2) {
                         0
                     } else {
@@ -223,9 +223,9 @@ impl Layout {
         }
     }
 
-    /// Cells of the board.
+    /// Squares of the board.
     #[inline(always)]
-    pub fn cells(&self) -> usize {
+    pub fn squares(&self) -> usize {
         self.cells
     }
 
@@ -327,7 +327,7 @@ impl Layout {
     /// The slot in the layer of the position of `view` with the pawns on `p1` and `p2`,
     /// which must not be over: under the half turn the pawns swap roles.
     #[inline(always)]
-    pub fn slot(&self, view: View, p1: Cell, p2: Cell) -> usize {
+    pub fn slot(&self, view: View, p1: Square, p2: Square) -> usize {
         slot_in(&self.maps, self.open(), self.width, view, p1, p2)
     }
 
@@ -341,17 +341,17 @@ impl Layout {
 
     /// The slot of a position inside a local block.
     #[inline(always)]
-    pub fn index(&self, to_move: Player, p1: Cell, p2: Cell) -> usize {
+    pub fn index(&self, to_move: Player, p1: Square, p2: Square) -> usize {
         to_move.index() << 12 | (p1 as usize) << 6 | p2 as usize
     }
 
     /// The position of a local slot: side to move, Player 1's cell, Player 2's cell.
     #[inline(always)]
-    pub fn unindex(&self, i: usize) -> (Player, Cell, Cell) {
+    pub fn unindex(&self, i: usize) -> (Player, Square, Square) {
         (
             Player::from_index(i >> 12),
-            (i >> 6 & 63) as Cell,
-            (i & 63) as Cell,
+            (i >> 6 & 63) as Square,
+            (i & 63) as Square,
         )
     }
 }
@@ -387,12 +387,12 @@ fn mirrors_and_turns(source: &dyn ConfigSource) -> (Vec<ConfigId>, Vec<ConfigId>
 /// `Layout::slot` with the maps, `R` (`open`) and width given.
 #[inline(always)]
 fn slot_in(
-    maps: &[[Cell; MAX_CELLS]; 4],
+    maps: &[[Square; MAX_SQUARES]; 4],
     open: usize,
     width: usize,
     view: View,
-    p1: Cell,
-    p2: Cell,
+    p1: Square,
+    p2: Square,
 ) -> usize {
     let map = &maps[view.map];
     let (a, b) = if view.map & TURN != 0 {
@@ -470,8 +470,8 @@ mod tests {
                             let m = layout.view(k, tables.mirror(c), left[0], side);
                             let turned = layout.turned[c as usize];
                             let t = layout.view(k, turned, left[1], side.other());
-                            for p1 in 0..board.cells() as Cell {
-                                for p2 in 0..board.cells() as Cell {
+                            for p1 in 0..board.squares() as Square {
+                                for p2 in 0..board.squares() as Square {
                                     if over(board, p1, p2) {
                                         continue;
                                     }
@@ -511,7 +511,7 @@ mod tests {
         }
     }
 
-    fn over(board: Board, p1: Cell, p2: Cell) -> bool {
+    fn over(board: Board, p1: Square, p2: Square) -> bool {
         board.goal(Player::One) >> p1 & 1 == 1 || board.goal(Player::Two) >> p2 & 1 == 1
     }
 
@@ -573,8 +573,8 @@ mod tests {
         let tables = Tables::build(board, 1, u64::MAX, &Silent).unwrap();
         let layout = Layout::new(&tables);
         for side in [Player::One, Player::Two] {
-            for p1 in 0..board.cells() as Cell {
-                for p2 in 0..board.cells() as Cell {
+            for p1 in 0..board.squares() as Square {
+                for p2 in 0..board.squares() as Square {
                     let i = layout.index(side, p1, p2);
                     assert!(i < LOCAL_LEN);
                     assert_eq!(layout.unindex(i), (side, p1, p2));
@@ -588,8 +588,8 @@ mod tests {
                 start: 0,
                 map,
             };
-            for p1 in 0..board.cells() as Cell {
-                for p2 in 0..board.cells() as Cell {
+            for p1 in 0..board.squares() as Square {
+                for p2 in 0..board.squares() as Square {
                     if over(board, p1, p2) {
                         continue;
                     }
@@ -597,7 +597,10 @@ mod tests {
                     assert!(slot < layout.stored_len());
                     match layout.offsets(view) {
                         Some(o) => {
-                            assert_eq!(o[p1 as usize * board.cells() + p2 as usize] as usize, slot)
+                            assert_eq!(
+                                o[p1 as usize * board.squares() + p2 as usize] as usize,
+                                slot
+                            )
                         }
                         None => assert_eq!(slot, p1 as usize * open + p2 as usize - width),
                     }

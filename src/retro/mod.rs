@@ -221,31 +221,31 @@ pub struct RetroResult {
 
 /// The most cells of a board the analysis handles: a local block indexes each pawn's cell
 /// in 6 bits (`layout.rs`). Larger boards are for proof search only.
-pub const MAX_CELLS: usize = 64;
+pub const MAX_SQUARES: usize = 64;
 
 /// A cell set narrowed to the `u64` the analysis keeps its sets in: its boards have at most
-/// `MAX_CELLS` (64) cells, and its hot loops run at the speed of one-word masks.
+/// `MAX_SQUARES` (64) cells, and its hot loops run at the speed of one-word masks.
 #[inline(always)]
-pub fn narrow(set: crate::rules::bitboard::Cells) -> u64 {
+pub fn narrow(set: crate::rules::bitboard::Squares) -> u64 {
     debug_assert!(
-        set >> MAX_CELLS == 0,
+        set >> MAX_SQUARES == 0,
         "a set of the analysis has cells below 64"
     );
     set as u64
 }
 
-/// Whether the analysis handles `board` (at most `MAX_CELLS` cells).
+/// Whether the analysis handles `board` (at most `MAX_SQUARES` cells).
 pub fn handles(board: crate::rules::geometry::Board) -> bool {
-    board.cells() <= MAX_CELLS
+    board.squares() <= MAX_SQUARES
 }
 
-/// Refuses a board over `MAX_CELLS` cells, saying why.
+/// Refuses a board over `MAX_SQUARES` cells, saying why.
 pub fn check_board(board: crate::rules::geometry::Board) -> Result<()> {
     if !handles(board) {
         return Err(crate::Error::Argument(format!(
-            "the retrograde analysis handles boards of at most {MAX_CELLS} cells; {board} has {} \
+            "the retrograde analysis handles boards of at most {MAX_SQUARES} cells; {board} has {} \
              (use proof search: --method search)",
-            board.cells()
+            board.squares()
         )));
     }
     Ok(())
@@ -361,13 +361,13 @@ mod tests {
         let tables = Tables::build(board, 1, u64::MAX, &Silent).unwrap();
         let solved = analyse(&tables, u64::MAX, &Silent).unwrap();
         let wall = Wall {
-            anchor: board.cell(0, 0),
+            anchor: board.square(0, 0),
             orientation: Orientation::Vertical,
         };
         for to_move in [Player::One, Player::Two] {
             let pos = Position {
                 walls: WallSet::EMPTY.with(wall),
-                pawns: [board.cell(1, 0), board.cell(1, 1)],
+                pawns: [board.square(1, 0), board.square(1, 1)],
                 left: [0, 1],
                 to_move,
             };
@@ -402,8 +402,8 @@ mod tests {
             for id in 0..tables.len() as crate::configs::ConfigId {
                 let walls = tables.walls(id);
                 for l1 in 0..=n {
-                    for p1 in 0..board.cells() as u8 {
-                        for p2 in 0..board.cells() as u8 {
+                    for p1 in 0..board.squares() as u8 {
+                        for p2 in 0..board.squares() as u8 {
                             for to_move in [Player::One, Player::Two] {
                                 let left = [l1, (2 * n).wrapping_sub(l1 + walls.len() as u8)];
                                 let pos = Position {

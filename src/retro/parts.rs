@@ -277,7 +277,7 @@ const MAX_WALLS: usize = 2 * MAX_WALLS_PER_PLAYER as usize;
 pub(super) struct Window<'a> {
     pub parents: &'a [&'a [AtomicU8]],
     pub window: &'a Range<usize>,
-    pub mirror: &'a [crate::rules::geometry::Cell; crate::rules::geometry::MAX_CELLS],
+    pub mirror: &'a [crate::rules::geometry::Square; crate::rules::geometry::MAX_SQUARES],
 }
 
 /// Pushes the Player 1 half of stored configuration `r` of layer `c`, in each split of

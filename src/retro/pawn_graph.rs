@@ -4,7 +4,7 @@
 //! players use it (a move depends only on the mover's cell and the other pawn's cell).
 
 use crate::rules::bitboard::bits;
-use crate::rules::geometry::{Board, Cell};
+use crate::rules::geometry::{Board, Square};
 use crate::rules::walls::WallSet;
 
 pub struct PawnGraph {
@@ -17,7 +17,7 @@ pub struct PawnGraph {
 
 impl PawnGraph {
     pub fn new(board: Board) -> PawnGraph {
-        let cells = board.cells();
+        let cells = board.squares();
         PawnGraph {
             cells,
             dests: vec![0; cells * cells],
@@ -51,15 +51,15 @@ impl PawnGraph {
         }
     }
 
-    /// Cells the pawn on `me` may move to while the other pawn stands on `other`.
+    /// Squares the pawn on `me` may move to while the other pawn stands on `other`.
     #[inline(always)]
-    pub fn dests(&self, me: Cell, other: Cell) -> u64 {
+    pub fn dests(&self, me: Square, other: Square) -> u64 {
         self.dests[me as usize * self.cells + other as usize]
     }
 
-    /// Cells from which a pawn may have moved to `to` while the other pawn stands on `other`.
+    /// Squares from which a pawn may have moved to `to` while the other pawn stands on `other`.
     #[inline(always)]
-    pub fn preds(&self, to: Cell, other: Cell) -> u64 {
+    pub fn preds(&self, to: Square, other: Square) -> u64 {
         self.preds[to as usize * self.cells + other as usize]
     }
 }
@@ -89,7 +89,7 @@ mod tests {
                         graph.dests(me, other),
                         narrow(edges.pawn_destinations(me, other))
                     );
-                    for to in 0..board.cells() as Cell {
+                    for to in 0..board.squares() as Square {
                         let moved = graph.dests(me, other) >> to & 1 == 1;
                         assert_eq!(graph.preds(to, other) >> me & 1 == 1, moved);
                     }

@@ -6,7 +6,7 @@ use super::store::{Compact, Exact, Packing, Precision};
 use super::{ConfigSource, RetroStats, Value, code};
 use crate::configs::ConfigId;
 use crate::configs::Tables;
-use crate::rules::geometry::{Cell, Player};
+use crate::rules::geometry::{Player, Square};
 use crate::rules::position::Position;
 
 /// The values of every position of a cell (or of the layers it kept, if it streamed).
@@ -72,7 +72,7 @@ pub(super) fn locate(
         return None;
     }
     let [p1, p2] = pos.pawns;
-    if p1 == p2 || p1 as usize >= board.cells() || p2 as usize >= board.cells() {
+    if p1 == p2 || p1 as usize >= board.squares() || p2 as usize >= board.squares() {
         return None;
     }
     let reach = configs.reach(config, pos.walls);
@@ -184,7 +184,7 @@ impl<'t> Solved<'t> {
         &self,
         config: ConfigId,
         left: [u8; 2],
-        pawns: [Cell; 2],
+        pawns: [Square; 2],
         to_move: Player,
     ) -> Option<Wdl> {
         let k = 2 * self.configs.walls_per_player() as usize - left[0] as usize - left[1] as usize;

@@ -17,8 +17,8 @@
 //! Also the exact count of mirror-symmetric configurations, for sizing the store before the
 //! tables exist. Depends on geometry and walls only.
 
-use crate::rules::bitboard::{Cells, bits};
-use crate::rules::geometry::{Board, Cell, MAX_CELLS};
+use crate::rules::bitboard::{Squares, bits};
+use crate::rules::geometry::{Board, MAX_SQUARES, Square};
 use crate::rules::walls::WallSet;
 
 /// Index bit of `cell_maps` for the mirror.
@@ -27,19 +27,19 @@ pub const MIRROR: usize = 1;
 pub const TURN: usize = 2;
 
 /// `maps[s][cell]`: the image of `cell` under the symmetry `s` (bit `MIRROR`, bit `TURN`;
-/// the two commute). Cells past the board map to themselves.
-pub fn cell_maps(board: Board) -> [[Cell; MAX_CELLS]; 4] {
-    let s = board.cells();
-    let mut maps = [[0 as Cell; MAX_CELLS]; 4];
+/// the two commute). Squares past the board map to themselves.
+pub fn cell_maps(board: Board) -> [[Square; MAX_SQUARES]; 4] {
+    let s = board.squares();
+    let mut maps = [[0 as Square; MAX_SQUARES]; 4];
     for (i, map) in maps.iter_mut().enumerate() {
         for (x, image) in map.iter_mut().enumerate() {
-            let mut y = x as Cell;
+            let mut y = x as Square;
             if x < s {
                 if i & MIRROR != 0 {
-                    y = board.mirror_cell(y);
+                    y = board.mirror_square(y);
                 }
                 if i & TURN != 0 {
-                    y = (s - 1) as Cell - y;
+                    y = (s - 1) as Square - y;
                 }
             }
             *image = y;
@@ -50,10 +50,10 @@ pub fn cell_maps(board: Board) -> [[Cell; MAX_CELLS]; 4] {
 
 /// The walls turned half a turn: anchor `(c, r)` to `(W-2-c, H-2-r)`, both orientations.
 pub fn turn_walls(board: Board, walls: WallSet) -> WallSet {
-    let turn = |set: Cells| {
-        bits(set).fold(0 as Cells, |acc, a| {
+    let turn = |set: Squares| {
+        bits(set).fold(0 as Squares, |acc, a| {
             let (c, r) = (board.col(a), board.row(a));
-            acc | 1 << board.cell(board.width() - 2 - c, board.height() - 2 - r)
+            acc | 1 << board.square(board.width() - 2 - c, board.height() - 2 - r)
         })
     };
     WallSet {

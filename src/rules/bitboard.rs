@@ -1,10 +1,10 @@
-//! Sets of cells as `Cells` bit masks (bit `row * W + col`, see `geometry.rs`), and the
+//! Sets of squares as `Squares` bit masks (bit `row * W + col`, see `geometry.rs`), and the
 //! open-edge masks that make pawn moves, flood fills and distances a few shifts.
 
-pub use crate::rules::geometry::Cells;
-use crate::rules::geometry::{Board, Cell, Dir, MAX_CELLS};
+pub use crate::rules::geometry::Squares;
+use crate::rules::geometry::{Board, Dir, MAX_SQUARES, Square};
 
-/// A word of cell bits: `Cells` (every board), or `u64` (boards of at most 64 cells, where
+/// A word of square bits: `Squares` (every board), or `u64` (boards of at most 64 squares, where
 /// the hot loops run at the speed of one machine word: the retrograde analysis and the proof
 /// search's pawn moves use it there).
 pub trait BitMask:
@@ -19,9 +19,9 @@ pub trait BitMask:
 {
     const ZERO: Self;
     const ONE: Self;
-    /// The low bits of a cell set (the caller knows no cell lies above them).
-    fn narrow(set: Cells) -> Self;
-    fn widen(self) -> Cells;
+    /// The low bits of a square set (the caller knows no square lies above them).
+    fn narrow(set: Squares) -> Self;
+    fn widen(self) -> Squares;
     /// Clears the lowest set bit and returns its index, if any bit is set.
     fn pop_lowest(&mut self) -> Option<u32>;
 }
@@ -32,13 +32,13 @@ macro_rules! bit_mask {
             const ZERO: Self = 0;
             const ONE: Self = 1;
             #[inline(always)]
-            fn narrow(set: Cells) -> Self {
-                debug_assert!(set >> (<$t>::BITS - 1) >> 1 == 0, "no cell above the word");
+            fn narrow(set: Squares) -> Self {
+                debug_assert!(set >> (<$t>::BITS - 1) >> 1 == 0, "no square above the word");
                 set as $t
             }
             #[inline(always)]
-            fn widen(self) -> Cells {
-                self as Cells
+            fn widen(self) -> Squares {
+                self as Squares
             }
             #[inline(always)]
             fn pop_lowest(&mut self) -> Option<u32> {
@@ -56,29 +56,29 @@ bit_mask!(u64, u128);
 
 /// Iterates the indices of the set bits, lowest first.
 #[inline]
-pub fn bits<M: BitMask>(mut set: M) -> impl Iterator<Item = Cell> {
-    std::iter::from_fn(move || set.pop_lowest().map(|i| i as Cell))
+pub fn bits<M: BitMask>(mut set: M) -> impl Iterator<Item = Square> {
+    std::iter::from_fn(move || set.pop_lowest().map(|i| i as Square))
 }
 
-/// Distance value for a cell that cannot reach the goal at all.
+/// Distance value for a square that cannot reach the goal at all.
 pub const UNREACHABLE: u8 = u8::MAX;
 
-/// For each direction, the cells from which a step that way stays on the board and crosses
+/// For each direction, the squares from which a step that way stays on the board and crosses
 /// no wall. Edges are symmetric, so the same masks serve moves and reverse flood fills.
-/// `M` is the word the masks are kept in (`u64` only on boards of at most 64 cells).
+/// `M` is the word the masks are kept in (`u64` only on boards of at most 64 squares).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct OpenEdges<M = Cells> {
+pub struct OpenEdges<M = Squares> {
     board: Board,
     /// Indexed by `Dir as usize`: up, down, right, left.
     open: [M; 4],
 }
 
 impl<M: BitMask> OpenEdges<M> {
-    /// Open edges given the cells whose upward edge and whose rightward edge are blocked.
+    /// Open edges given the squares whose upward edge and whose rightward edge are blocked.
     #[inline(always)]
     pub fn new(board: Board, blocked_up: M, blocked_right: M) -> OpenEdges<M> {
         let w = board.width();
-        let all = M::narrow(board.all_cells());
+        let all = M::narrow(board.all_squares());
         let not_top = all >> w;
         let not_bottom = all & !M::narrow(board.row_mask(0));
         let not_right = M::narrow(board.not_last_col());
@@ -111,7 +111,7 @@ impl<M: BitMask> OpenEdges<M> {
         }
     }
 
-    /// Every cell one open step away from a cell of `set`.
+    /// Every square one open step away from a square of `set`.
     #[inline(always)]
     pub fn expand(&self, set: M) -> M {
         let w = self.board.width();
@@ -121,7 +121,7 @@ impl<M: BitMask> OpenEdges<M> {
             | ((set & self.open[3]) >> 1)
     }
 
-    /// The cells connected to `from` by open edges (including `from`): a flood fill.
+    /// The squares connected to `from` by open edges (including `from`): a flood fill.
     pub fn reach(&self, from: M) -> M {
         let mut set = from;
         loop {
@@ -133,10 +133,10 @@ impl<M: BitMask> OpenEdges<M> {
         }
     }
 
-    /// Steps from every cell to the nearest cell of `goal` (`UNREACHABLE` if cut off),
-    /// indexed by cell; entries past the board's cells are `UNREACHABLE`.
-    pub fn distances(&self, goal: M) -> [u8; MAX_CELLS] {
-        let mut dist = [UNREACHABLE; MAX_CELLS];
+    /// Steps from every square to the nearest square of `goal` (`UNREACHABLE` if cut off),
+    /// indexed by square; entries past the board's squares are `UNREACHABLE`.
+    pub fn distances(&self, goal: M) -> [u8; MAX_SQUARES] {
+        let mut dist = [UNREACHABLE; MAX_SQUARES];
         let mut seen = goal;
         let mut frontier = goal;
         let mut d = 0u8;
@@ -151,10 +151,10 @@ impl<M: BitMask> OpenEdges<M> {
         dist
     }
 
-    /// The cells a pawn on `me` may move to when the other pawn is on `opp` (RULES.md: steps,
+    /// The squares a pawn on `me` may move to when the other pawn is on `opp` (RULES.md: steps,
     /// the straight jump, and the diagonal jumps only when the straight one is impossible).
     #[inline]
-    pub fn pawn_destinations(&self, me: Cell, opp: Cell) -> M {
+    pub fn pawn_destinations(&self, me: Square, opp: Square) -> M {
         let me = M::ONE << me as usize;
         let opp = M::ONE << opp as usize;
         let steps = self.expand(me);
@@ -185,12 +185,12 @@ impl<M: BitMask> OpenEdges<M> {
     }
 }
 
-/// Draws a cell set as rows of `.` and `#`, top row first (for debugging and test messages).
-pub fn render(board: Board, set: Cells) -> String {
+/// Draws a square set as rows of `.` and `#`, top row first (for debugging and test messages).
+pub fn render(board: Board, set: Squares) -> String {
     let mut s = String::new();
     for row in (0..board.height()).rev() {
         for col in 0..board.width() {
-            let bit = set >> board.cell(col, row) & 1;
+            let bit = set >> board.square(col, row) & 1;
             s.push(if bit == 1 { '#' } else { '.' });
         }
         s.push('\n');
@@ -207,20 +207,23 @@ mod tests {
     fn open_board_distances_and_moves() {
         let b = Board::new(3, 3).unwrap();
         let e = OpenEdges::new(b, 0, 0);
-        assert_eq!(e.reach(b.row_mask(2)), b.all_cells());
+        assert_eq!(e.reach(b.row_mask(2)), b.all_squares());
         let d = e.distances(b.row_mask(2));
-        assert_eq!(d[b.cell(1, 0) as usize], 2);
-        assert_eq!(d[b.cell(0, 2) as usize], 0);
+        assert_eq!(d[b.square(1, 0) as usize], 2);
+        assert_eq!(d[b.square(0, 2) as usize], 0);
         // b1 with the other pawn on b2: straight jump to b3, steps to a1 and c1.
-        let dest = e.pawn_destinations(b.cell(1, 0), b.cell(1, 1));
-        let want = 1 << b.cell(1, 2) | 1 << b.cell(0, 0) | 1 << b.cell(2, 0);
+        let dest = e.pawn_destinations(b.square(1, 0), b.square(1, 1));
+        let want = 1 << b.square(1, 2) | 1 << b.square(0, 0) | 1 << b.square(2, 0);
         assert_eq!(dest, want, "\n{}", render(b, dest));
         // b2 with the other pawn on b3 (board edge behind): diagonals a3 and c3.
-        let dest = e.pawn_destinations(b.cell(1, 1), b.cell(1, 2));
-        assert_eq!(dest & b.row_mask(2), 1 << b.cell(0, 2) | 1 << b.cell(2, 2));
+        let dest = e.pawn_destinations(b.square(1, 1), b.square(1, 2));
+        assert_eq!(
+            dest & b.row_mask(2),
+            1 << b.square(0, 2) | 1 << b.square(2, 2)
+        );
     }
 
-    /// The slow twin: cells as `(col, row)`, walls as a list of anchors and orientations,
+    /// The slow twin: squares as `(col, row)`, walls as a list of anchors and orientations,
     /// each wall's two blocked edges worked out from RULES.md; no masks, no shifts.
     struct Slow {
         w: usize,
@@ -240,7 +243,7 @@ mod tests {
             })
         }
 
-        /// The cell one step from `cell` in direction `(dc, dr)`, if on the board.
+        /// The square one step from `square` in direction `(dc, dr)`, if on the board.
         fn step(&self, (c, r): (usize, usize), (dc, dr): (i64, i64)) -> Option<(usize, usize)> {
             let (nc, nr) = (c as i64 + dc, r as i64 + dr);
             (nc >= 0 && nr >= 0 && nc < self.w as i64 && nr < self.h as i64)
@@ -251,7 +254,7 @@ mod tests {
             self.step(from, d).filter(|&to| self.open(from, to))
         }
 
-        /// Steps to the nearest cell of row `goal`, by BFS from that row.
+        /// Steps to the nearest square of row `goal`, by BFS from that row.
         fn distances(&self, goal: usize) -> Vec<u8> {
             let mut dist = vec![UNREACHABLE; self.w * self.h];
             let mut queue: std::collections::VecDeque<(usize, usize)> =
@@ -259,12 +262,12 @@ mod tests {
             for &(c, r) in &queue {
                 dist[r * self.w + c] = 0;
             }
-            while let Some(cell) = queue.pop_front() {
+            while let Some(square) = queue.pop_front() {
                 for d in DIRS {
-                    if let Some(next) = self.open_step(cell, d)
+                    if let Some(next) = self.open_step(square, d)
                         && dist[next.1 * self.w + next.0] == UNREACHABLE
                     {
-                        dist[next.1 * self.w + next.0] = dist[cell.1 * self.w + cell.0] + 1;
+                        dist[next.1 * self.w + next.0] = dist[square.1 * self.w + square.0] + 1;
                         queue.push_back(next);
                     }
                 }
@@ -323,7 +326,7 @@ mod tests {
                 Orientation::Vertical
             };
             set = set.with(Wall {
-                anchor: board.cell(c, r),
+                anchor: board.square(c, r),
                 orientation,
             });
             list.push((c, r, horizontal));
@@ -337,7 +340,7 @@ mod tests {
     }
 
     /// `expand`, `reach`, `distances` and `pawn_destinations` against the slow twin, on
-    /// boards whose cells go past bit 63.
+    /// boards whose squares go past bit 63.
     #[test]
     fn wide_boards_agree_with_the_slow_twin() {
         for (w, h) in [(9, 9), (11, 11), (16, 8), (8, 16), (2, 64), (26, 4), (5, 5)] {
@@ -345,21 +348,25 @@ mod tests {
             for (count, seed) in [(0, 1), (3, 2), (12, 3), (30, 4)] {
                 let (walls, slow) = some_walls(board, count, seed);
                 let edges = walls.edges(board);
-                let at = |cell: Cell| (board.col(cell), board.row(cell));
-                let set_of = |cells: &[(usize, usize)]| {
-                    cells
+                let at = |square: Square| (board.col(square), board.row(square));
+                let set_of = |squares: &[(usize, usize)]| {
+                    squares
                         .iter()
-                        .fold(0 as Cells, |s, &(c, r)| s | 1 << board.cell(c, r))
+                        .fold(0 as Squares, |s, &(c, r)| s | 1 << board.square(c, r))
                 };
-                let mut union = (0 as Cells, 0 as Cells);
-                for cell in 0..board.cells() as Cell {
+                let mut union = (0 as Squares, 0 as Squares);
+                for square in 0..board.squares() as Square {
                     let steps: Vec<_> = DIRS
                         .iter()
-                        .filter_map(|&d| slow.open_step(at(cell), d))
+                        .filter_map(|&d| slow.open_step(at(square), d))
                         .collect();
-                    assert_eq!(edges.expand(1 << cell), set_of(&steps), "{board} {cell}");
-                    if cell % 3 == 0 {
-                        union.0 |= 1 << cell;
+                    assert_eq!(
+                        edges.expand(1 << square),
+                        set_of(&steps),
+                        "{board} {square}"
+                    );
+                    if square % 3 == 0 {
+                        union.0 |= 1 << square;
                         union.1 |= set_of(&steps);
                     }
                 }
@@ -367,18 +374,18 @@ mod tests {
                 for (player, goal_row) in [(Player::One, h - 1), (Player::Two, 0)] {
                     let fast = edges.distances(board.goal(player));
                     let want = slow.distances(goal_row);
-                    assert_eq!(&fast[..board.cells()], &want[..], "{board} {count} walls");
-                    assert!(fast[board.cells()..].iter().all(|&d| d == UNREACHABLE));
-                    let reached: Vec<_> = (0..board.cells() as Cell)
+                    assert_eq!(&fast[..board.squares()], &want[..], "{board} {count} walls");
+                    assert!(fast[board.squares()..].iter().all(|&d| d == UNREACHABLE));
+                    let reached: Vec<_> = (0..board.squares() as Square)
                         .filter(|&c| want[c as usize] != UNREACHABLE)
                         .map(at)
                         .collect();
                     assert_eq!(edges.reach(board.goal(player)), set_of(&reached));
                 }
-                for me in 0..board.cells() as Cell {
-                    // Every neighbour (where jumps happen) and one far cell.
-                    let far = (me as usize + board.cells() / 2) % board.cells();
-                    let others = bits(board.neighbours(me)).chain([far as Cell]);
+                for me in 0..board.squares() as Square {
+                    // Every neighbour (where jumps happen) and one far square.
+                    let far = (me as usize + board.squares() / 2) % board.squares();
+                    let others = bits(board.neighbours(me)).chain([far as Square]);
                     for opp in others.filter(|&o| o != me) {
                         let want = set_of(&slow.pawn_destinations(at(me), at(opp)));
                         let fast = edges.pawn_destinations(me, opp);
@@ -395,12 +402,12 @@ mod tests {
 #[cfg(test)]
 mod local_moves {
     use crate::configs::Tables;
-    use crate::rules::geometry::{Board, Cell};
+    use crate::rules::geometry::{Board, Square};
     use crate::support::progress::Silent;
 
     /// The proof search's pawn moves (`WallSet::pawn_destinations`, in one `u64` word on
-    /// these boards) against the open-edge masks in the full cell-set word, for every
-    /// configuration and pair of pawn cells of small cells.
+    /// these boards) against the open-edge masks in the full square-set word, for every
+    /// configuration and pair of pawn squares of small squares.
     #[test]
     fn local_pawn_moves_equal_the_open_edge_masks() {
         for (w, h, walls) in [(3, 3, 4), (4, 3, 3), (3, 4, 3), (2, 5, 4), (5, 2, 4)] {
@@ -409,8 +416,8 @@ mod local_moves {
             for config in 0..tables.len() as crate::configs::ConfigId {
                 let set = tables.walls(config);
                 let edges = set.edges(board);
-                for me in 0..board.cells() as Cell {
-                    for opp in (0..board.cells() as Cell).filter(|&o| o != me) {
+                for me in 0..board.squares() as Square {
+                    for opp in (0..board.squares() as Square).filter(|&o| o != me) {
                         assert_eq!(
                             set.pawn_destinations(board, me, opp),
                             edges.pawn_destinations(me, opp),

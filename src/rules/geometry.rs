@@ -1,6 +1,6 @@
-//! Board geometry: the size of the board, cells, players and the four step directions.
+//! Board geometry: the size of the board, squares, players and the four step directions.
 //!
-//! A cell `(col, row)` is the bit `row * W + col` of a `Cells` (see `bitboard.rs`). Row 0 is
+//! A square `(col, row)` is the bit `row * W + col` of a `Squares` (see `bitboard.rs`). Row 0 is
 //! Player 1's home row. On a 4x3 board:
 //!
 //! ```text
@@ -12,24 +12,24 @@
 
 use crate::error::{Error, Result};
 
-/// A cell index, `row * W + col`; always below `MAX_CELLS`.
-pub type Cell = u8;
+/// A square index, `row * W + col`; always below `MAX_SQUARES`.
+pub type Square = u8;
 
-/// A set of cells, or of wall anchors: bit `row * W + col`. The one place that decides how
-/// wide a cell set is; `MAX_CELLS` follows from it.
-pub type Cells = u128;
+/// A set of squares, or of wall anchors: bit `row * W + col`. The one place that decides how
+/// wide a square set is; `MAX_SQUARES` follows from it.
+pub type Squares = u128;
 
-/// The most cells a board may have: every cell set fits one `Cells`.
-pub const MAX_CELLS: usize = Cells::BITS as usize;
+/// The most squares a board may have: every square set fits one `Squares`.
+pub const MAX_SQUARES: usize = Squares::BITS as usize;
 /// The widest board: columns are single letters `a`..`z`.
 pub const MAX_WIDTH: usize = 26;
 
-/// The most wall anchors, `(W-1) * (H-1)`, of any board allowed (105 for 128 cells: 16x8).
+/// The most wall anchors, `(W-1) * (H-1)`, of any board allowed (105 for 128 squares: 16x8).
 pub const MAX_ANCHORS: usize = {
     let mut most = 0;
     let mut w = 2;
     while w <= MAX_WIDTH {
-        let h = MAX_CELLS / w;
+        let h = MAX_SQUARES / w;
         if h >= 2 && (w - 1) * (h - 1) > most {
             most = (w - 1) * (h - 1);
         }
@@ -39,7 +39,7 @@ pub const MAX_ANCHORS: usize = {
 };
 
 #[allow(clippy::assertions_on_constants)]
-const _: () = assert!(MAX_CELLS <= 1 << 8, "a cell fits a `Cell`");
+const _: () = assert!(MAX_SQUARES <= 1 << 8, "a square fits a `Square`");
 
 /// A player: `One` moves first from row 0 towards row H-1, `Two` the other way.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -95,14 +95,14 @@ impl Dir {
     }
 }
 
-/// A validated board size: `2 <= W <= 26`, `2 <= H`, `W * H <= MAX_CELLS` (128).
+/// A validated board size: `2 <= W <= 26`, `2 <= H`, `W * H <= MAX_SQUARES` (128).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Board {
     width: u8,
     height: u8,
-    /// Cells of the first and of the last column, kept because moves need them constantly.
-    first_col: Cells,
-    last_col: Cells,
+    /// Squares of the first and of the last column, kept because moves need them constantly.
+    first_col: Squares,
+    last_col: Squares,
 }
 
 impl Board {
@@ -118,13 +118,13 @@ impl Board {
         if height < 2 {
             return limit("the height must be at least 2");
         }
-        if width * height > MAX_CELLS {
+        if width * height > MAX_SQUARES {
             return Err(Error::Board(format!(
-                "board {width}x{height}: the board must have at most {MAX_CELLS} cells \
-                 (width x height <= {MAX_CELLS})"
+                "board {width}x{height}: the board must have at most {MAX_SQUARES} squares \
+                 (width x height <= {MAX_SQUARES})"
             )));
         }
-        let col = |c: usize| (0..height).fold(0 as Cells, |m, r| m | 1 << (r * width + c));
+        let col = |c: usize| (0..height).fold(0 as Squares, |m, r| m | 1 << (r * width + c));
         Ok(Board {
             width: width as u8,
             height: height as u8,
@@ -156,56 +156,56 @@ impl Board {
         self.height as usize
     }
 
-    pub const fn cells(self) -> usize {
+    pub const fn squares(self) -> usize {
         self.width() * self.height()
     }
 
-    pub const fn cell(self, col: usize, row: usize) -> Cell {
-        (row * self.width() + col) as Cell
+    pub const fn square(self, col: usize, row: usize) -> Square {
+        (row * self.width() + col) as Square
     }
 
-    pub const fn col(self, cell: Cell) -> usize {
-        cell as usize % self.width()
+    pub const fn col(self, square: Square) -> usize {
+        square as usize % self.width()
     }
 
-    pub const fn row(self, cell: Cell) -> usize {
-        cell as usize / self.width()
+    pub const fn row(self, square: Square) -> usize {
+        square as usize / self.width()
     }
 
-    /// Every cell of the board.
-    pub const fn all_cells(self) -> Cells {
-        if self.cells() == MAX_CELLS {
-            Cells::MAX
+    /// Every square of the board.
+    pub const fn all_squares(self) -> Squares {
+        if self.squares() == MAX_SQUARES {
+            Squares::MAX
         } else {
-            (1 << self.cells()) - 1
+            (1 << self.squares()) - 1
         }
     }
 
-    pub const fn row_mask(self, row: usize) -> Cells {
+    pub const fn row_mask(self, row: usize) -> Squares {
         ((1 << self.width()) - 1) << (row * self.width())
     }
 
-    pub fn col_mask(self, col: usize) -> Cells {
+    pub fn col_mask(self, col: usize) -> Squares {
         self.first_col << col
     }
 
-    /// Cells with a cell to their left (all but the first column).
+    /// Squares with a square to their left (all but the first column).
     #[inline(always)]
-    pub const fn not_first_col(self) -> Cells {
-        self.all_cells() & !self.first_col
+    pub const fn not_first_col(self) -> Squares {
+        self.all_squares() & !self.first_col
     }
 
-    /// Cells with a cell to their right (all but the last column).
+    /// Squares with a square to their right (all but the last column).
     #[inline(always)]
-    pub const fn not_last_col(self) -> Cells {
-        self.all_cells() & !self.last_col
+    pub const fn not_last_col(self) -> Squares {
+        self.all_squares() & !self.last_col
     }
 
-    /// The wall anchors: cells `(c, r)` with `c < W-1` and `r < H-1` (see `walls.rs`).
-    pub fn anchors(self) -> Cells {
+    /// The wall anchors: squares `(c, r)` with `c < W-1` and `r < H-1` (see `walls.rs`).
+    pub fn anchors(self) -> Squares {
         let top = self.row_mask(self.height() - 1);
         let right = self.col_mask(self.width() - 1);
-        self.all_cells() & !top & !right
+        self.all_squares() & !top & !right
     }
 
     /// Number of wall anchors, `(W-1) * (H-1)`.
@@ -213,41 +213,41 @@ impl Board {
         (self.width() - 1) * (self.height() - 1)
     }
 
-    /// The row a player must reach, as a cell set.
-    pub const fn goal(self, player: Player) -> Cells {
+    /// The row a player must reach, as a square set.
+    pub const fn goal(self, player: Player) -> Squares {
         match player {
             Player::One => self.row_mask(self.height() - 1),
             Player::Two => self.row_mask(0),
         }
     }
 
-    /// A player's starting cell: column `floor(W/2)` of their home row.
-    pub const fn start(self, player: Player) -> Cell {
+    /// A player's starting square: column `floor(W/2)` of their home row.
+    pub const fn start(self, player: Player) -> Square {
         match player {
-            Player::One => self.cell(self.width() / 2, 0),
-            Player::Two => self.cell(self.width() / 2, self.height() - 1),
+            Player::One => self.square(self.width() / 2, 0),
+            Player::Two => self.square(self.width() / 2, self.height() - 1),
         }
     }
 
-    /// The cell's left-right mirror image.
-    pub const fn mirror_cell(self, cell: Cell) -> Cell {
-        self.cell(self.width() - 1 - self.col(cell), self.row(cell))
+    /// The square's left-right mirror image.
+    pub const fn mirror_square(self, square: Square) -> Square {
+        self.square(self.width() - 1 - self.col(square), self.row(square))
     }
 
-    /// The cells orthogonally next to `cell`, walls ignored: the only places from which the
+    /// The squares orthogonally next to `square`, walls ignored: the only places from which the
     /// other pawn can change where a pawn may move.
     #[inline(always)]
-    pub const fn neighbours(self, cell: Cell) -> Cells {
-        let me: Cells = 1 << cell;
-        ((me << self.width) | (me >> self.width)) & self.all_cells()
+    pub const fn neighbours(self, square: Square) -> Squares {
+        let me: Squares = 1 << square;
+        ((me << self.width) | (me >> self.width)) & self.all_squares()
             | (me << 1) & self.not_first_col()
             | (me >> 1) & self.not_last_col()
     }
 
     /// Whether `a` and `b` are orthogonal neighbours (walls ignored): `neighbours` without
-    /// a cell set, for the proof search's test at every node.
+    /// a square set, for the proof search's test at every node.
     #[inline(always)]
-    pub const fn adjacent(self, a: Cell, b: Cell) -> bool {
+    pub const fn adjacent(self, a: Square, b: Square) -> bool {
         let d = a.abs_diff(b);
         let right = if a > b { a } else { b };
         d == self.width || d == 1 && self.not_first_col() >> right & 1 == 1
@@ -270,7 +270,7 @@ mod tests {
         assert!(Board::new(8, 8).is_ok());
         assert!(Board::new(26, 2).is_ok());
         assert!(Board::new(2, 32).is_ok());
-        // Over 64 cells: a cell set is wider than one u64.
+        // Over 64 squares: a square set is wider than one u64.
         for (w, h) in [
             (9, 9),
             (11, 11),
@@ -282,7 +282,7 @@ mod tests {
             (26, 4),
         ] {
             let b = Board::new(w, h).unwrap_or_else(|e| panic!("{w}x{h}: {e}"));
-            assert_eq!(b.cells(), w * h);
+            assert_eq!(b.squares(), w * h);
         }
         for (w, h) in [(1, 5), (5, 1), (27, 2), (12, 11), (2, 65), (13, 10), (0, 0)] {
             assert!(matches!(Board::new(w, h), Err(Error::Board(_))), "{w}x{h}");
@@ -300,12 +300,12 @@ mod tests {
         assert_eq!(b.goal(Player::One), 0b1111_0000_0000);
         assert_eq!(b.start(Player::One), 2);
         assert_eq!(b.start(Player::Two), 10);
-        assert_eq!(b.mirror_cell(b.cell(0, 1)), b.cell(3, 1));
+        assert_eq!(b.mirror_square(b.square(0, 1)), b.square(3, 1));
         let full = Board::new(16, 8).unwrap();
-        assert_eq!(full.all_cells(), Cells::MAX);
-        assert_eq!(Board::new(8, 8).unwrap().all_cells(), u64::MAX as Cells);
+        assert_eq!(full.all_squares(), Squares::MAX);
+        assert_eq!(Board::new(8, 8).unwrap().all_squares(), u64::MAX as Squares);
         assert_eq!(MAX_ANCHORS, 105);
-        // Cells above bit 63 on 9x9: the top row and Player 2's start.
+        // Squares above bit 63 on 9x9: the top row and Player 2's start.
         let b = Board::new(9, 9).unwrap();
         assert_eq!(b.goal(Player::One), 0x1FF << 72);
         assert_eq!(b.start(Player::Two), 76);
@@ -314,8 +314,8 @@ mod tests {
         assert_eq!(b.neighbours(76), 1 << 75 | 1 << 77 | 1 << 67);
         for (w, h) in [(9, 9), (2, 64), (26, 4), (5, 5), (3, 2), (16, 8)] {
             let b = Board::new(w, h).unwrap();
-            for x in 0..b.cells() as Cell {
-                for y in 0..b.cells() as Cell {
+            for x in 0..b.squares() as Square {
+                for y in 0..b.squares() as Square {
                     assert_eq!(
                         b.adjacent(x, y),
                         b.neighbours(x) >> y & 1 == 1,

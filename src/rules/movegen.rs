@@ -28,7 +28,7 @@ impl PathOracle for FloodFill {
     }
 }
 
-/// The oracle of the configuration tables: a lookup of which cells still reach each goal.
+/// The oracle of the configuration tables: a lookup of which squares still reach each goal.
 /// (Here rather than in `tables.rs`: the tables know nothing of move generation.)
 impl PathOracle for Tables {
     fn keeps_paths(&self, _board: Board, walls: WallSet, pawns: [u8; 2]) -> bool {
@@ -41,7 +41,7 @@ impl PathOracle for Tables {
 }
 
 impl Position {
-    /// The legal actions, pawn moves first (by cell), then walls (horizontal, then vertical,
+    /// The legal actions, pawn moves first (by square), then walls (horizontal, then vertical,
     /// by anchor). Empty when the game is over, or (only possible with H = 2) when the
     /// player to move is stuck, which is a draw.
     pub fn legal_actions(&self, board: Board) -> Vec<Action> {
@@ -75,27 +75,27 @@ impl Position {
     /// `None` if `action` is legal here, else the reason in words, e.g.
     /// `the wall c2h blocks it`.
     pub fn why_illegal(&self, board: Board, action: Action) -> Option<String> {
-        use crate::rules::notation::{cell_name, clash_text, wall_name};
+        use crate::rules::notation::{clash_text, square_name, wall_name};
         if let Some(p) = self.winner(board) {
             return Some(format!("the game is over: Player {} has won", p.number()));
         }
         let me = self.to_move;
         match action {
-            Action::Pawn(cell) => {
+            Action::Pawn(square) => {
                 let edges = self.walls.edges(board);
                 let from = self.pawn(me);
-                if edges.pawn_destinations(from, self.pawn(me.other())) >> cell & 1 == 1 {
+                if edges.pawn_destinations(from, self.pawn(me.other())) >> square & 1 == 1 {
                     return None;
                 }
-                if cell == self.pawn(me.other()) {
+                if square == self.pawn(me.other()) {
                     return Some("the other pawn stands there".into());
                 }
-                if let Some(wall) = wall_between(board, self.walls, from, cell) {
+                if let Some(wall) = wall_between(board, self.walls, from, square) {
                     return Some(format!("the wall {} blocks it", wall_name(board, wall)));
                 }
                 Some(format!(
                     "it is not a step or jump from {}",
-                    cell_name(board, from)
+                    square_name(board, from)
                 ))
             }
             Action::Wall(wall) => {
@@ -121,11 +121,11 @@ impl Position {
     }
 }
 
-/// The wall that blocks the edge between two orthogonally adjacent cells, if one does.
+/// The wall that blocks the edge between two orthogonally adjacent squares, if one does.
 fn wall_between(board: Board, walls: WallSet, a: u8, b: u8) -> Option<Wall> {
     let (ca, ra, cb, rb) = (board.col(a), board.row(a), board.col(b), board.row(b));
     let at = |col: usize, row: usize, orientation| Wall {
-        anchor: board.cell(col, row),
+        anchor: board.square(col, row),
         orientation,
     };
     let candidates: Vec<Wall> = if ca == cb && ra.abs_diff(rb) == 1 {

@@ -1,17 +1,17 @@
-//! Notation (RULES.md): cells `c2`, walls `b2h` / `b2v`, games `1. c2 c4 2. b2h c3`, and
+//! Notation (RULES.md): squares `c2`, walls `b2h` / `b2v`, games `1. c2 c4 2. b2h c3`, and
 //! position records `b2 / a1c3 / c2 c4 / 2 3 / 1`, printed and parsed on a given board.
 //! Parse errors say what is wrong and where. Notation is lower-case only, as RULES.md
 //! writes it (and `Board::parse` its `x`): one spelling, the one printed, so that `B2` is
 //! refused with a message that says so rather than read in one place and not another.
 
 use crate::error::{Error, Result, clip, count};
-use crate::rules::geometry::{Board, Cell, Player};
+use crate::rules::geometry::{Board, Player, Square};
 use crate::rules::position::{Action, MAX_WALLS_PER_PLAYER, Position, PositionError};
 use crate::rules::walls::{Clash, Orientation, Wall, WallSet};
 
-pub fn cell_name(board: Board, cell: Cell) -> String {
-    let col = (b'a' + board.col(cell) as u8) as char;
-    format!("{col}{}", board.row(cell) + 1)
+pub fn square_name(board: Board, square: Square) -> String {
+    let col = (b'a' + board.col(square) as u8) as char;
+    format!("{col}{}", board.row(square) + 1)
 }
 
 pub fn wall_name(board: Board, wall: Wall) -> String {
@@ -19,12 +19,12 @@ pub fn wall_name(board: Board, wall: Wall) -> String {
         Orientation::Horizontal => 'h',
         Orientation::Vertical => 'v',
     };
-    format!("{}{suffix}", cell_name(board, wall.anchor))
+    format!("{}{suffix}", square_name(board, wall.anchor))
 }
 
 pub fn action_name(board: Board, action: Action) -> String {
     match action {
-        Action::Pawn(cell) => cell_name(board, cell),
+        Action::Pawn(square) => square_name(board, square),
         Action::Wall(wall) => wall_name(board, wall),
     }
 }
@@ -53,19 +53,19 @@ fn split_square(text: &str) -> Option<(usize, usize)> {
     Some(((letter as u8 - b'a') as usize, row - 1))
 }
 
-pub fn parse_cell(board: Board, text: &str) -> Result<Cell> {
+pub fn parse_square(board: Board, text: &str) -> Result<Square> {
     let (col, row) = split_square(text).ok_or_else(|| {
         Error::Notation(format!(
-            "'{}' is not a cell: write a lower-case column letter and a row number, e.g. c2",
+            "'{}' is not a square: write a lower-case column letter and a row number, e.g. c2",
             clip(text)
         ))
     })?;
     if col >= board.width() || row >= board.height() {
         return Err(Error::Notation(format!(
-            "cell {text} is off a {board} board"
+            "square {text} is off a {board} board"
         )));
     }
-    Ok(board.cell(col, row))
+    Ok(board.square(col, row))
 }
 
 /// A wall anchor without its orientation letter (as in position records).
@@ -88,7 +88,7 @@ fn parse_anchor(board: Board, text: &str, orientation: Orientation) -> Result<Wa
         )));
     }
     Ok(Wall {
-        anchor: board.cell(col, row),
+        anchor: board.square(col, row),
         orientation,
     })
 }
@@ -107,13 +107,13 @@ pub fn parse_wall(board: Board, text: &str) -> Result<Wall> {
     parse_anchor(board, &text[..text.len() - 1], orientation)
 }
 
-/// A cell (pawn move) or a wall, told apart by the trailing `h`/`v` (a cell ends with a
+/// A square (pawn move) or a wall, told apart by the trailing `h`/`v` (a square ends with a
 /// digit: `B2H` is a wall in the wrong case, and is refused as one).
 pub fn parse_action(board: Board, text: &str) -> Result<Action> {
     if text.ends_with(['h', 'v', 'H', 'V']) {
         parse_wall(board, text).map(Action::Wall)
     } else {
-        parse_cell(board, text).map(Action::Pawn)
+        parse_square(board, text).map(Action::Pawn)
     }
 }
 
@@ -209,12 +209,12 @@ pub fn format_moves(board: Board, first: Player, actions: &[Action]) -> String {
 
 /// The record of a position: `<h walls> / <v walls> / <P1> <P2> / <P1 left> <P2 left> / <to move>`.
 pub fn format_record(board: Board, pos: &Position) -> String {
-    let list = |bits: crate::rules::bitboard::Cells| {
+    let list = |bits: crate::rules::bitboard::Squares| {
         let s: String = crate::rules::bitboard::bits(bits)
             .map(|a| (board.col(a), board.row(a), a))
             .collect::<std::collections::BTreeSet<_>>()
             .into_iter()
-            .map(|(_, _, a)| cell_name(board, a))
+            .map(|(_, _, a)| square_name(board, a))
             .collect();
         if s.is_empty() { "-".to_string() } else { s }
     };
@@ -222,8 +222,8 @@ pub fn format_record(board: Board, pos: &Position) -> String {
         "{} / {} / {} {} / {} {} / {}",
         list(pos.walls.horizontal),
         list(pos.walls.vertical),
-        cell_name(board, pos.pawns[0]),
-        cell_name(board, pos.pawns[1]),
+        square_name(board, pos.pawns[0]),
+        square_name(board, pos.pawns[1]),
         pos.left[0],
         pos.left[1],
         pos.to_move.number()
@@ -264,10 +264,10 @@ pub fn parse_record(board: Board, text: &str, walls_per_player: Option<u8>) -> R
     }
     let pawns: Vec<&str> = fields[2].split_whitespace().collect();
     if pawns.len() != 2 {
-        return Err(bad("the pawns field needs two cells, e.g. c2 c4".into()));
+        return Err(bad("the pawns field needs two squares, e.g. c2 c4".into()));
     }
-    let p1 = parse_cell(board, pawns[0]).map_err(|e| bad(format!("Player 1's pawn: {e}")))?;
-    let p2 = parse_cell(board, pawns[1]).map_err(|e| bad(format!("Player 2's pawn: {e}")))?;
+    let p1 = parse_square(board, pawns[0]).map_err(|e| bad(format!("Player 1's pawn: {e}")))?;
+    let p2 = parse_square(board, pawns[1]).map_err(|e| bad(format!("Player 2's pawn: {e}")))?;
     let counts: Vec<&str> = fields[3].split_whitespace().collect();
     let count = |s: &str, who: u8| -> Result<u8> {
         let n: u32 = s.parse().map_err(|_| {
@@ -314,17 +314,17 @@ pub fn parse_record(board: Board, text: &str, walls_per_player: Option<u8>) -> R
 pub fn position_error_text(board: Board, e: PositionError) -> String {
     match e {
         PositionError::PawnOffBoard(p) => format!("Player {}'s pawn is off the board", p.number()),
-        PositionError::SameCell => "both pawns stand on the same cell".into(),
+        PositionError::SameCell => "both pawns stand on the same square".into(),
         PositionError::WallOffBoard => "a wall is off the board".into(),
         PositionError::WallClash(wall, clash) => format!(
             "the wall {} {}",
             wall_name(board, wall),
             clash_text(board, clash)
         ),
-        PositionError::NoPath(p, cell) => format!(
+        PositionError::NoPath(p, square) => format!(
             "Player {}'s pawn on {} has no path to its goal row",
             p.number(),
-            cell_name(board, cell)
+            square_name(board, square)
         ),
         PositionError::BothHome => "both pawns stand on their goal rows".into(),
         PositionError::TooManyLeft(p, left) => format!(
@@ -390,12 +390,12 @@ mod tests {
     #[test]
     fn cells_and_walls_round_trip() {
         let b = Board::new(3, 12).unwrap();
-        for cell in 0..b.cells() as Cell {
-            assert_eq!(parse_cell(b, &cell_name(b, cell)).unwrap(), cell);
+        for square in 0..b.squares() as Square {
+            assert_eq!(parse_square(b, &square_name(b, square)).unwrap(), square);
         }
-        assert_eq!(cell_name(b, b.cell(0, 9)), "a10");
+        assert_eq!(square_name(b, b.square(0, 9)), "a10");
         let w = parse_wall(b55(), "b2h").unwrap();
-        assert_eq!(w.anchor, b55().cell(1, 1));
+        assert_eq!(w.anchor, b55().square(1, 1));
         assert_eq!(wall_name(b55(), w), "b2h");
     }
 
@@ -407,9 +407,9 @@ mod tests {
             parse_wall(b55(), "e2h").is_err(),
             "column e has no anchor on 5x5"
         );
-        assert!(parse_cell(b55(), "a0").is_err());
-        assert!(parse_cell(b55(), "a6").is_err());
-        assert!(parse_cell(b55(), "A1").is_err());
+        assert!(parse_square(b55(), "a0").is_err());
+        assert!(parse_square(b55(), "a6").is_err());
+        assert!(parse_square(b55(), "A1").is_err());
         let start = Position::start(b55(), 3).unwrap();
         let e = parse_moves(b55(), start, "1. c2 c4 2. c2h b4 3. c3").unwrap_err();
         assert_eq!(

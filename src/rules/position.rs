@@ -2,24 +2,24 @@
 //! move. Actions and playing them live here too; which actions are legal is `movegen.rs`.
 
 use crate::error::{Error, Result};
-use crate::rules::geometry::{Board, Cell, Player};
+use crate::rules::geometry::{Board, Player, Square};
 use crate::rules::walls::{Clash, Wall, WallSet};
 
 /// The most walls a player may hold: walls-left counts are packed in 5 bits in search keys.
 pub const MAX_WALLS_PER_PLAYER: u8 = 31;
 
-/// One player's action: move the pawn to a cell, or place a wall.
+/// One player's action: move the pawn to a square, or place a wall.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Action {
-    Pawn(Cell),
+    Pawn(Square),
     Wall(Wall),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Position {
     pub walls: WallSet,
-    /// Pawn cells, indexed by `Player::index`.
-    pub pawns: [Cell; 2],
+    /// Pawn squares, indexed by `Player::index`.
+    pub pawns: [Square; 2],
     /// Walls left, indexed by `Player::index`.
     pub left: [u8; 2],
     pub to_move: Player,
@@ -45,7 +45,7 @@ impl Position {
             .find(|&p| board.goal(p) >> self.pawns[p.index()] & 1 == 1)
     }
 
-    pub fn pawn(&self, player: Player) -> Cell {
+    pub fn pawn(&self, player: Player) -> Square {
         self.pawns[player.index()]
     }
 
@@ -54,7 +54,7 @@ impl Position {
         let mut next = *self;
         let me = self.to_move.index();
         match action {
-            Action::Pawn(cell) => next.pawns[me] = cell,
+            Action::Pawn(square) => next.pawns[me] = square,
             Action::Wall(wall) => {
                 next.walls = self.walls.with(wall);
                 next.left[me] -= 1;
@@ -68,12 +68,12 @@ impl Position {
     pub fn mirror(&self, board: Board) -> Position {
         Position {
             walls: self.walls.mirror(board),
-            pawns: self.pawns.map(|c| board.mirror_cell(c)),
+            pawns: self.pawns.map(|c| board.mirror_square(c)),
             ..*self
         }
     }
 
-    /// Checks that a position given by a user could stand on `board`: pawns on distinct cells,
+    /// Checks that a position given by a user could stand on `board`: pawns on distinct squares,
     /// walls on valid anchors that do not overlap, both pawns with a path to their goals, not
     /// both pawns home, and (when `walls_per_player` is given) walls left not above it.
     /// The error is typed; `notation::position_error_text` words it.
@@ -82,7 +82,7 @@ impl Position {
         board: Board,
         walls_per_player: Option<u8>,
     ) -> std::result::Result<(), PositionError> {
-        let on_board = board.all_cells();
+        let on_board = board.all_squares();
         for p in [Player::One, Player::Two] {
             if on_board >> self.pawn(p) & 1 == 0 {
                 return Err(PositionError::PawnOffBoard(p));
@@ -147,8 +147,8 @@ pub enum PositionError {
     WallOffBoard,
     /// A wall clashes with one listed before it.
     WallClash(Wall, Clash),
-    /// The player's pawn, on this cell, cannot reach its goal row.
-    NoPath(Player, Cell),
+    /// The player's pawn, on this square, cannot reach its goal row.
+    NoPath(Player, Square),
     BothHome,
     /// More walls left than the solver supports.
     TooManyLeft(Player, u8),

@@ -1,21 +1,21 @@
 //! Walls and sets of walls.
 //!
-//! A wall is anchored at an interior intersection, named by the cell `(c, r)` at whose
-//! top-right corner it lies (`c < W-1`, `r < H-1`). A wall set keeps one `Cells` per
-//! orientation, using the anchor's *cell* bit `r * W + c`, so that the edges a wall blocks
-//! are the anchor bit and one neighbour: no remapping between anchor and cell indices.
+//! A wall is anchored at an interior intersection, named by the square `(c, r)` at whose
+//! top-right corner it lies (`c < W-1`, `r < H-1`). A wall set keeps one `Squares` per
+//! orientation, using the anchor's *square* bit `r * W + c`, so that the edges a wall blocks
+//! are the anchor bit and one neighbour: no remapping between anchor and square indices.
 //!
 //! ```text
 //!  3x3 board, anchors marked +          horizontal b1h = anchor (1,0), bit 1:
-//!    .   .   .                            blocks b1-b2 and c1-c2 (cells 1,2 upward)
+//!    .   .   .                            blocks b1-b2 and c1-c2 (squares 1,2 upward)
 //!      +   +        <- anchors (0,1) (1,1) = bits 3, 4
 //!    .   .   .                          vertical a1v = anchor (0,0), bit 0:
 //!      +   +        <- anchors (0,0) (1,0) = bits 0, 1   blocks a1-b1 and a2-b2
-//!    .   .   .                            (cells 0,3 rightward)
+//!    .   .   .                            (squares 0,3 rightward)
 //! ```
 
-use crate::rules::bitboard::{BitMask, Cells, OpenEdges};
-use crate::rules::geometry::{Board, Cell};
+use crate::rules::bitboard::{BitMask, OpenEdges, Squares};
+use crate::rules::geometry::{Board, Square};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Orientation {
@@ -23,10 +23,10 @@ pub enum Orientation {
     Vertical,
 }
 
-/// One wall: its anchor cell and orientation.
+/// One wall: its anchor square and orientation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Wall {
-    pub anchor: Cell,
+    pub anchor: Square,
     pub orientation: Orientation,
 }
 
@@ -44,8 +44,8 @@ pub enum Clash {
 /// A set of walls: anchor bits per orientation (see the module doc).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct WallSet {
-    pub horizontal: Cells,
-    pub vertical: Cells,
+    pub horizontal: Squares,
+    pub vertical: Squares,
 }
 
 impl WallSet {
@@ -66,7 +66,7 @@ impl WallSet {
         self.bits(wall.orientation) >> wall.anchor & 1 == 1
     }
 
-    pub fn bits(self, orientation: Orientation) -> Cells {
+    pub fn bits(self, orientation: Orientation) -> Squares {
         match orientation {
             Orientation::Horizontal => self.horizontal,
             Orientation::Vertical => self.vertical,
@@ -75,7 +75,7 @@ impl WallSet {
 
     /// The set with `wall` added (no checks).
     pub fn with(self, wall: Wall) -> WallSet {
-        let bit: Cells = 1 << wall.anchor;
+        let bit: Squares = 1 << wall.anchor;
         match wall.orientation {
             Orientation::Horizontal => WallSet {
                 horizontal: self.horizontal | bit,
@@ -90,7 +90,7 @@ impl WallSet {
 
     /// The set with `wall` taken out (no checks).
     pub fn without(self, wall: Wall) -> WallSet {
-        let bit: Cells = 1 << wall.anchor;
+        let bit: Squares = 1 << wall.anchor;
         match wall.orientation {
             Orientation::Horizontal => WallSet {
                 horizontal: self.horizontal & !bit,
@@ -105,19 +105,19 @@ impl WallSet {
 
     /// Anchors where a horizontal wall fits: not on, beside (sharing a segment) or across
     /// a placed wall. Shifts that leave the anchor area are cut by `anchors`.
-    pub fn free_horizontal(self, board: Board) -> Cells {
+    pub fn free_horizontal(self, board: Board) -> Squares {
         let h = self.horizontal;
         board.anchors() & !(h | h << 1 | h >> 1 | self.vertical)
     }
 
     /// Anchors where a vertical wall fits (the same rule, along columns).
-    pub fn free_vertical(self, board: Board) -> Cells {
+    pub fn free_vertical(self, board: Board) -> Squares {
         let v = self.vertical;
         let w = board.width();
         board.anchors() & !(v | v << w | v >> w | self.horizontal)
     }
 
-    pub fn free(self, board: Board, orientation: Orientation) -> Cells {
+    pub fn free(self, board: Board, orientation: Orientation) -> Squares {
         match orientation {
             Orientation::Horizontal => self.free_horizontal(board),
             Orientation::Vertical => self.free_vertical(board),
@@ -131,7 +131,7 @@ impl WallSet {
             Orientation::Horizontal => (Orientation::Horizontal, Orientation::Vertical),
             Orientation::Vertical => (Orientation::Vertical, Orientation::Horizontal),
         };
-        let at = |o, anchor: Cell| Wall {
+        let at = |o, anchor: Square| Wall {
             anchor,
             orientation: o,
         };
@@ -140,11 +140,11 @@ impl WallSet {
         }
         let step = match wall.orientation {
             Orientation::Horizontal => 1,
-            Orientation::Vertical => board.width() as Cell,
+            Orientation::Vertical => board.width() as Square,
         };
         let neighbours = [a.checked_sub(step), a.checked_add(step)];
         for n in neighbours.into_iter().flatten() {
-            if (n as usize) < crate::rules::geometry::MAX_CELLS
+            if (n as usize) < crate::rules::geometry::MAX_SQUARES
                 && board.anchors() >> n & 1 == 1
                 && self.contains(at(same, n))
             {
@@ -157,13 +157,13 @@ impl WallSet {
         None
     }
 
-    /// Cells whose upward step is blocked, and cells whose rightward step is blocked.
+    /// Squares whose upward step is blocked, and squares whose rightward step is blocked.
     #[inline(always)]
-    pub fn blocked(self, board: Board) -> (Cells, Cells) {
-        self.blocked_in::<Cells>(board)
+    pub fn blocked(self, board: Board) -> (Squares, Squares) {
+        self.blocked_in::<Squares>(board)
     }
 
-    /// `blocked` in words of type `M` (`u64` on boards of at most 64 cells).
+    /// `blocked` in words of type `M` (`u64` on boards of at most 64 squares).
     #[inline(always)]
     fn blocked_in<M: BitMask>(self, board: Board) -> (M, M) {
         let (h, v) = (M::narrow(self.horizontal), M::narrow(self.vertical));
@@ -173,22 +173,22 @@ impl WallSet {
     /// The open edges of the board with these walls.
     #[inline]
     pub fn edges(self, board: Board) -> OpenEdges {
-        self.edges_in::<Cells>(board)
+        self.edges_in::<Squares>(board)
     }
 
-    /// The open edges kept in words of type `M` (`u64` on boards of at most 64 cells).
+    /// The open edges kept in words of type `M` (`u64` on boards of at most 64 squares).
     #[inline(always)]
     pub fn edges_in<M: BitMask>(self, board: Board) -> OpenEdges<M> {
         let (up, right) = self.blocked_in::<M>(board);
         OpenEdges::new(board, up, right)
     }
 
-    /// The cells a pawn on `me` may move to when the other pawn is on `opp`. The proof
-    /// search asks this at every node: on boards of at most 64 cells it works in one `u64`
-    /// word per mask, as fast as before boards could have more cells.
+    /// The squares a pawn on `me` may move to when the other pawn is on `opp`. The proof
+    /// search asks this at every node: on boards of at most 64 squares it works in one `u64`
+    /// word per mask, as fast as before boards could have more squares.
     #[inline]
-    pub fn pawn_destinations(self, board: Board, me: Cell, opp: Cell) -> Cells {
-        if board.cells() <= 64 {
+    pub fn pawn_destinations(self, board: Board, me: Square, opp: Square) -> Squares {
+        if board.squares() <= 64 {
             self.edges_in::<u64>(board)
                 .pawn_destinations(me, opp)
                 .widen()
@@ -199,10 +199,10 @@ impl WallSet {
 
     /// The left-right mirror image: anchor column `c` becomes `W-2-c`, for both orientations.
     pub fn mirror(self, board: Board) -> WallSet {
-        let m = |bits: Cells| {
-            crate::rules::bitboard::bits(bits).fold(0 as Cells, |acc, a| {
+        let m = |bits: Squares| {
+            crate::rules::bitboard::bits(bits).fold(0 as Squares, |acc, a| {
                 let (c, r) = (board.col(a), board.row(a));
-                acc | 1 << board.cell(board.width() - 2 - c, r)
+                acc | 1 << board.square(board.width() - 2 - c, r)
             })
         };
         WallSet {
@@ -229,13 +229,13 @@ impl WallSet {
 mod tests {
     use super::*;
 
-    fn h(anchor: Cell) -> Wall {
+    fn h(anchor: Square) -> Wall {
         Wall {
             anchor,
             orientation: Orientation::Horizontal,
         }
     }
-    fn v(anchor: Cell) -> Wall {
+    fn v(anchor: Square) -> Wall {
         Wall {
             anchor,
             orientation: Orientation::Vertical,
@@ -267,12 +267,12 @@ mod tests {
     #[test]
     fn blocked_edges() {
         let b = Board::new(3, 3).unwrap();
-        let set = WallSet::EMPTY.with(h(b.cell(1, 0)));
+        let set = WallSet::EMPTY.with(h(b.square(1, 0)));
         let e = set.edges(b);
         use crate::rules::geometry::Dir;
         assert_eq!(e.open(Dir::Up) & 0b111, 0b001);
         assert_eq!(e.open(Dir::Down) & 0b111_000, 0b001_000);
-        let set = WallSet::EMPTY.with(v(b.cell(0, 0)));
+        let set = WallSet::EMPTY.with(v(b.square(0, 0)));
         let e = set.edges(b);
         assert_eq!(e.open(Dir::Right) & 0b011_011, 0b010_010);
     }
@@ -280,16 +280,20 @@ mod tests {
     #[test]
     fn mirror_is_an_involution() {
         let b = Board::new(5, 3).unwrap();
-        let set = WallSet::EMPTY.with(h(b.cell(0, 0))).with(v(b.cell(3, 1)));
+        let set = WallSet::EMPTY
+            .with(h(b.square(0, 0)))
+            .with(v(b.square(3, 1)));
         let m = set.mirror(b);
-        assert!(m.contains(h(b.cell(3, 0))));
-        assert!(m.contains(v(b.cell(0, 1))));
+        assert!(m.contains(h(b.square(3, 0))));
+        assert!(m.contains(v(b.square(0, 1))));
         assert_eq!(m.mirror(b), set);
         let b = Board::new(9, 9).unwrap();
-        let set = WallSet::EMPTY.with(h(b.cell(0, 7))).with(v(b.cell(6, 7)));
+        let set = WallSet::EMPTY
+            .with(h(b.square(0, 7)))
+            .with(v(b.square(6, 7)));
         let m = set.mirror(b);
-        assert!(m.contains(h(b.cell(7, 7))), "bit 70");
-        assert!(m.contains(v(b.cell(1, 7))));
+        assert!(m.contains(h(b.square(7, 7))), "bit 70");
+        assert!(m.contains(v(b.square(1, 7))));
         assert_eq!(m.mirror(b), set);
     }
 }

@@ -125,7 +125,7 @@ impl<'a, T: ConfigTables> Prover<'a, T> {
     ) -> Prover<'a, T> {
         // No more entries than the cell has positions: configurations x splits of walls
         // left x pawn placements x sides to move (an upper bound).
-        let cells = tables.board().cells() as u128;
+        let cells = tables.board().squares() as u128;
         let positions = tables.configurations()
             * (tables.walls_per_player() as u128 + 1)
             * cells

@@ -13,19 +13,19 @@
 //!                                                              % 64      % 64     to move
 //! ```
 //!
-//! Moves are `u16`: a pawn destination cell (`0..MAX_CELLS`), or `WALL_BASE + slot` for a
+//! Moves are `u16`: a pawn destination cell (`0..MAX_SQUARES`), or `WALL_BASE + slot` for a
 //! wall (`2 * MAX_ANCHORS` slots, 210, so 338 values at most: more than a byte holds, and
 //! 9x9 alone needs 81 cells and 128 slots besides `NO_MOVE`).
 
 use crate::configs::ConfigId;
 use crate::configs::{ConfigTables, KEY_NUMBER_BITS, NO_CHILD};
-use crate::rules::bitboard::Cells;
+use crate::rules::bitboard::Squares;
 use crate::rules::bitboard::UNREACHABLE;
-use crate::rules::geometry::{Board, Cell, MAX_ANCHORS, MAX_CELLS, Player};
+use crate::rules::geometry::{Board, MAX_ANCHORS, MAX_SQUARES, Player, Square};
 use crate::rules::position::{Action, Position};
 
 pub type Move = u16;
-pub const WALL_BASE: Move = MAX_CELLS as Move;
+pub const WALL_BASE: Move = MAX_SQUARES as Move;
 /// One more than the largest move: the size of a table indexed by move.
 pub const MOVE_SPAN: usize = WALL_BASE as usize + 2 * MAX_ANCHORS;
 /// No move: what the transposition table keeps where no best move is known.
@@ -43,7 +43,7 @@ pub struct Key(pub u64);
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Node {
     pub config: ConfigId,
-    pub pawns: [Cell; 2],
+    pub pawns: [Square; 2],
     pub left: [u8; 2],
     pub to_move: Player,
 }
@@ -70,7 +70,7 @@ const _: () = {
         "side, two cells, two walls-left counts"
     );
     assert!(HIGH_CELL_SHIFT + 2 <= u64::BITS, "the key fits a u64");
-    assert!(MAX_CELLS <= 1 << 7, "a cell fits 7 bits");
+    assert!(MAX_SQUARES <= 1 << 7, "a cell fits 7 bits");
     assert!(
         WALL_BASE as usize + 2 * MAX_ANCHORS <= NO_MOVE as usize,
         "every move differs from NO_MOVE"
@@ -101,7 +101,7 @@ impl Node {
     }
 
     #[inline(always)]
-    fn pack(config: u64, pawns: [Cell; 2], left: [u8; 2], to_move: Player) -> u64 {
+    fn pack(config: u64, pawns: [Square; 2], left: [u8; 2], to_move: Player) -> u64 {
         let [p1, p2] = pawns.map(|c| c as u64);
         (p2 >> 6) << (HIGH_CELL_SHIFT + 1)
             | (p1 >> 6) << HIGH_CELL_SHIFT
@@ -129,7 +129,7 @@ impl Node {
         let own = Self::pack(own, self.pawns, self.left, self.to_move);
         let mirror = Self::pack(
             mirror,
-            self.pawns.map(|c| board.mirror_cell(c)),
+            self.pawns.map(|c| board.mirror_square(c)),
             self.left,
             self.to_move,
         );
@@ -137,7 +137,7 @@ impl Node {
     }
 
     #[inline(always)]
-    pub fn pawn(&self, p: Player) -> Cell {
+    pub fn pawn(&self, p: Player) -> Square {
         self.pawns[p.index()]
     }
 
@@ -147,7 +147,7 @@ impl Node {
         let mut next = *self;
         let me = self.to_move.index();
         if mv < WALL_BASE {
-            next.pawns[me] = mv as Cell;
+            next.pawns[me] = mv as Square;
         } else {
             next.config = tables.child(self.config, (mv - WALL_BASE) as usize);
             next.left[me] -= 1;
@@ -158,7 +158,7 @@ impl Node {
 
     /// The cells the player to move can move their pawn to.
     #[inline]
-    pub fn pawn_destinations<T: ConfigTables>(&self, tables: &T) -> Cells {
+    pub fn pawn_destinations<T: ConfigTables>(&self, tables: &T) -> Squares {
         let me = self.to_move;
         let walls = tables.walls(self.config);
         walls.pawn_destinations(tables.board(), self.pawn(me), self.pawn(me.other()))
@@ -229,7 +229,7 @@ impl Node {
 
     pub fn action<T: ConfigTables>(tables: &T, mv: Move) -> Action {
         if mv < WALL_BASE {
-            Action::Pawn(mv as Cell)
+            Action::Pawn(mv as Square)
         } else {
             Action::Wall(tables.slot_wall((mv - WALL_BASE) as usize))
         }
@@ -252,7 +252,7 @@ mod tests {
     use super::*;
 
     /// The key of the 6-bit layout used before boards had more than 64 cells.
-    fn old_pack(config: u64, pawns: [Cell; 2], left: [u8; 2], to_move: Player) -> u64 {
+    fn old_pack(config: u64, pawns: [Square; 2], left: [u8; 2], to_move: Player) -> u64 {
         config << 23
             | (left[1] as u64) << 18
             | (left[0] as u64) << 13
@@ -272,8 +272,8 @@ mod tests {
             (1 << KEY_NUMBER_BITS) - 1,
         ] {
             for left in [[0, 0], [31, 0], [3, 31]] {
-                for p1 in 0..MAX_CELLS as Cell {
-                    for p2 in (0..MAX_CELLS as Cell).step_by(7).chain([64, 127]) {
+                for p1 in 0..MAX_SQUARES as Square {
+                    for p2 in (0..MAX_SQUARES as Square).step_by(7).chain([64, 127]) {
                         for to_move in [Player::One, Player::Two] {
                             let key = Node::pack(config, [p1, p2], left, to_move);
                             assert!(seen.insert(key), "{config} {p1} {p2} {left:?}");

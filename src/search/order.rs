@@ -6,9 +6,9 @@
 use super::node::NO_MOVE;
 use super::node::{Key, MAX_MOVES, MOVE_SPAN, Move, Node, WALL_BASE};
 use crate::configs::ConfigTables;
-use crate::rules::bitboard::Cells;
+use crate::rules::bitboard::Squares;
 use crate::rules::bitboard::bits;
-use crate::rules::geometry::Cell;
+use crate::rules::geometry::Square;
 use arrayvec::ArrayVec;
 use std::sync::atomic::{AtomicU32, Ordering};
 
@@ -114,7 +114,7 @@ impl Moves {
         &mut self,
         tables: &T,
         node: &Node,
-        dests: Cells,
+        dests: Squares,
         skip: Move,
         history: &History,
         pawns_within: Option<u8>,
@@ -126,7 +126,7 @@ impl Moves {
         let (my_cell, op_cell) = (node.pawn(me), node.pawn(op));
         let my_dist = tables.distance(node.config, me, my_cell) as i16;
         let op_dist = tables.distance(node.config, op, op_cell) as i16;
-        let skipped_cell: Cells = if skip < WALL_BASE { 1 << skip } else { 0 };
+        let skipped_cell: Squares = if skip < WALL_BASE { 1 << skip } else { 0 };
         if pawns_within.is_none() {
             // The children's distances are read at random: start every load first.
             node.prefetch_walls(tables);
@@ -173,14 +173,14 @@ impl Moves {
 pub fn admissible<T: ConfigTables>(
     tables: &T,
     node: &Node,
-    dests: Cells,
+    dests: Squares,
     mv: Move,
     pawns_within: Option<u8>,
 ) -> bool {
     if mv < WALL_BASE {
         dests >> mv & 1 == 1
             && pawns_within
-                .is_none_or(|d| tables.distance(node.config, node.to_move, mv as Cell) <= d)
+                .is_none_or(|d| tables.distance(node.config, node.to_move, mv as Square) <= d)
     } else {
         pawns_within.is_none() && node.wall_child(tables, mv).is_some()
     }
@@ -190,11 +190,11 @@ pub fn admissible<T: ConfigTables>(
 fn mirror<T: ConfigTables>(tables: &T, mv: Move) -> Move {
     let board = tables.board();
     if mv < WALL_BASE {
-        board.mirror_cell(mv as Cell) as Move
+        board.mirror_square(mv as Square) as Move
     } else {
         let wall = tables.slot_wall((mv - WALL_BASE) as usize);
         let (c, r) = (board.col(wall.anchor), board.row(wall.anchor));
-        let anchor = board.cell(board.width() - 2 - c, r);
+        let anchor = board.square(board.width() - 2 - c, r);
         let mirrored = crate::rules::walls::Wall { anchor, ..wall };
         WALL_BASE + tables.slot(mirrored) as Move
     }

@@ -68,7 +68,7 @@ fn check_cell(w: usize, h: usize, walls: u8) -> usize {
         // `admissible` says yes exactly to the legal moves, for every value a move can take.
         for mv in (0..WALL_BASE).chain(WALL_BASE..WALL_BASE + slots as Move) {
             let is_legal = legal.contains(&Node::action(&tables, mv))
-                && (mv >= WALL_BASE || (mv as usize) < board.cells());
+                && (mv >= WALL_BASE || (mv as usize) < board.squares());
             assert_eq!(
                 order::admissible(&tables, &node, dests, mv, None),
                 is_legal,

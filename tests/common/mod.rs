@@ -12,7 +12,7 @@ use reference::RefPos;
 
 /// The fast engine's position for a reference engine's position.
 pub fn to_position(board: Board, r: &RefPos) -> Position {
-    let cell = |(c, row): (usize, usize)| board.cell(c, row);
+    let cell = |(c, row): (usize, usize)| board.square(c, row);
     let mut walls = WallSet::EMPTY;
     for (set, orientation) in [
         (&r.hwalls, Orientation::Horizontal),

@@ -76,7 +76,7 @@ impl Costs {
         if !self.retro_board {
             lines.push(format!(
                 "retrograde analysis: none (boards of at most {} cells)",
-                retro::MAX_CELLS
+                retro::MAX_SQUARES
             ));
             return lines;
         }

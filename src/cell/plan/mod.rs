@@ -240,7 +240,7 @@ pub fn plan_with_disk(
             Method::Search,
             format!(
                 "proof search alone (the retrograde analysis handles at most {} cells)",
-                crate::retro::MAX_CELLS
+                crate::retro::MAX_SQUARES
             ),
         ),
         _ if !retro_fits => (
