@@ -16,8 +16,8 @@ pub mod enumerate;
 mod index;
 mod on_demand;
 mod ranked;
-mod ranks;
 mod records;
+mod set_numbers;
 mod slots;
 
 pub use eager::{NO_CHILD, TableEstimate, Tables};

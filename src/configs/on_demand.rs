@@ -26,13 +26,13 @@
 //! not fit, the store marks itself `exhausted` and answers `NO_CHILD` from then on; the
 //! search checks the mark where it checks its deadline and stops, storing nothing.
 //!
-//! Where the cell's wall sets can be ranked within a key's bits (`Ranks`: 9x9 with up to 3
+//! Where the cell's wall sets can be ranked within a key's bits (`SetNumbers`: 9x9 with up to 3
 //! walls each, 11x11 too), the transposition table knows a configuration by its rank, not
 //! its id: then `forget` may empty the store between two tries of an iteration, and what
 //! the table learnt before stays true.
 
 use super::index::{self, Index};
-use super::ranks::Ranks;
+use super::set_numbers::SetNumbers;
 use super::{ConfigTables, KEY_NUMBER_BITS, NO_CHILD, SlotMap};
 use crate::configs::ConfigId;
 use crate::rules::bitboard::{UNREACHABLE, bits};
@@ -64,7 +64,7 @@ struct Name {
 struct Pair {
     /// `[smaller wall set, its mirror image]` (equal when the configuration is symmetric).
     walls: [WallSet; 2],
-    /// Their ranks (`Ranks`), when the store has them.
+    /// Their ranks (`SetNumbers`), when the store has them.
     ranks: [u64; 2],
     /// Children of each member, made when the search first expands it.
     children: [OnceLock<Box<[ConfigId]>>; 2],
@@ -85,7 +85,7 @@ pub struct OnDemand {
     configurations: u128,
     /// The wall sets' key numbers, if they fit a key (else the ids are, and the store
     /// cannot `forget`).
-    ranks: Option<Ranks>,
+    ranks: Option<SetNumbers>,
     /// Each cell's left-right mirror image.
     mirror_square: [Square; MAX_SQUARES],
     index: Index,
@@ -143,7 +143,7 @@ impl OnDemand {
         OnDemand {
             board,
             walls_per_player,
-            ranks: Ranks::new(slot_map.len(), most_walls, 1 << KEY_NUMBER_BITS),
+            ranks: SetNumbers::new(slot_map.len(), most_walls, 1 << KEY_NUMBER_BITS),
             slot_map,
             configurations: estimate.configurations,
             mirror_square,

@@ -296,7 +296,7 @@ impl<'s, 'a, T: ConfigTables> Search<'s, 'a, T> {
     fn deciding_move(
         &mut self,
         node: &Node,
-        moves: &[order::Ranked],
+        moves: &[order::ScoredMove],
         depth: u8,
         eldest_tried: bool,
     ) -> Option<Move> {

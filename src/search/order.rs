@@ -65,7 +65,7 @@ const HISTORY_CAP: u32 = (1 << 16) - 1;
 /// A move with its ordering score: one 8-byte item, so that sorting moves one item, not an
 /// entry in each of two lists.
 #[derive(Clone, Copy)]
-pub struct Ranked {
+pub struct ScoredMove {
     score: i32,
     pub mv: Move,
 }
@@ -74,7 +74,7 @@ pub struct Ranked {
 /// the most moves of any board (215 on 16x8) but nothing written before it is used: a
 /// zeroed list would cost every node over a kilobyte of writes.
 pub struct Moves {
-    list: ArrayVec<Ranked, MAX_MOVES>,
+    list: ArrayVec<ScoredMove, MAX_MOVES>,
 }
 
 impl Default for Moves {
@@ -94,7 +94,7 @@ impl Moves {
         self.list.is_empty()
     }
 
-    pub fn as_slice(&self) -> &[Ranked] {
+    pub fn as_slice(&self) -> &[ScoredMove] {
         &self.list
     }
 
@@ -104,7 +104,7 @@ impl Moves {
     }
 
     fn push(&mut self, mv: Move, score: i32) {
-        self.list.push(Ranked { score, mv });
+        self.list.push(ScoredMove { score, mv });
     }
 
     /// Every legal move of `node` (pawn destinations `dests` already computed) but `skip`,

@@ -11,17 +11,17 @@
 use super::SlotMap;
 use crate::rules::walls::WallSet;
 
-pub struct Ranks {
+pub struct SetNumbers {
     /// `binomial[s][i]` = C(s, i) for every slot `s` and `i <= most`.
     binomial: Vec<Vec<u64>>,
     /// `offset[k]`: how many sets have fewer than `k` slots.
     offset: Vec<u64>,
 }
 
-impl Ranks {
+impl SetNumbers {
     /// The numbering of sets of at most `most` of `slots` slots, if every rank is below
     /// `limit`.
-    pub fn new(slots: usize, most: usize, limit: u64) -> Option<Ranks> {
+    pub fn new(slots: usize, most: usize, limit: u64) -> Option<SetNumbers> {
         let mut pascal = vec![vec![0u128; most + 2]; slots + 1];
         for n in 0..=slots {
             pascal[n][0] = 1;
@@ -40,7 +40,7 @@ impl Ranks {
         if offset[most + 1] > limit as u128 {
             return None;
         }
-        Some(Ranks {
+        Some(SetNumbers {
             binomial: pascal
                 .iter()
                 .map(|row| row[..=most].iter().map(|&c| c as u64).collect())
@@ -71,7 +71,7 @@ mod tests {
         let board = Board::new(3, 3).unwrap();
         let slots = SlotMap::new(board);
         let n = slots.len();
-        let ranks = Ranks::new(n, 3, u64::MAX).unwrap();
+        let ranks = SetNumbers::new(n, 3, u64::MAX).unwrap();
         let mut seen = Vec::new();
         for mask in 0u32..1 << n {
             if mask.count_ones() > 3 {
@@ -94,8 +94,8 @@ mod tests {
     fn limits() {
         let slots = SlotMap::new(Board::new(9, 9).unwrap()).len();
         assert_eq!(slots, 128);
-        assert!(Ranks::new(slots, 6, 1 << 39).is_some());
-        assert!(Ranks::new(slots, 8, 1 << 39).is_none());
-        assert!(Ranks::new(210, 20, u64::MAX).is_none());
+        assert!(SetNumbers::new(slots, 6, 1 << 39).is_some());
+        assert!(SetNumbers::new(slots, 8, 1 << 39).is_none());
+        assert!(SetNumbers::new(210, 20, u64::MAX).is_none());
     }
 }
