@@ -24,7 +24,7 @@ pub const CONFIRM_NAME: &str = "confirm.csv";
 
 /// What the two methods said of one cell.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Verdict {
+pub enum Agreement {
     /// The same outcome and the same length.
     Agree,
     /// The same outcome; one of them has no length (a compact analysis whose length
@@ -37,17 +37,17 @@ pub enum Verdict {
 }
 
 /// Compares a cell's first answer (decided) with its second.
-pub fn verdict(first: &CellRecord, second: &CellRecord) -> Verdict {
+pub fn agreement(first: &CellRecord, second: &CellRecord) -> Agreement {
     if !second.is_decided() {
-        return Verdict::Unfinished;
+        return Agreement::Unfinished;
     }
     if first.outcome != second.outcome {
-        return Verdict::Differ;
+        return Agreement::Differ;
     }
     match (first.plies, second.plies) {
-        (Some(a), Some(b)) if a != b => Verdict::Differ,
-        (Some(_), Some(_)) => Verdict::Agree,
-        _ => Verdict::AgreeOnOutcome,
+        (Some(a), Some(b)) if a != b => Agreement::Differ,
+        (Some(_), Some(_)) => Agreement::Agree,
+        _ => Agreement::AgreeOnOutcome,
     }
 }
 
@@ -77,13 +77,13 @@ impl ConfirmSummary {
         )
     }
 
-    fn add(&mut self, first: &CellRecord, second: &CellRecord) -> Verdict {
-        let v = verdict(first, second);
+    fn add(&mut self, first: &CellRecord, second: &CellRecord) -> Agreement {
+        let v = agreement(first, second);
         match v {
-            Verdict::Agree => self.agree += 1,
-            Verdict::AgreeOnOutcome => self.agree_on_outcome += 1,
-            Verdict::Differ => self.differ.push((first.clone(), second.clone())),
-            Verdict::Unfinished => self.unfinished += 1,
+            Agreement::Agree => self.agree += 1,
+            Agreement::AgreeOnOutcome => self.agree_on_outcome += 1,
+            Agreement::Differ => self.differ.push((first.clone(), second.clone())),
+            Agreement::Unfinished => self.unfinished += 1,
         }
         v
     }
@@ -234,15 +234,15 @@ pub fn run(
         if let (true, Some(path)) = (second.is_solved(), &options.checkpoint) {
             crate::table::stopped::remove_checkpoint(path, events);
         }
-        let verdict = summary.add(first, &second);
+        let agreement = summary.add(first, &second);
         events.line(&format!(
             "{at} {name}: {} by the {why}: {} ({}: {})",
             report::markdown::cell_text(&second),
-            match verdict {
-                Verdict::Agree => "the same",
-                Verdict::AgreeOnOutcome => "the same outcome",
-                Verdict::Differ => "DIFFERS",
-                Verdict::Unfinished => "not decided",
+            match agreement {
+                Agreement::Agree => "the same",
+                Agreement::AgreeOnOutcome => "the same outcome",
+                Agreement::Differ => "DIFFERS",
+                Agreement::Unfinished => "not decided",
             },
             first.method,
             report::markdown::cell_text(first),
@@ -285,24 +285,24 @@ mod tests {
         let retro = |o, p| record(o, p, MethodUsed::Retro);
         let p2 = Outcome::Player2;
         assert_eq!(
-            verdict(&search(p2, Some(24)), &retro(p2, Some(24))),
-            Verdict::Agree
+            agreement(&search(p2, Some(24)), &retro(p2, Some(24))),
+            Agreement::Agree
         );
         assert_eq!(
-            verdict(&search(p2, Some(24)), &retro(p2, Some(26))),
-            Verdict::Differ
+            agreement(&search(p2, Some(24)), &retro(p2, Some(26))),
+            Agreement::Differ
         );
         assert_eq!(
-            verdict(&search(p2, Some(24)), &retro(Outcome::Player1, Some(23))),
-            Verdict::Differ
+            agreement(&search(p2, Some(24)), &retro(Outcome::Player1, Some(23))),
+            Agreement::Differ
         );
         assert_eq!(
-            verdict(&search(p2, Some(24)), &retro(p2, None)),
-            Verdict::AgreeOnOutcome
+            agreement(&search(p2, Some(24)), &retro(p2, None)),
+            Agreement::AgreeOnOutcome
         );
         assert_eq!(
-            verdict(&retro(p2, Some(24)), &search(Outcome::Unknown, None)),
-            Verdict::Unfinished
+            agreement(&retro(p2, Some(24)), &search(Outcome::Unknown, None)),
+            Agreement::Unfinished
         );
     }
 
