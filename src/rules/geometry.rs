@@ -12,7 +12,8 @@
 
 use crate::error::{Error, Result};
 
-/// A square index, `row * W + col`; always below `MAX_SQUARES`.
+/// A square index, `row * W + col`; always below `MAX_SQUARES`. RULES.md and every message
+/// call a square a cell; in the code "cell" is a board with its wall count (`cell/`).
 pub type Square = u8;
 
 /// A set of squares, or of wall anchors: bit `row * W + col`. The one place that decides how
@@ -120,7 +121,7 @@ impl Board {
         }
         if width * height > MAX_SQUARES {
             return Err(Error::Board(format!(
-                "board {width}x{height}: the board must have at most {MAX_SQUARES} squares \
+                "board {width}x{height}: the board must have at most {MAX_SQUARES} cells \
                  (width x height <= {MAX_SQUARES})"
             )));
         }

@@ -56,13 +56,13 @@ fn split_square(text: &str) -> Option<(usize, usize)> {
 pub fn parse_square(board: Board, text: &str) -> Result<Square> {
     let (col, row) = split_square(text).ok_or_else(|| {
         Error::Notation(format!(
-            "'{}' is not a square: write a lower-case column letter and a row number, e.g. c2",
+            "'{}' is not a cell: write a lower-case column letter and a row number, e.g. c2",
             clip(text)
         ))
     })?;
     if col >= board.width() || row >= board.height() {
         return Err(Error::Notation(format!(
-            "square {text} is off a {board} board"
+            "cell {text} is off a {board} board"
         )));
     }
     Ok(board.square(col, row))
@@ -264,7 +264,7 @@ pub fn parse_record(board: Board, text: &str, walls_per_player: Option<u8>) -> R
     }
     let pawns: Vec<&str> = fields[2].split_whitespace().collect();
     if pawns.len() != 2 {
-        return Err(bad("the pawns field needs two squares, e.g. c2 c4".into()));
+        return Err(bad("the pawns field needs two cells, e.g. c2 c4".into()));
     }
     let p1 = parse_square(board, pawns[0]).map_err(|e| bad(format!("Player 1's pawn: {e}")))?;
     let p2 = parse_square(board, pawns[1]).map_err(|e| bad(format!("Player 2's pawn: {e}")))?;
@@ -314,7 +314,7 @@ pub fn parse_record(board: Board, text: &str, walls_per_player: Option<u8>) -> R
 pub fn position_error_text(board: Board, e: PositionError) -> String {
     match e {
         PositionError::PawnOffBoard(p) => format!("Player {}'s pawn is off the board", p.number()),
-        PositionError::SameCell => "both pawns stand on the same square".into(),
+        PositionError::SameCell => "both pawns stand on the same cell".into(),
         PositionError::WallOffBoard => "a wall is off the board".into(),
         PositionError::WallClash(wall, clash) => format!(
             "the wall {} {}",
