@@ -76,180 +76,28 @@
 //! layer; the layout's indices (at most 12 bytes per configuration) count in all, the
 //! tables in none.
 
-pub mod across;
-mod block;
-mod code;
-mod driver;
-mod estimate;
-mod hashed;
-mod layer;
-mod layer_writer;
-mod layout;
-mod line;
-mod pace;
-mod parts;
-mod pawn_graph;
-pub mod ranks;
-mod record;
-mod room;
-pub mod sampled;
-pub mod saved;
-pub mod saved_dir;
-mod segments;
-mod shards;
-mod sizing;
-mod solved;
-pub mod source;
-pub mod spill;
-mod store;
-mod stream;
-mod symmetry;
-pub mod through;
+mod engine;
+mod format;
+mod run;
 
-pub use code::MAX_REMOTENESS;
-pub use driver::{
+pub use engine::board::{MAX_SQUARES, check_board, handles, narrow};
+pub use engine::code::MAX_REMOTENESS;
+pub use engine::solved::{Solved, Wdl};
+pub use engine::source::ConfigSource;
+pub use engine::stop::{clear_stop, request_stop};
+pub use engine::store::Precision;
+pub use engine::value::{RetroResult, RetroStats, Value};
+pub use engine::{ranks, source};
+pub use format::{sampled, saved, saved_dir, spill};
+pub use run::driver::{
     analyse, analyse_across, analyse_in_parts, analyse_keeping, analyse_outcomes,
     analyse_outcomes_through, analyse_through,
 };
-pub use estimate::{Keep, RetroEstimate, cell_estimate, estimate, pushes_last};
-pub use solved::{Solved, Wdl};
-pub use source::ConfigSource;
-pub use store::Precision;
+pub use run::estimate::{Keep, RetroEstimate, cell_estimate, estimate, pushes_last};
+pub use run::{across, through};
 
-use crate::error::{Error, Result};
-use crate::rules::geometry::Player;
-use crate::rules::position::Action;
+use crate::error::Result;
 use crate::support::progress::Progress;
-use serde::Serialize;
-use std::sync::atomic::{AtomicBool, Ordering};
-
-/// Set by `request_stop`: every analysis of the process stops.
-static STOP: AtomicBool = AtomicBool::new(false);
-
-/// Asks every retrograde analysis of the process to stop (safe in a signal handler: one
-/// atomic store): it ends with `Error::Interrupted` after the groups of configurations it
-/// is solving, keeping and writing nothing of the pair of splits (or part) under way, so a
-/// layer on disk is always whole. For a caller whose process outlives the stop (the Python
-/// binding, on Ctrl-C); the command line ends the process instead, and never asks.
-pub fn request_stop() {
-    STOP.store(true, Ordering::Relaxed)
-}
-
-/// Forgets a stop asked for, so that the next analysis runs.
-pub fn clear_stop() {
-    STOP.store(false, Ordering::Relaxed)
-}
-
-/// Whether `request_stop` was called (the groups of a pair then skip their work).
-fn stop_requested() -> bool {
-    STOP.load(Ordering::Relaxed)
-}
-
-/// `Err(Interrupted)` once a stop was asked for: checked after each pair of splits (or
-/// part) is solved, before it is kept or written.
-fn check_stop() -> Result<()> {
-    match stop_requested() {
-        true => Err(Error::Interrupted),
-        false => Ok(()),
-    }
-}
-
-/// The value of a position from the view of the player to move.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Value {
-    /// The player to move wins in this many plies (the last one theirs).
-    Win(u32),
-    /// The player to move loses in this many plies, holding out as long as possible.
-    Loss(u32),
-    /// Neither player can force a win.
-    Draw,
-}
-
-/// Positions of the cell by outcome (cut-off positions excluded). `p1_wins` counts the
-/// positions Player 1 wins, whoever is to move.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
-pub struct RetroStats {
-    pub positions: u64,
-    pub p1_wins: u64,
-    pub p2_wins: u64,
-    pub draws: u64,
-}
-
-impl RetroStats {
-    /// The counts of `n` blocks with these counts each.
-    pub fn times(self, n: u64) -> RetroStats {
-        RetroStats {
-            positions: self.positions * n,
-            p1_wins: self.p1_wins * n,
-            p2_wins: self.p2_wins * n,
-            draws: self.draws * n,
-        }
-    }
-}
-
-impl std::ops::Add for RetroStats {
-    type Output = RetroStats;
-    fn add(self, o: RetroStats) -> RetroStats {
-        RetroStats {
-            positions: self.positions + o.positions,
-            p1_wins: self.p1_wins + o.p1_wins,
-            p2_wins: self.p2_wins + o.p2_wins,
-            draws: self.draws + o.draws,
-        }
-    }
-}
-
-/// The value of a cell by retrograde analysis.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct RetroResult {
-    /// `None`: a draw.
-    pub winner: Option<Player>,
-    /// The remoteness of the start, for a win.
-    pub plies: Option<u32>,
-    /// For a win, exactly `plies` actions ending with the winner on the goal (the winner
-    /// hurrying, the loser delaying); for a draw, actions from the start until a position
-    /// repeats, so the line ends with the repeating cycle. **Empty** when the analysis
-    /// streamed (two layers kept, see the module doc) and the line leaves layers 0 and 1:
-    /// usually so for a win, whose line the caller then takes from proof search.
-    pub line: Vec<Action>,
-    /// For a draw: the index in `line` where the cycle starts (the position after the
-    /// whole line is the position after `cycle_start` actions). `None` for a win, or for a
-    /// draw ending with a player stuck.
-    pub cycle_start: Option<usize>,
-    pub stats: RetroStats,
-}
-
-/// The most cells of a board the analysis handles: a local block indexes each pawn's cell
-/// in 6 bits (`layout.rs`). Larger boards are for proof search only.
-pub const MAX_SQUARES: usize = 64;
-
-/// A cell set narrowed to the `u64` the analysis keeps its sets in: its boards have at most
-/// `MAX_SQUARES` (64) cells, and its hot loops run at the speed of one-word masks.
-#[inline(always)]
-pub fn narrow(set: crate::rules::bitboard::Squares) -> u64 {
-    debug_assert!(
-        set >> MAX_SQUARES == 0,
-        "a set of the analysis has cells below 64"
-    );
-    set as u64
-}
-
-/// Whether the analysis handles `board` (at most `MAX_SQUARES` cells).
-pub fn handles(board: crate::rules::geometry::Board) -> bool {
-    board.squares() <= MAX_SQUARES
-}
-
-/// Refuses a board over `MAX_SQUARES` cells, saying why.
-pub fn check_board(board: crate::rules::geometry::Board) -> Result<()> {
-    if !handles(board) {
-        return Err(crate::Error::Argument(format!(
-            "the retrograde analysis handles boards of at most {MAX_SQUARES} cells; {board} has {} \
-             (use proof search: --method search)",
-            board.squares()
-        )));
-    }
-    Ok(())
-}
 
 /// Solves the cell of `tables` into `RetroResult`. `memory_budget` covers the tables
 /// (already built) and the value store together, as for proof search. When every layer
@@ -268,11 +116,12 @@ mod tests {
     use super::*;
     use crate::configs::Tables;
     use crate::rules::geometry::Board;
+    use crate::rules::geometry::Player;
     use crate::rules::position::Position;
     use crate::rules::walls::{Orientation, Wall, WallSet};
     use crate::support::progress::Silent;
-    use driver::{analyse_at, run, run_keeping};
-    use store::{Compact, Exact};
+    use engine::store::{self, Compact, Exact};
+    use run::driver::{analyse_at, run, run_keeping};
 
     /// The compact analysis with the `bitvec` packing: the same outcomes as the hand-packed
     /// one, layer by layer. Run under callgrind to compare their instructions (docs/ARCHITECTURE.md,

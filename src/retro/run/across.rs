@@ -19,17 +19,19 @@
 //! whatever their order), and neither do the files. A run stopped at any point goes on from
 //! the last layer rank 0 recorded, with the same number of ranks or another.
 
-use super::layout::{self, Layout};
 use super::parts::{self, MAX_SPLITS, Window};
-use super::ranks::{self, Ranks, naming};
-use super::saved::SplitFile;
-use super::segments;
 use super::sizing;
-use super::source::ConfigSource;
-use super::spill::Spill;
-use super::store::{self, Packing};
-use super::{RetroStats, layer, symmetry};
 use crate::error::{Error, Result, count};
+use crate::retro::engine::layer;
+use crate::retro::engine::layout::{self, Layout};
+use crate::retro::engine::ranks::{self, Ranks, naming};
+use crate::retro::engine::source::ConfigSource;
+use crate::retro::engine::store::{self, Packing};
+use crate::retro::engine::symmetry;
+use crate::retro::engine::value::RetroStats;
+use crate::retro::format::saved::SplitFile;
+use crate::retro::format::segments;
+use crate::retro::format::spill::Spill;
 use crate::rules::geometry::Player;
 use crate::support::progress::Progress;
 use arrayvec::ArrayVec;

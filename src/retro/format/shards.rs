@@ -1,12 +1,12 @@
 //! Joining the ranks' shares of a layer (each rank's own files) into the layer's split
 //! files, byte for byte those one process writes, on rank 0.
 
-use super::RetroStats;
 use super::hashed::Hashed;
 use super::record::Written;
 use super::saved::{self, SplitFile};
 use super::spill::Spill;
 use crate::error::{Error, Result};
+use crate::retro::engine::value::RetroStats;
 use crate::support::progress::Progress;
 use rayon::prelude::*;
 

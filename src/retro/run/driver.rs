@@ -2,15 +2,21 @@
 //! (all, two, as many as fit) or the parts through a directory, and solves the layers from
 //! the most walls down (`layer.rs`, `parts.rs`), telling its pace.
 
+use super::across;
 use super::estimate::{Keep, RetroEstimate, cell_estimate, pushes_last};
-use super::layout::{self, Layout};
 use super::pace::{Pace, too_deep};
+use super::parts;
 use super::sizing;
-use super::solved::{Solved, Splits};
-use super::spill;
-use super::store::{self, Compact, Exact, Packing, Precision};
-use super::{ConfigSource, RetroStats, across, block, check_board, layer, parts};
 use crate::error::{Result, count};
+use crate::retro::engine::block;
+use crate::retro::engine::board::check_board;
+use crate::retro::engine::layer;
+use crate::retro::engine::layout::{self, Layout};
+use crate::retro::engine::solved::{Solved, Splits};
+use crate::retro::engine::source::ConfigSource;
+use crate::retro::engine::store::{self, Compact, Exact, Packing, Precision};
+use crate::retro::engine::value::RetroStats;
+use crate::retro::format::spill;
 use crate::support::memory;
 use crate::support::progress::Progress;
 use std::ops::Range;
@@ -187,7 +193,7 @@ pub fn analyse_across<'t>(
     configs: &'t dyn ConfigSource,
     precision: Precision,
     spill: &mut spill::Spill,
-    (ranks, budget): (&dyn super::ranks::Ranks, u64),
+    (ranks, budget): (&dyn crate::retro::engine::ranks::Ranks, u64),
     progress: &dyn Progress,
 ) -> Result<Option<Solved<'t>>> {
     check_board(configs.board())?;
@@ -363,7 +369,7 @@ fn read_back<'t, P: Packing>(
 
 /// The layers kept: the exact analysis keeps every layer or two (a line needs them all),
 /// the compact one as many as fit (each one more makes a better oracle).
-pub(super) fn analyse_at<'t>(
+pub(in crate::retro) fn analyse_at<'t>(
     configs: &'t dyn ConfigSource,
     memory_budget: u64,
     precision: Precision,
@@ -416,7 +422,7 @@ fn check(
 }
 
 /// Solves the layers from the most walls down, packed by `P`, keeping layers `0..kept`.
-pub(super) fn run<'t, P: Packing>(
+pub(in crate::retro) fn run<'t, P: Packing>(
     configs: &'t dyn ConfigSource,
     precision: Precision,
     kept: usize,
@@ -430,7 +436,7 @@ pub(super) fn run<'t, P: Packing>(
 /// `spill`, each layer is written there once solved, and the layers an earlier run wrote
 /// are read back instead of solved (only those kept, and the one the first layer solved
 /// reads).
-pub(super) fn run_keeping<'t, P: Packing>(
+pub(in crate::retro) fn run_keeping<'t, P: Packing>(
     configs: &'t dyn ConfigSource,
     precision: Precision,
     keep: Range<usize>,
@@ -482,7 +488,7 @@ pub(super) fn run_keeping<'t, P: Packing>(
                 layer_stats = layer_stats
                     + layer::push_pair::<P>(configs, &layout, k, pair, &atomics, progress)
                         .map_err(|block::TooDeep| too_deep(board, n))?;
-                super::check_stop()?;
+                crate::retro::engine::stop::check_stop()?;
             }
             values[k - 1] = parents;
             stats = stats + layer_stats;
@@ -553,7 +559,7 @@ pub(super) fn run_keeping<'t, P: Packing>(
                     below,
                 )
                 .map_err(|block::TooDeep| too_deep(board, n))?;
-            super::check_stop()?;
+            crate::retro::engine::stop::check_stop()?;
             layer[pair.0] = Some(first);
             if let Some(second) = second {
                 layer[pair.1] = Some(second);

@@ -2,11 +2,11 @@
 //! before anything is allocated: positions, the peak bytes of each way to run it (layers
 //! kept, in parts through a directory), the bytes of its values.
 
-use super::layout;
 use super::sizing;
-use super::source::ConfigSource;
-use super::store::Precision;
-use super::symmetry;
+use crate::retro::engine::layout;
+use crate::retro::engine::source::ConfigSource;
+use crate::retro::engine::store::Precision;
+use crate::retro::engine::symmetry;
 use crate::rules::geometry::Board;
 use std::ops::Range;
 
@@ -24,15 +24,15 @@ pub struct RetroEstimate {
     pub all_layers_bytes: u64,
     /// Layers (walls placed: 0, 1, ...).
     pub layers: usize,
-    pub(super) walls_per_player: u8,
+    pub(in crate::retro) walls_per_player: u8,
     /// Stored slots of one split of each layer.
-    pub(super) split_slots: Vec<u128>,
+    pub(in crate::retro) split_slots: Vec<u128>,
     /// Placements of each layer (`positions`, layer by layer).
-    pub(super) layer_positions: Vec<u128>,
+    pub(in crate::retro) layer_positions: Vec<u128>,
     /// Bytes of the layout's indices.
-    pub(super) index: u128,
+    pub(in crate::retro) index: u128,
     /// Slots of a stored block.
-    pub(super) block: u128,
+    pub(in crate::retro) block: u128,
 }
 
 impl RetroEstimate {

@@ -24,17 +24,20 @@
 //! bytes if less), a writer per split file, the layout's indices and the configurations. Disk: every layer, as the saved table has it. Time: one
 //! pass over layer `k + 1` per part of layer `k`.
 
-use super::layer::{self, Below, Pushes};
-use super::layout::{self, Layout};
 use super::pace::{Pace, too_deep};
 use super::sizing;
-use super::source::ConfigSource;
-use super::spill::Spill;
-use super::store::{self, Packing};
-use super::symmetry;
-use super::{Precision, RetroStats, block, segments};
 use crate::configs::ConfigId;
 use crate::error::Result;
+use crate::retro::engine::block;
+use crate::retro::engine::layer::{self, Below, Pushes};
+use crate::retro::engine::layout::{self, Layout};
+use crate::retro::engine::source::ConfigSource;
+use crate::retro::engine::store::Precision;
+use crate::retro::engine::store::{self, Packing};
+use crate::retro::engine::symmetry;
+use crate::retro::engine::value::RetroStats;
+use crate::retro::format::segments;
+use crate::retro::format::spill::Spill;
 use crate::rules::geometry::Player;
 use crate::rules::position::MAX_WALLS_PER_PLAYER;
 use crate::support::progress::Progress;
@@ -115,7 +118,7 @@ pub fn solve_layer<P: Packing>(
             push_layer_above::<P>(source, layout, (k + 1, chunk), spill, &parents, window)?;
         }
         stats = stats + solve_stores::<P>(source, layout, (k, ranks.clone()), &mut stores)?;
-        super::check_stop()?;
+        crate::retro::engine::stop::check_stop()?;
         writer.append(&stores)?;
         if let Some(written) = writer.checkpoint()? {
             spill.record_part((k, ranks.end), written, stats)?;
@@ -152,7 +155,7 @@ pub fn done_before<P: Packing>(
 }
 
 /// The precision `P` packs.
-pub(super) fn packing_precision<P: Packing>() -> Precision {
+pub(in crate::retro) fn packing_precision<P: Packing>() -> Precision {
     match P::EXACT {
         true => Precision::Exact,
         false => Precision::Compact,
@@ -161,7 +164,11 @@ pub(super) fn packing_precision<P: Packing>() -> Precision {
 
 /// The stores of `configs` stored configurations of layer `k`, by split, as they start:
 /// no exit yet, or (the last layer, which has no wall moves) nothing.
-pub(super) fn fresh_stores<P: Packing>(layout: &Layout, k: usize, configs: usize) -> Vec<Vec<u8>> {
+pub(in crate::retro) fn fresh_stores<P: Packing>(
+    layout: &Layout,
+    k: usize,
+    configs: usize,
+) -> Vec<Vec<u8>> {
     let len = configs * layout.stored_len() / P::PER_BYTE;
     let start = match k < layout.layers() - 1 {
         true => P::NO_EXITS,
@@ -172,7 +179,7 @@ pub(super) fn fresh_stores<P: Packing>(layout: &Layout, k: usize, configs: usize
 
 /// The splits of layer `c` that hold children of a wall Player 2 placed in layer `c - 1`:
 /// those whose Player 1 holds as many walls as in a split of layer `c - 1`.
-pub(super) fn splits_pushed(layout: &Layout, c: usize) -> Vec<usize> {
+pub(in crate::retro) fn splits_pushed(layout: &Layout, c: usize) -> Vec<usize> {
     (0..layout.splits(c))
         .filter(|&j| layout.has_split(c - 1, layout.split_left(c, j)[0]))
         .collect()
@@ -181,7 +188,7 @@ pub(super) fn splits_pushed(layout: &Layout, c: usize) -> Vec<usize> {
 /// Solves the stored configurations `ranks` of layer `k`, whose `stores` (by split) hold
 /// the exits pushed from the layer above (none in the last layer), by their pawn moves;
 /// returns their counts.
-pub(super) fn solve_stores<P: Packing>(
+pub(in crate::retro) fn solve_stores<P: Packing>(
     source: &dyn ConfigSource,
     layout: &Layout,
     (k, ranks): (usize, Range<usize>),
@@ -266,7 +273,7 @@ fn push_layer_above<P: Packing>(
 }
 
 /// The most splits of a layer: walls left to Player 1 from 0 to the most a player holds.
-pub(super) const MAX_SPLITS: usize = MAX_WALLS_PER_PLAYER as usize + 1;
+pub(in crate::retro) const MAX_SPLITS: usize = MAX_WALLS_PER_PLAYER as usize + 1;
 
 /// The most walls of a configuration, and so the most parents.
 const MAX_WALLS: usize = 2 * MAX_WALLS_PER_PLAYER as usize;
@@ -274,7 +281,7 @@ const MAX_WALLS: usize = 2 * MAX_WALLS_PER_PLAYER as usize;
 /// Where the pushes of a pass go: the part's stores by split (`parents`), the slots of
 /// the part (`window`), and the board's mirror for parents that are their own image.
 #[derive(Clone, Copy)]
-pub(super) struct Window<'a> {
+pub(in crate::retro) struct Window<'a> {
     pub parents: &'a [&'a [AtomicU8]],
     pub window: &'a Range<usize>,
     pub mirror: &'a [crate::rules::geometry::Square; crate::rules::geometry::MAX_SQUARES],
@@ -285,7 +292,7 @@ pub(super) struct Window<'a> {
 /// each configuration of layer `c - 1` it is made from by a wall Player 2 placed, Player 2
 /// to move there. A parent's stored block does not depend on the split (only which split
 /// holds it), so the parents in the part are found once.
-pub(super) fn push_stored<P: Packing>(
+pub(in crate::retro) fn push_stored<P: Packing>(
     source: &dyn ConfigSource,
     layout: &Layout,
     (c, r): (usize, usize),

@@ -2,11 +2,13 @@
 //! a run that was stopped going on from them, and the directory a saved table when whole;
 //! in one process, or as one rank of many.
 
-use super::ranks::naming;
-use super::saved_dir::{Target, through_temporary};
-use super::spill::Spill;
-use super::{ConfigSource, Precision, Solved};
 use crate::error::Result;
+use crate::retro::engine::ranks::naming;
+use crate::retro::engine::solved::Solved;
+use crate::retro::engine::source::ConfigSource;
+use crate::retro::engine::store::Precision;
+use crate::retro::format::saved_dir::{Target, through_temporary};
+use crate::retro::format::spill::Spill;
 use crate::support::progress::Progress;
 use std::path::Path;
 
@@ -32,15 +34,18 @@ pub fn save_through<'t>(
         let solved = match (&to.ranks, precision) {
             (Some(ranks), _) => {
                 let across = (ranks.0.as_ref(), memory_budget);
-                super::analyse_across(configs, precision, &mut spill, across, progress)?
+                super::driver::analyse_across(configs, precision, &mut spill, across, progress)?
                     .expect("rank 0 gets the analysis")
             }
             (None, Precision::Exact) => {
-                super::analyse_through(configs, memory_budget, &mut spill, progress)?
+                super::driver::analyse_through(configs, memory_budget, &mut spill, progress)?
             }
-            (None, Precision::Compact) => {
-                super::analyse_outcomes_through(configs, memory_budget, &mut spill, progress)?
-            }
+            (None, Precision::Compact) => super::driver::analyse_outcomes_through(
+                configs,
+                memory_budget,
+                &mut spill,
+                progress,
+            )?,
         };
         let bytes = spill.finish(configs, solved.stats)?;
         Ok((solved, bytes))
@@ -70,6 +75,6 @@ pub fn save_share(
     let mut spill = Spill::open_across(&to.dir, configs, precision, (ranks, progress))
         .map_err(|e| naming(e, &format!("rank {}", ranks.rank())))?;
     let across = (ranks, memory_budget);
-    super::analyse_across(configs, precision, &mut spill, across, progress)?;
+    super::driver::analyse_across(configs, precision, &mut spill, across, progress)?;
     Ok(())
 }

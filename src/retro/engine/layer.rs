@@ -7,15 +7,15 @@
 //! two symmetries is solved once, tasks write disjoint slices and only read the layer
 //! below, and the values do not depend on the number of threads.
 
-use super::RetroStats;
 use super::block::{self, Block, Scratch, TooDeep};
+use super::board::narrow;
 use super::code::Code;
 use super::layout::{self, Layout};
-use super::narrow;
 use super::pawn_graph::PawnGraph;
 use super::source::{self, ConfigSource};
 use super::store::Packing;
 use super::symmetry;
+use super::value::RetroStats;
 use crate::rules::bitboard::bits;
 use crate::rules::geometry::{Player, Square};
 use crate::rules::walls::WallSet;
@@ -69,7 +69,7 @@ pub fn solve_pair<P: Packing>(
             || (PawnGraph::new(board), Scratch::new(), Vec::new()),
             |(graph, scratch, children), ((rank, first), second)| {
                 // Stopped: the pair's values are dropped unkept (`check_stop`).
-                if super::stop_requested() {
+                if super::stop::stop_requested() {
                     return Ok(RetroStats::default());
                 }
                 let config = layout.stored(k)[rank];
@@ -188,7 +188,7 @@ fn push_groups<P: Packing>(
             || (PawnGraph::new(board), Scratch::new()),
             |(graph, scratch), &rank| {
                 // Stopped: the pushes are dropped unkept (`check_stop`).
-                if super::stop_requested() {
+                if super::stop::stop_requested() {
                     return Ok(RetroStats::default());
                 }
                 let config = stored[rank];

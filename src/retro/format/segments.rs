@@ -13,7 +13,7 @@
 //! use `MultiGzDecoder`. Tables written before segments are one member a file and read the
 //! same way.
 
-use super::layout::Layout;
+use crate::retro::engine::layout::Layout;
 use flate2::Compression;
 use flate2::write::GzEncoder;
 use std::io::Write;
@@ -36,7 +36,7 @@ pub fn cut(layout: &Layout, k: usize, per_byte: usize) -> Vec<Range<usize>> {
     let most = (SEGMENT_BYTES / per_config)
         .min(stored.div_ceil(MIN_SEGMENTS))
         .max(1);
-    super::layout::runs(layout, k, 0..stored, most)
+    crate::retro::engine::layout::runs(layout, k, 0..stored, most)
 }
 
 /// The bytes of each segment of a split under `cut` (`per_config` bytes a configuration).

@@ -3,11 +3,11 @@
 //! pushed, each file checked against its SHA-256 as it is read.
 
 use super::hashed::Hashed;
-use super::layout::Layout;
 use super::saved::{self};
 use super::spill::Spill;
-use super::store::Packing;
 use crate::error::{Error, Result};
+use crate::retro::engine::layout::Layout;
+use crate::retro::engine::store::Packing;
 use flate2::read::MultiGzDecoder;
 use std::io::Read;
 use std::path::{Path, PathBuf};

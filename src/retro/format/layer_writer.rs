@@ -2,14 +2,14 @@
 //! segments, each file's SHA-256 taken as it goes, a run going on after the parts recorded,
 //! and a rank's share of a layer written as files of its own (`shards.rs` joins them).
 
-use super::RetroStats;
 use super::hashed::{Hashed, hex};
-use super::layout::Layout;
 use super::record::Partial;
 use super::saved::{self, SplitFile};
 use super::segments::{self, SegmentWriter};
 use super::spill::{PROGRESS, Spill};
 use crate::error::{Error, Result};
+use crate::retro::engine::layout::Layout;
+use crate::retro::engine::value::RetroStats;
 use crate::support::progress::Progress;
 use rayon::prelude::*;
 use std::io::Write;

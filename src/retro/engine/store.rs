@@ -244,7 +244,7 @@ pub enum Precision {
 }
 
 impl Precision {
-    pub(super) fn per_byte(self) -> u128 {
+    pub(in crate::retro) fn per_byte(self) -> u128 {
         match self {
             Precision::Exact => Exact::PER_BYTE as u128,
             Precision::Compact => Compact::PER_BYTE as u128,

@@ -3,9 +3,9 @@
 //! holds across ranks. The estimates (`estimate.rs`, the planner's) and the runners
 //! (`parts.rs`, `across.rs`, `driver.rs`) read these, so a change here moves both.
 
-use super::Precision;
-use super::layout::Layout;
-use super::segments;
+use crate::retro::engine::layout::Layout;
+use crate::retro::engine::store::Precision;
+use crate::retro::format::segments;
 use std::ops::Range;
 
 /// How fast the analysis in parts goes at a precision, in positions a second on the
