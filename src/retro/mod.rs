@@ -89,26 +89,124 @@ pub use engine::store::Precision;
 pub use engine::value::{RetroResult, RetroStats, Value};
 pub use engine::{ranks, source};
 pub use format::{sampled, saved, saved_dir, spill};
-pub use run::driver::{
-    analyse, analyse_across, analyse_in_parts, analyse_keeping, analyse_outcomes,
-    analyse_outcomes_through, analyse_through,
-};
 pub use run::estimate::{Keep, RetroEstimate, cell_estimate, estimate, pushes_last};
-pub use run::{across, through};
 
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::support::progress::Progress;
+use saved_dir::Target;
+use std::ops::Range;
 
-/// Solves the cell of `tables` into `RetroResult`. `memory_budget` covers the tables
-/// (already built) and the value store together, as for proof search. When every layer
-/// does not fit it the analysis streams, and a win's `line` comes back empty (winner, plies
-/// and counts stay exact): the solver then falls back to proof search's line.
-pub fn solve(
-    configs: &dyn ConfigSource,
-    memory_budget: u64,
+/// What a caller asks of the analysis: the one way to run it (`run`).
+#[derive(Clone, Debug)]
+pub struct Request {
+    /// A byte a position, value and remoteness (`Exact`), or 2 bits, the outcome only
+    /// (`Compact`): see the module doc.
+    pub precision: Precision,
+    /// The bytes the analysis may take, the configurations' tables or numbering (already
+    /// built) included, as for proof search. Checked before anything large is allocated.
+    pub budget: u64,
+    /// Which layers' values stay in memory to the end.
+    pub keep: Layers,
+    /// Where the layers go as they are solved.
+    pub storage: Storage,
+}
+
+/// Which layers' values an analysis keeps in memory to the end (the others are freed as soon
+/// as nothing reads them, their values unknown to the `Solved`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Layers {
+    /// As many from layer 0 up as `budget` holds: the exact analysis every layer when they
+    /// fit (then `value` answers for every position and the line is whole), else two (it
+    /// streams, and a win's line comes back empty); the compact one as many as fit, at least
+    /// two (each one more makes a better oracle for the length's search). Through a
+    /// directory, the layers the start's value needs are read back at the end.
+    Fitting,
+    /// Only the layers from the most walls down to `start` are solved, and these kept (walls
+    /// on the board): enough for the value of a position with `start` walls and of its
+    /// moves; `result` needs `start == 0`. In memory only.
+    Only(Range<usize>),
+}
+
+/// Where an analysis's layers go as they are solved.
+#[derive(Clone, Debug)]
+pub enum Storage {
+    /// Nowhere: memory only.
+    Memory,
+    /// Into a directory (`format/spill.rs`): each layer written once solved, a run that was
+    /// stopped going on from the layers written there (with `to.resume`), the directory a
+    /// saved table when whole. When even two layers do not fit the budget, every layer is
+    /// solved in parts through it. With `to.ranks`, every rank runs the same request over
+    /// the directory they share, each solving its share of every layer.
+    Dir(Target),
+    /// As `Dir`, every layer in parts of at most `part_bytes`, whatever fits (the tests cut
+    /// small parts so).
+    Parts { to: Target, part_bytes: u64 },
+}
+
+impl Request {
+    /// The exact analysis in memory within `budget`, keeping the layers that fit.
+    pub fn exact(budget: u64) -> Request {
+        Request {
+            precision: Precision::Exact,
+            budget,
+            keep: Layers::Fitting,
+            storage: Storage::Memory,
+        }
+    }
+
+    /// The compact analysis (outcomes only) in memory within `budget`, keeping the layers
+    /// that fit.
+    pub fn outcomes(budget: u64) -> Request {
+        Request {
+            precision: Precision::Compact,
+            ..Request::exact(budget)
+        }
+    }
+}
+
+/// Runs the analysis `request` asks for over the configurations of `configs`: the one way
+/// in. Refuses a board it does not handle (`check_board`) and, before anything large is
+/// allocated, a request that does not fit its budget. Returns the solved cell (the layers
+/// kept, the counts of every position), or `None` on a rank other than rank 0 of a run
+/// across ranks, which writes only its share.
+pub fn run<'t>(
+    configs: &'t dyn ConfigSource,
+    request: &Request,
     progress: &dyn Progress,
-) -> Result<RetroResult> {
-    Ok(analyse(configs, memory_budget, progress)?.result())
+) -> Result<Option<Solved<'t>>> {
+    check_board(configs.board())?;
+    let Request {
+        precision, budget, ..
+    } = *request;
+    match (&request.keep, &request.storage) {
+        (Layers::Fitting, Storage::Memory) => {
+            run::driver::in_memory(configs, budget, precision, progress).map(Some)
+        }
+        (Layers::Only(layers), Storage::Memory) => {
+            run::driver::keeping(configs, budget, precision, layers.clone(), progress).map(Some)
+        }
+        (Layers::Fitting, Storage::Dir(to)) => {
+            run::through::through_dir(configs, (precision, budget), to, None, progress)
+        }
+        (Layers::Fitting, Storage::Parts { to, part_bytes }) => {
+            let part = Some(*part_bytes);
+            run::through::through_dir(configs, (precision, budget), to, part, progress)
+        }
+        (Layers::Only(_), _) => Err(Error::Argument(
+            "an analysis through a directory solves and writes every layer: it keeps the \
+             layers that fit, not those asked for"
+                .into(),
+        )),
+    }
+}
+
+/// `run` for a caller that gets the analysis: one process, or rank 0 of many.
+pub fn solve<'t>(
+    configs: &'t dyn ConfigSource,
+    request: &Request,
+    progress: &dyn Progress,
+) -> Result<Solved<'t>> {
+    Ok(run(configs, request, progress)?.expect("only a rank other than rank 0 gets no analysis"))
 }
 
 #[cfg(test)]
@@ -121,7 +219,7 @@ mod tests {
     use crate::rules::walls::{Orientation, Wall, WallSet};
     use crate::support::progress::Silent;
     use engine::store::{self, Compact, Exact};
-    use run::driver::{analyse_at, run, run_keeping};
+    use run::driver::{in_memory, run, run_keeping};
 
     /// The compact analysis with the `bitvec` packing: the same outcomes as the hand-packed
     /// one, layer by layer. Run under callgrind to compare their instructions (docs/ARCHITECTURE.md,
@@ -208,7 +306,7 @@ mod tests {
     fn a_stuck_player_draws() {
         let board = Board::new(2, 2).unwrap();
         let tables = Tables::build(board, 1, u64::MAX, &Silent).unwrap();
-        let solved = analyse(&tables, u64::MAX, &Silent).unwrap();
+        let solved = solve(&tables, &Request::exact(u64::MAX), &Silent).unwrap();
         let wall = Wall {
             anchor: board.square(0, 0),
             orientation: Orientation::Vertical,
@@ -229,7 +327,7 @@ mod tests {
     fn the_longest_remoteness_is_the_starts_or_more() {
         let board = Board::new(3, 3).unwrap();
         let tables = Tables::build(board, 2, u64::MAX, &Silent).unwrap();
-        let solved = analyse(&tables, u64::MAX, &Silent).unwrap();
+        let solved = solve(&tables, &Request::exact(u64::MAX), &Silent).unwrap();
         let r = solved.result();
         assert!(solved.longest() >= r.plies.unwrap());
         assert!(solved.longest() <= MAX_REMOTENESS as u32);
@@ -246,7 +344,7 @@ mod tests {
         for (w, h, n) in [(3, 3, 2), (4, 3, 2), (2, 2, 1), (3, 2, 2)] {
             let board = Board::new(w, h).unwrap();
             let tables = Tables::build(board, n, u64::MAX, &Silent).unwrap();
-            let solved = analyse(&tables, u64::MAX, &Silent).unwrap();
+            let solved = solve(&tables, &Request::exact(u64::MAX), &Silent).unwrap();
             let mut checked = 0;
             for id in 0..tables.len() as crate::configs::ConfigId {
                 let walls = tables.walls(id);
@@ -301,8 +399,8 @@ mod tests {
         ];
         for (board, n, tables, ranked) in both_numberings(&cells) {
             for precision in [Precision::Exact, Precision::Compact] {
-                let eager = analyse_at(&tables, u64::MAX, precision, &Silent).unwrap();
-                let lean = analyse_at(&ranked, u64::MAX, precision, &Silent).unwrap();
+                let eager = in_memory(&tables, u64::MAX, precision, &Silent).unwrap();
+                let lean = in_memory(&ranked, u64::MAX, precision, &Silent).unwrap();
                 assert!(eager.keeps_all_layers() && lean.keeps_all_layers());
                 assert!(eager.values == lean.values, "{board} {n} {precision:?}");
                 assert_eq!(eager.stats, lean.stats);

@@ -19,14 +19,19 @@
 //! whatever their order), and neither do the files. A run stopped at any point goes on from
 //! the last layer rank 0 recorded, with the same number of ranks or another.
 
+use super::estimate::cell_estimate;
 use super::parts::{self, MAX_SPLITS, Window};
+use super::read_back::{kept_after_parts, read_back};
 use super::sizing;
 use crate::error::{Error, Result, count};
+use crate::retro::engine::board::check_board;
 use crate::retro::engine::layer;
 use crate::retro::engine::layout::{self, Layout};
 use crate::retro::engine::ranks::{self, Ranks, naming};
+use crate::retro::engine::solved::Solved;
 use crate::retro::engine::source::ConfigSource;
 use crate::retro::engine::store::{self, Packing};
+use crate::retro::engine::store::{Compact, Exact, Precision};
 use crate::retro::engine::symmetry;
 use crate::retro::engine::value::RetroStats;
 use crate::retro::format::saved::SplitFile;
@@ -40,6 +45,53 @@ use rayon::prelude::*;
 use std::io::{Read, Write};
 use std::ops::Range;
 use std::sync::atomic::AtomicU8;
+
+/// Solves every position of the cell of `configs` at `precision` across `ranks` (every
+/// rank calls it, each with its own `spill` over the directory they share: `across.rs`),
+/// going on from the layers an earlier run wrote there; each rank holds its share of a
+/// layer at a time, within `budget`. Rank 0 then reads back the layers the start's value
+/// needs (as `analyse_through` or `analyse_outcomes_through`) and gets the analysis;
+/// the other ranks get `None`.
+pub(in crate::retro) fn analyse_across<'t>(
+    configs: &'t dyn ConfigSource,
+    precision: Precision,
+    spill: &mut Spill,
+    (ranks, budget): (&dyn Ranks, u64),
+    progress: &dyn Progress,
+) -> Result<Option<Solved<'t>>> {
+    check_board(configs.board())?;
+    let layout = Layout::new(configs);
+    let stats_before = spill.stats_from(spill.written_from());
+    let (solved, per_byte) = match precision {
+        Precision::Exact => {
+            let done = solve_layers::<Exact>(configs, &layout, spill, (ranks, budget), progress)?;
+            (done, Exact::PER_BYTE)
+        }
+        Precision::Compact => {
+            let done = solve_layers::<Compact>(configs, &layout, spill, (ranks, budget), progress)?;
+            (done, Compact::PER_BYTE)
+        }
+    };
+    if ranks.rank() != 0 {
+        return Ok(None);
+    }
+    let stats = solved.iter().fold(stats_before, |a, (_, l)| a + l.stats);
+    let e = cell_estimate(configs);
+    let kept = kept_after_parts(&e, precision, budget.saturating_sub(configs.bytes()));
+    let working = (0..layout.layers())
+        .map(|k| sizing::share_bytes(&layout, (k, per_byte), ranks.size()))
+        .max()
+        .unwrap_or(0);
+    let solved = match precision {
+        Precision::Exact => {
+            read_back::<Exact>(configs, layout, spill, (precision, kept), stats, working)?
+        }
+        Precision::Compact => {
+            read_back::<Compact>(configs, layout, spill, (precision, kept), stats, working)?
+        }
+    };
+    Ok(Some(solved))
+}
 
 /// The most ranks: a configuration's owners are a bit each in a word.
 pub const MAX_RANKS: usize = 64;

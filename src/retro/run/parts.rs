@@ -24,27 +24,177 @@
 //! bytes if less), a writer per split file, the layout's indices and the configurations. Disk: every layer, as the saved table has it. Time: one
 //! pass over layer `k + 1` per part of layer `k`.
 
+use super::estimate::{RetroEstimate, cell_estimate};
 use super::pace::{Pace, too_deep};
+use super::read_back::{kept_after_parts, read_back};
 use super::sizing;
 use crate::configs::ConfigId;
-use crate::error::Result;
+use crate::error::{Result, count};
 use crate::retro::engine::block;
+use crate::retro::engine::board::check_board;
 use crate::retro::engine::layer::{self, Below, Pushes};
 use crate::retro::engine::layout::{self, Layout};
+use crate::retro::engine::solved::Solved;
 use crate::retro::engine::source::ConfigSource;
-use crate::retro::engine::store::Precision;
-use crate::retro::engine::store::{self, Packing};
+use crate::retro::engine::store::{self, Compact, Exact, Packing, Precision};
 use crate::retro::engine::symmetry;
 use crate::retro::engine::value::RetroStats;
 use crate::retro::format::segments;
 use crate::retro::format::spill::Spill;
 use crate::rules::geometry::Player;
 use crate::rules::position::MAX_WALLS_PER_PLAYER;
+use crate::support::memory;
 use crate::support::progress::Progress;
 use arrayvec::ArrayVec;
 use rayon::prelude::*;
 use std::ops::Range;
 use std::sync::atomic::AtomicU8;
+
+/// Solves every position of the cell at `precision`, every layer in parts of at most
+/// `part_bytes` through `spill` (`parts.rs`), going on from the layers an earlier run wrote
+/// there; then reads back the layers the start's value needs (`read_back::kept_after_parts`:
+/// two for the exact analysis, whose value, remoteness and counts are exact and whose line
+/// is as when streaming; as many as the budget holds for the compact one, for the search's
+/// oracle). Refused when the least part does not fit `memory_budget`.
+pub(in crate::retro) fn in_parts<'t>(
+    configs: &'t dyn ConfigSource,
+    (precision, memory_budget): (Precision, u64),
+    spill: &mut Spill,
+    part_bytes: u64,
+    progress: &dyn Progress,
+) -> Result<Solved<'t>> {
+    check_board(configs.board())?;
+    let e = cell_estimate(configs);
+    check_parts(configs, &e, precision, part_bytes, memory_budget)?;
+    let room = memory_budget.saturating_sub(configs.bytes());
+    let kept = kept_after_parts(&e, precision, room);
+    let sizes = (part_bytes, kept);
+    match precision {
+        Precision::Exact => run_in_parts::<Exact>(configs, precision, spill, sizes, progress),
+        Precision::Compact => run_in_parts::<Compact>(configs, precision, spill, sizes, progress),
+    }
+}
+
+/// Refuses an analysis in parts whose parts (at least the smallest) do not fit the budget.
+fn check_parts(
+    configs: &dyn ConfigSource,
+    e: &RetroEstimate,
+    precision: Precision,
+    part_bytes: u64,
+    budget: u64,
+) -> Result<()> {
+    let least = e.least_part(precision).max(part_bytes);
+    memory::check(
+        &format!(
+            "retrograde analysis of {} with {} in parts through the disk ({} positions, {} layers)",
+            configs.board(),
+            count(configs.walls_per_player(), "wall"),
+            e.positions,
+            e.layers,
+        ),
+        e.peak_in_parts(precision, least)
+            .saturating_add(configs.bytes()),
+        budget,
+    )
+}
+
+/// Solves the layers not written to `spill` yet in parts of at most `part_bytes`, packed
+/// by `P`, from the most walls down, then reads layers `0..kept` back.
+fn run_in_parts<'t, P: Packing>(
+    configs: &'t dyn ConfigSource,
+    precision: Precision,
+    spill: &mut Spill,
+    (part_bytes, kept): (u64, usize),
+    progress: &dyn Progress,
+) -> Result<Solved<'t>> {
+    let layout = Layout::new(configs);
+    let layers = layout.layers();
+    let written_from = spill.written_from();
+    let slots = |ks: Range<usize>| ks.map(|k| layout.layer_len(k) as u64).sum::<u64>();
+    progress.begin("retrograde analysis in parts", slots(0..layers));
+    let mut stats = RetroStats::default();
+    if written_from < layers {
+        stats = spill.stats_from(written_from);
+        progress.advance(slots(written_from..layers));
+        progress.message(&format!(
+            "layers {written_from} to {} written by an earlier run{}",
+            layers - 1,
+            if written_from == 0 {
+                ": nothing left to solve"
+            } else {
+                ""
+            }
+        ));
+    }
+    let raw = |ks: Range<usize>| slots(ks) / P::PER_BYTE as u64;
+    let e = cell_estimate(configs);
+    let part_size = usize::try_from(part_bytes).unwrap_or(usize::MAX);
+    // Each layer's parts, planned once for the time told and for the run.
+    let plans: Vec<_> = (0..written_from)
+        .map(|k| plan(&layout, k, P::PER_BYTE, part_size))
+        .collect();
+    // The work left, counted in slots at the rates measured (`sizing::layer_seconds`); in
+    // seconds with placements (`e.positions`) in place of slots.
+    // The parts of a layer an earlier run recorded are neither written again nor timed.
+    let (slots_done, work_done) = spill
+        .partial()
+        .filter(|&(k, _)| k < written_from)
+        .map_or((0, 0.0), |(k, from)| {
+            done_before::<P>(&layout, k, part_size, from)
+        });
+    let work: f64 = (0..written_from)
+        .map(|k| {
+            let above = (k + 1 < layers).then(|| slots(k + 1..k + 2) as f64);
+            let parts = plans[k].len();
+            sizing::layer_seconds(precision, slots(k..k + 1) as f64, above, (parts, parts))
+        })
+        .sum::<f64>()
+        - work_done;
+    let per_slot = e.positions as f64 / slots(0..layers).max(1) as f64;
+    if written_from > 0 {
+        progress.message(&format!(
+            "in parts of at most {} through {}: memory about {}; at most {} of values on disk \
+         uncompressed ({} left to write), {} free there; about {:.0} s left (each part \
+         reads the layer above)",
+            crate::error::format_bytes(part_bytes),
+            spill.dir().display(),
+            crate::error::format_bytes(e.peak_in_parts(precision, part_bytes) + configs.bytes()),
+            crate::error::format_bytes(e.values_bytes(precision)),
+            crate::error::format_bytes(
+                raw(0..written_from) - slots_done as u64 / P::PER_BYTE as u64
+            ),
+            spill
+                .free_bytes()
+                .map_or("unknown".into(), crate::error::format_bytes),
+            work * per_slot,
+        ));
+    }
+    let mut pace = Pace::new(work);
+    let mut largest = 0;
+    for k in (0..written_from).rev() {
+        let parts = &plans[k];
+        let per_config = layout.splits(k) * layout.stored_len() / P::PER_BYTE;
+        largest = largest.max(
+            parts
+                .iter()
+                .map(|r| r.len() * per_config)
+                .max()
+                .unwrap_or(0),
+        );
+        spill.check_room(k, raw(k..k + 1))?;
+        if parts.len() > 1 {
+            progress.message(&format!("layer {k}: {} parts", parts.len()));
+        }
+        let layer_stats =
+            solve_layer::<P>(configs, &layout, k, spill, part_size, (progress, &mut pace))?;
+        stats = stats + layer_stats;
+        pace.layer_done(k, 0, progress);
+    }
+    progress.finish();
+    let streaming = (sizing::STREAM_CHUNKS * sizing::chunk_bytes(part_bytes)) as usize;
+    let working = (largest + streaming) as u64;
+    read_back::<P>(configs, layout, spill, (precision, kept), stats, working)
+}
 
 /// The parts of layer `k`: runs of whole groups of stored configurations, each taking at
 /// most `part_bytes` in every split together (at least one group, whatever it takes).
