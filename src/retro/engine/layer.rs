@@ -149,7 +149,7 @@ pub fn push_pair<P: Packing>(
         rank += layout.group_len(k, rank);
     }
     // In parts, so that progress is told as the layer goes (it is most of the work).
-    let slots = layout::members(pair).count() * layout.stored_len();
+    let slots = layout::splits_of(pair).count() * layout.stored_len();
     let mut stats = RetroStats::default();
     let part = groups.len().div_ceil(PARTS).max(1);
     let mut done = 0;
@@ -379,7 +379,7 @@ fn blocks_of(
     config: crate::configs::ConfigId,
     pair: (usize, usize),
 ) -> impl Iterator<Item = ([u8; 2], layout::View, layout::View)> + '_ {
-    layout::members(pair).filter_map(move |j| {
+    layout::splits_of(pair).filter_map(move |j| {
         let left = layout.split_left(k, j);
         let own = layout.view(k, config, left[0], Player::One);
         let partner = layout.view(k, config, left[0], Player::Two);

@@ -3,7 +3,7 @@
 //! (`hashed.rs`), where a table may be written (`saved_dir.rs`), a layer directory being
 //! written and its record (`spill.rs`, `record.rs`, `room.rs`), a layer written in parts
 //! (`layer_writer.rs`), read as a stream (`stream.rs`) or joined from the ranks' shares
-//! (`shards.rs`), and a table too large to load read for the positions asked
+//! (`shares.rs`), and a table too large to load read for the positions asked
 //! (`sampled.rs`). Depends on `engine/` only: nothing here runs the analysis.
 
 pub(super) mod hashed;
@@ -14,6 +14,6 @@ pub mod sampled;
 pub mod saved;
 pub mod saved_dir;
 pub(super) mod segments;
-pub(super) mod shards;
+pub(super) mod shares;
 pub mod spill;
 pub(super) mod stream;

@@ -63,7 +63,7 @@ impl Written {
 }
 
 /// A layer solved in parts, as far as a part that ended at a segment's end: its stored
-/// configurations `0..done` are in its files (each at a member's end), with the counts of
+/// configurations `0..done` are in its files (each at a segment's end), with the counts of
 /// their positions. A run that stops inside the layer goes on from there.
 #[derive(Clone, Serialize, Deserialize)]
 pub(in crate::retro) struct Partial {

@@ -84,7 +84,7 @@ pub struct SplitFile {
     /// The file's bytes (compressed).
     pub file_bytes: u64,
     /// The compressed bytes of each of its gzip members, one a segment (`segments.rs`);
-    /// empty in tables written before segments (one member a file).
+    /// empty in tables written before segments (one gzip member a file).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub segments: Vec<u64>,
 }

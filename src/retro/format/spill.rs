@@ -373,7 +373,7 @@ impl Spill {
     }
 
     /// Records that layer `k`'s stored configurations `0..done`, of counts `stats`, are in
-    /// its files as `checkpoint` found them (each file synced at a member's end).
+    /// its files as `checkpoint` found them (each file synced at a segment's end).
     pub fn record_part(
         &mut self,
         (k, done): (usize, usize),

@@ -84,7 +84,7 @@ impl RetroEstimate {
             }
             for pair in pairs {
                 if !pushed {
-                    live += split(k) * layout::members(pair).count() as u128;
+                    live += split(k) * layout::splits_of(pair).count() as u128;
                 }
                 peak = peak.max(live);
                 if frees {
@@ -108,7 +108,7 @@ impl RetroEstimate {
             .map(|k| layout::splits(n, k).1)
             .max()
             .unwrap_or(0);
-        let stream = sizing::STREAM_CHUNKS * sizing::chunk_bytes(part_bytes);
+        let stream = sizing::STREAM_PIECES * sizing::piece_bytes(part_bytes);
         let writers = splits as u64 * sizing::WRITER_BYTES;
         let fixed = self.index + low + (stream + writers + sizing::SLACK_BYTES) as u128;
         let part = part_bytes as u128 + (part_bytes / sizing::PART_SLACK_DIVISOR) as u128;
@@ -118,12 +118,12 @@ impl RetroEstimate {
     /// The bytes a part may take in `room` (the budget less the configurations): what the
     /// rest of the analysis in parts leaves (`peak_in_parts`).
     pub fn part_bytes(&self, precision: Precision, room: u64) -> u64 {
-        // The stream's pieces are at most a part each (`sizing::chunk_bytes`).
+        // The stream's pieces are at most a part each (`sizing::piece_bytes`).
         let left = room.saturating_sub(self.peak_in_parts(precision, 0));
-        let stream = sizing::STREAM_CHUNKS * sizing::CHUNK_BYTES;
-        let with_slack = match left >= stream + sizing::CHUNK_BYTES {
+        let stream = sizing::STREAM_PIECES * sizing::PIECE_BYTES;
+        let with_slack = match left >= stream + sizing::PIECE_BYTES {
             true => left - stream,
-            false => left / (sizing::STREAM_CHUNKS + 1),
+            false => left / (sizing::STREAM_PIECES + 1),
         };
         // The part's own slack (`sizing::PART_SLACK_DIVISOR`) comes out of what is left.
         let d = sizing::PART_SLACK_DIVISOR;

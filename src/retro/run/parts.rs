@@ -20,7 +20,7 @@
 //! layout maps it). So the values are those of the analysis in memory, byte for byte,
 //! whatever the number of parts or threads (tested).
 //!
-//! Memory: the part's stores, three pieces of the stream (`sizing::CHUNK_BYTES` each, or a part's
+//! Memory: the part's stores, three pieces of the stream (`sizing::PIECE_BYTES` each, or a part's
 //! bytes if less), a writer per split file, the layout's indices and the configurations. Disk: every layer, as the saved table has it. Time: one
 //! pass over layer `k + 1` per part of layer `k`.
 
@@ -191,7 +191,7 @@ fn run_in_parts<'t, P: Packing>(
         pace.layer_done(k, 0, progress);
     }
     progress.finish();
-    let streaming = (sizing::STREAM_CHUNKS * sizing::chunk_bytes(part_bytes)) as usize;
+    let streaming = (sizing::STREAM_PIECES * sizing::piece_bytes(part_bytes)) as usize;
     let working = (largest + streaming) as u64;
     read_back::<P>(configs, layout, spill, (precision, kept), stats, working)
 }
@@ -204,7 +204,7 @@ pub fn plan(layout: &Layout, k: usize, per_byte: usize, part_bytes: usize) -> Ve
 
 /// The parts of layer `k` from its stored configuration `from` (a segment's start) on.
 /// A part is a run of whole segments wherever one fits (`segments.rs`): one that ends at a
-/// segment's end leaves every file between two members, where a run that stops can go on
+/// segment's end leaves every file between two segments, where a run that stops can go on
 /// from (`Spill::record_part`). A segment larger than a part is cut into runs of groups.
 pub fn plan_from(
     layout: &Layout,
@@ -262,10 +262,10 @@ pub fn solve_layer<P: Packing>(
     for (i, ranks) in parts.iter().enumerate() {
         let mut stores = fresh_stores::<P>(layout, k, ranks.len());
         if k < last {
-            let window = ranks.start * per_config..ranks.end * per_config;
+            let slots = ranks.start * per_config..ranks.end * per_config;
             let parents: Vec<&[AtomicU8]> = stores.iter_mut().map(|s| store::atomic(s)).collect();
-            let chunk = sizing::chunk_bytes(part_bytes as u64) as usize;
-            push_layer_above::<P>(source, layout, (k + 1, chunk), spill, &parents, window)?;
+            let piece = sizing::piece_bytes(part_bytes as u64) as usize;
+            push_layer_above::<P>(source, layout, (k + 1, piece), spill, &parents, slots)?;
         }
         stats = stats + solve_stores::<P>(source, layout, (k, ranks.clone()), &mut stores)?;
         crate::retro::engine::stop::check_stop()?;
@@ -377,34 +377,34 @@ fn pair_stores(stores: &mut [Vec<u8>], pair: (usize, usize)) -> (&mut [u8], Opti
 }
 
 /// Streams every split of layer `c` that holds children of a wall Player 2 placed in layer
-/// `c - 1`, side by side in pieces of about `sizing::chunk_bytes` in all, pushing each stored
-/// block into its parents in `window` (slots of layer `c - 1`'s splits, whose stores are
+/// `c - 1`, side by side in pieces of about `sizing::piece_bytes` in all, pushing each stored
+/// block into its parents in `slots` (slots of layer `c - 1`'s splits, whose stores are
 /// `parents`). The splits go side by side so that each configuration's parents are found
 /// once for all of them (ranking a configuration's parents is the pass's main cost besides
 /// the pushes, and every part makes a pass).
 fn push_layer_above<P: Packing>(
     source: &dyn ConfigSource,
     layout: &Layout,
-    (c, chunk_bytes): (usize, usize),
+    (c, piece_bytes): (usize, usize),
     spill: &Spill,
     parents: &[&[AtomicU8]],
-    window: Range<usize>,
+    slots: Range<usize>,
 ) -> Result<()> {
     let splits = splits_pushed(layout, c);
     if splits.is_empty() {
         return Ok(());
     }
     let per_config = layout.stored_len();
-    let each_split = (chunk_bytes / splits.len()).max(1);
+    let each_split = (piece_bytes / splits.len()).max(1);
     let all = 0..layout.stored(c).len();
-    let chunks = layout::runs(
+    let pieces = layout::runs(
         layout,
         c,
         all,
         (each_split * P::PER_BYTE / per_config).max(1),
     );
     let mirror = &symmetry::cell_maps(source.board())[symmetry::MIRROR];
-    spill.stream_splits::<P>((c, &splits), layout, &chunks, |ranks, bytes| {
+    spill.stream_splits::<P>((c, &splits), layout, &pieces, |ranks, bytes| {
         let first = ranks.start;
         let len = per_config / P::PER_BYTE;
         ranks.into_par_iter().for_each(|r| {
@@ -412,9 +412,9 @@ fn push_layer_above<P: Packing>(
                 .iter()
                 .map(|b| &b[(r - first) * len..][..len])
                 .collect();
-            let to = Window {
+            let to = Parents {
                 parents,
-                window: &window,
+                slots: &slots,
                 mirror,
             };
             push_stored::<P>(source, layout, (c, r), (&splits, &blocks), to);
@@ -429,11 +429,11 @@ pub(in crate::retro) const MAX_SPLITS: usize = MAX_WALLS_PER_PLAYER as usize + 1
 const MAX_WALLS: usize = 2 * MAX_WALLS_PER_PLAYER as usize;
 
 /// Where the pushes of a pass go: the part's stores by split (`parents`), the slots of
-/// the part (`window`), and the board's mirror for parents that are their own image.
+/// the part or share (`slots`), and the board's mirror for parents that are their own image.
 #[derive(Clone, Copy)]
-pub(in crate::retro) struct Window<'a> {
+pub(in crate::retro) struct Parents<'a> {
     pub parents: &'a [&'a [AtomicU8]],
-    pub window: &'a Range<usize>,
+    pub slots: &'a Range<usize>,
     pub mirror: &'a [crate::rules::geometry::Square; crate::rules::geometry::MAX_SQUARES],
 }
 
@@ -447,7 +447,7 @@ pub(in crate::retro) fn push_stored<P: Packing>(
     layout: &Layout,
     (c, r): (usize, usize),
     (splits, blocks): (&[usize], &[&[u8]]),
-    to: Window,
+    to: Parents,
 ) {
     let board = source.board();
     let config = layout.stored(c)[r];
@@ -456,7 +456,7 @@ pub(in crate::retro) fn push_stored<P: Packing>(
     let mut found: ArrayVec<(ConfigId, bool), MAX_WALLS> = ArrayVec::new();
     layer::for_each_parent(source, walls, |parent, images| {
         let start = layout.view(c - 1, parent, some_left1, Player::Two).start;
-        if to.window.contains(&start) {
+        if to.slots.contains(&start) {
             found.push((parent, images));
         }
     });
@@ -473,7 +473,7 @@ pub(in crate::retro) fn push_stored<P: Packing>(
             let pushes = Pushes {
                 store: to.parents[view.split],
                 view,
-                from: to.window.start,
+                from: to.slots.start,
                 mirror: images.then_some(to.mirror),
             };
             layer::push_positions::<P>(layout, open, pushes, |p1, p2| {
