@@ -3,8 +3,8 @@
 //! proof search it can prove a draw (8x3 with 3 walls is one), and it gives a second,
 //! independent answer for every cell small enough to enumerate.
 //!
-//! Depends on the configuration tables (`tables.rs`), positions and move generation (for
-//! the line); `solver.rs` and the CLI sit above it.
+//! Depends on the configuration tables (`configs/`), positions and move generation (for
+//! the line); `cell/solver.rs` and the CLI sit above it.
 //!
 //! # Positions
 //!
@@ -30,23 +30,23 @@
 //!
 //! Walls only increase, so the layers by walls placed form a DAG; they are solved from the
 //! most walls down to none. Inside a layer a *block* (configuration, split) is a pawn game
-//! whose wall moves exit to the layer below, already solved; `block.rs` solves it by
+//! whose wall moves exit to the layer below, already solved; `engine/block.rs` solves it by
 //! backward induction in order of increasing remoteness, and what stays undecided is a draw.
-//! The groups of configurations of a layer run in parallel (`layer.rs`), each block of an
+//! The groups of configurations of a layer run in parallel (`engine/layer.rs`), each block of an
 //! orbit under the symmetries solved once; the answer does not depend on the thread count.
 //!
 //! # Memory
 //!
-//! Two precisions (`store.rs`): **exact**, one byte per stored slot (`code.rs`), remoteness
+//! Two precisions (`engine/store.rs`): **exact**, one byte per stored slot (`code.rs`), remoteness
 //! included, up to `MAX_REMOTENESS` (252) plies, a longer one refused with an error (the
 //! longest seen so far is 54, in 3x9 with 10 walls); **compact**, 2 bits per slot, win,
 //! loss or draw only. Both solve the same blocks the same way; the compact one reads its
 //! wall moves' outcomes without remoteness, so its blocks' outcomes are exact and their
 //! remoteness is not, and it stores outcomes only. The caller finds the start's length by
-//! a proof search that uses the outcomes as an oracle (`solver.rs`).
+//! a proof search that uses the outcomes as an oracle (`cell/solver.rs`).
 //!
-//! The store folds the mirror and the half turn that swaps the players (`symmetry.rs`,
-//! `layout.rs`): it keeps only positions with Player 1 to move, of the configurations that
+//! The store folds the mirror and the half turn that swaps the players (`engine/symmetry.rs`,
+//! `engine/layout.rs`): it keeps only positions with Player 1 to move, of the configurations that
 //! are not the mirror of a smaller one, and none that is over (its value is known):
 //! `(S - W)^2` slots per block (padded to a multiple of 4), fewer than a quarter of the
 //! `2 * S * (S - 1)` positions per block. Each orbit of blocks is solved once, so the work
@@ -68,13 +68,37 @@
 //! - the compact analysis keeps as many layers from layer 0 up as the budget allows (at
 //!   least two): the more it keeps, the more of the search's nodes the oracle answers.
 //!
-//! The files: `estimate.rs` sizes every choice; `driver.rs` checks the memory, picks the
-//! layers kept or the parts and runs the layers; `solved.rs` answers for a solved cell.
+//! # The door
 //!
-//! `estimate` sizes every choice before anything is allocated (`RetroEstimate::peak`):
-//! `bytes` is the exact streaming peak and `all_layers_bytes` the exact peak keeping every
-//! layer; the layout's indices (at most 12 bytes per configuration) count in all, the
-//! tables in none.
+//! A caller asks for an analysis with one `Request` (precision, budget, the layers kept, and
+//! where the layers go: memory, a directory, or a directory in parts) and runs it with
+//! `run` (or `solve`, for one process or rank 0). The files, by what they do:
+//!
+//! - `engine/`: the algorithm, no file I/O (layout, symmetry, codes and packings, a block, a
+//!   pair of splits, the configurations read, the queries on a solved cell and its line,
+//!   the answer types, the ranks' trait);
+//! - `format/`: what is on disk and reading it back (a saved table, its segments and
+//!   hashing, a layer directory being written and its record, a table too large to load);
+//!   it never runs the analysis;
+//! - `run/`: running it: `sizing.rs` (every buffer, slack and rate, read by the estimate and
+//!   the runners alike), `estimate.rs` (what each way takes before anything is allocated:
+//!   `RetroEstimate::peak`, `bytes` the exact streaming peak and `all_layers_bytes` the
+//!   exact peak keeping every layer; the layout's indices, at most 12 bytes per
+//!   configuration, count in all, the tables in none), `driver.rs` (in memory), `parts.rs`
+//!   (in parts through a directory), `across.rs` (across ranks), `through.rs` (into a saved
+//!   table).
+//!
+//! Reading a saved table (`saved`, `saved_dir`, `sampled`) and the estimate stay public:
+//! they do not run the analysis.
+//!
+//! # Pieces of work
+//!
+//! A *layer* (walls on the board) has a *split* per count of walls left to Player 1; splits
+//! are solved in *pairs*; a *block* is one (configuration, split); a *group* is a stored
+//! configuration and its half turn's; a *slot* is a position's place in a store. Through a
+//! directory, a *part* is a run of whole groups solved at once, a *segment* a fixed run of
+//! groups compressed as one gzip member, a *share* a rank's run of whole segments, and a
+//! *piece* what is streamed of the layer above at a time (docs/ARCHITECTURE.md).
 
 mod engine;
 mod format;

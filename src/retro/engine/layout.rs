@@ -30,7 +30,7 @@
 //! ```
 //!
 //! Slots where the pawns coincide or a pawn is cut off stay unused, as does the padding
-//! (they are not positions, see `mod.rs`). The symmetries keep a position over or not, so
+//! (they are not positions, see `retro/mod.rs`). The symmetries keep a position over or not, so
 //! a position that is over has no slot under any view. With `k` walls on the board the players hold `2N - k` walls between them,
 //! each at most `N`: Player 1 holds `max(0, N - k) ..= min(N, 2N - k)`, one split per value.
 //!

@@ -122,9 +122,9 @@ impl<'t> Solved<'t> {
     }
 
     /// Whether every layer was kept (else only layers 0 and 1, see the module doc, or those
-    /// `analyse_keeping` was asked for).
+    /// `Layers::Only` was asked for).
     pub fn keeps_all_layers(&self) -> bool {
-        // A layer not solved (`analyse_keeping`) has no splits at all.
+        // A layer not solved (`Layers::Only`) has no splits at all.
         self.values
             .iter()
             .all(|layer| !layer.is_empty() && layer.iter().all(Option::is_some))

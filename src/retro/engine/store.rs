@@ -163,7 +163,7 @@ impl Packing for Compact {
 }
 
 /// The compact packing written with `bitvec` (the same bits as `Compact`: two per slot,
-/// low first), kept only to measure it against the hand-packed bytes (`mod.rs` tests,
+/// low first), kept only to measure it against the hand-packed bytes (`retro/mod.rs` tests,
 /// README "Dependencies").
 #[cfg(test)]
 #[derive(Clone, Copy, Debug)]

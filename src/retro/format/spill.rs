@@ -2,7 +2,7 @@
 //! is solved, so that a run that is killed goes on from the last layer written, and the
 //! finished directory is a saved table (`saved.rs`: the same split files, header and
 //! manifest) that `analyze --table` and `verify` read. The analysis itself still holds at
-//! most two layers in memory (`mod.rs`); what the directory adds is that nothing solved is
+//! most two layers in memory (`retro/mod.rs`); what the directory adds is that nothing solved is
 //! lost and that every layer is kept, whatever the memory budget.
 //!
 //! While a run is on, the directory holds the split files of the layers written and

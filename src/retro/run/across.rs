@@ -50,7 +50,7 @@ use std::sync::atomic::AtomicU8;
 /// rank calls it, each with its own `spill` over the directory they share: `across.rs`),
 /// going on from the layers an earlier run wrote there; each rank holds its share of a
 /// layer at a time, within `budget`. Rank 0 then reads back the layers the start's value
-/// needs (as `analyse_through` or `analyse_outcomes_through`) and gets the analysis;
+/// needs (as one process through a directory does, `read_back.rs`) and gets the analysis;
 /// the other ranks get `None`.
 pub(in crate::retro) fn analyse_across<'t>(
     configs: &'t dyn ConfigSource,

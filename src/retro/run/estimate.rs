@@ -222,7 +222,7 @@ impl RetroEstimate {
     /// Whether the exact analysis (a byte a position) fits `budget` keeping `keep`, beside
     /// configurations of `configs_bytes` (the tables, or the ranked numbering): the one
     /// rule every caller asks, whether it picks the precision (`plan/`), the
-    /// layers kept (`driver.rs`), a cell to save (`table_run.rs`), or an explorer's method.
+    /// layers kept (`driver.rs`), a cell to save (`table/run.rs`), or an explorer's method.
     pub fn exact_fits(&self, configs_bytes: u64, budget: u64, keep: Keep) -> bool {
         configs_bytes.saturating_add(self.exact_peak(&keep)) <= budget
     }

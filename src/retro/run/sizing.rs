@@ -1,7 +1,7 @@
 //! How much the analysis takes, in one place for the runners and the estimates alike:
 //! the buffers and slack of the analysis in parts, its measured rates, and the bytes a rank
 //! holds across ranks. The estimates (`estimate.rs`, the planner's) and the runners
-//! (`parts.rs`, `across.rs`, `driver.rs`) read these, so a change here moves both.
+//! (`parts.rs`, `across.rs`, `read_back.rs`) read these, so a change here moves both.
 
 use crate::retro::engine::layout::Layout;
 use crate::retro::engine::store::Precision;
