@@ -148,7 +148,7 @@ fn a_saved_table_reads_back_the_same_values_and_a_flipped_byte_is_caught() {
     for (w, h, walls) in [(3, 3, 2), (4, 3, 3), (8, 3, 3)] {
         let board = Board::new(w, h).unwrap();
         let tables = Tables::build(board, walls, u64::MAX, &Silent).unwrap();
-        let solved = retro::analyse(&tables, u64::MAX, &Silent).unwrap();
+        let solved = retro::solve(&tables, &retro::Request::exact(u64::MAX), &Silent).unwrap();
         let dir = scratch(&format!("{w}x{h}-{walls}"));
         saved_dir::save(&solved, &dir).unwrap();
         let mut memory = Analyst::from_solved(solved);
@@ -199,7 +199,7 @@ fn an_analysis_kept_from_a_position_up_answers_as_the_whole_one() {
 }
 
 /// The table written from memory (`saved_dir::save`, every layer kept) and the one written layer
-/// by layer while solving (`saved::save_through`, two layers kept, then every layer) are
+/// by layer while solving (`retro::Storage::Dir`, two layers kept, then every layer) are
 /// the same files, and their analyses the same answer: whatever the memory, a saved table
 /// does not depend on how it was made.
 #[test]
@@ -208,7 +208,7 @@ fn a_table_saved_layer_by_layer_is_the_table_saved_from_memory() {
     for (w, h, walls) in [(3, 3, 2), (4, 3, 3), (2, 5, 4)] {
         let board = Board::new(w, h).unwrap();
         let tables = Tables::build(board, walls, u64::MAX, &Silent).unwrap();
-        let solved = retro::analyse(&tables, u64::MAX, &Silent).unwrap();
+        let solved = retro::solve(&tables, &retro::Request::exact(u64::MAX), &Silent).unwrap();
         let memory = scratch(&format!("{w}x{h}-{walls}-memory"));
         saved_dir::save(&solved, &memory).unwrap();
         let manifest = |dir: &std::path::Path| std::fs::read(dir.join("MANIFEST.sha256")).unwrap();
@@ -223,14 +223,11 @@ fn a_table_saved_layer_by_layer_is_the_table_saved_from_memory() {
                 resume: true,
                 ranks: None,
             };
-            let (through, _) = retro::through::save_through(
-                &tables,
-                budget,
-                retro::Precision::Exact,
-                &to,
-                &Silent,
-            )
-            .unwrap();
+            let request = retro::Request {
+                storage: retro::Storage::Dir(to),
+                ..retro::Request::exact(budget)
+            };
+            let through = retro::solve(&tables, &request, &Silent).unwrap();
             if budget == u64::MAX {
                 assert!(through.keeps_all_layers());
             }
@@ -248,15 +245,20 @@ fn a_table_saved_layer_by_layer_is_the_table_saved_from_memory() {
                 .num_threads(threads)
                 .build()
                 .unwrap();
-            let parted = pool.install(|| {
-                let mut spill =
-                    retro::spill::Spill::open(&dir, &tables, retro::Precision::Exact, &Silent)
-                        .unwrap();
-                let parted =
-                    retro::analyse_in_parts(&tables, u64::MAX, &mut spill, part, &Silent).unwrap();
-                spill.finish(&tables, parted.stats()).unwrap();
-                parted
-            });
+            let to = saved_dir::Target {
+                dir: dir.clone(),
+                replace: false,
+                resume: true,
+                ranks: None,
+            };
+            let request = retro::Request {
+                storage: retro::Storage::Parts {
+                    to,
+                    part_bytes: part,
+                },
+                ..retro::Request::exact(u64::MAX)
+            };
+            let parted = pool.install(|| retro::solve(&tables, &request, &Silent).unwrap());
             assert_eq!(parted.stats(), solved.stats(), "{board} with {walls}");
             assert_eq!(parted.result().plies, solved.result().plies);
             assert_eq!(
@@ -325,7 +327,7 @@ fn the_check_of_a_table_read_in_one_pass_finds_a_wrong_value_and_a_damaged_file(
     let (board, walls) = (Board::new(4, 4).unwrap(), 3);
     let ranked = Ranked::build(board, walls);
     let dir = scratch("sampled");
-    let solved = retro::analyse(&ranked, u64::MAX, &Silent).unwrap();
+    let solved = retro::solve(&ranked, &retro::Request::exact(u64::MAX), &Silent).unwrap();
     saved_dir::save(&solved, &dir).unwrap();
     let positions = random_games_by(board, walls, 300, |p| p.legal_actions(board));
     assert_eq!(sampled::check(&ranked, &dir, &positions, &Silent), Ok(()));
@@ -375,7 +377,7 @@ fn the_check_of_a_table_read_in_one_pass_finds_a_wrong_value_and_a_damaged_file(
 #[test]
 fn outcomes_in_parts_through_the_disk_are_the_exact_tables_outcomes() {
     use quoridor_solver::cell::analysis::random_games_by;
-    use quoridor_solver::retro::{self, Precision, sampled, saved, spill::Spill};
+    use quoridor_solver::retro::{self, Precision, sampled, saved};
     let inflate = |path: std::path::PathBuf| {
         let mut out = Vec::new();
         let gz = std::fs::read(&path).unwrap();
@@ -386,17 +388,28 @@ fn outcomes_in_parts_through_the_disk_are_the_exact_tables_outcomes() {
         let board = Board::new(w, h).unwrap();
         let tables = Tables::build(board, walls, u64::MAX, &Silent).unwrap();
         let exact = scratch(&format!("{w}x{h}-{walls}-exact"));
-        saved_dir::save(&retro::analyse(&tables, u64::MAX, &Silent).unwrap(), &exact).unwrap();
+        saved_dir::save(
+            &retro::solve(&tables, &retro::Request::exact(u64::MAX), &Silent).unwrap(),
+            &exact,
+        )
+        .unwrap();
         let header = saved::header(&exact).unwrap();
         let e = retro::cell_estimate(&tables);
         for parts in [1, 4] {
             let least = e.least_part(Precision::Compact);
             let budget = tables.bytes() + e.peak_in_parts(Precision::Compact, parts * least);
             let dir = scratch(&format!("{w}x{h}-{walls}-compact-{parts}"));
-            let mut spill = Spill::open(&dir, &tables, Precision::Compact, &Silent).unwrap();
-            let solved =
-                retro::analyse_outcomes_through(&tables, budget, &mut spill, &Silent).unwrap();
-            spill.finish(&tables, solved.stats()).unwrap();
+            let to = saved_dir::Target {
+                dir: dir.clone(),
+                replace: false,
+                resume: true,
+                ranks: None,
+            };
+            let request = retro::Request {
+                storage: retro::Storage::Dir(to),
+                ..retro::Request::outcomes(budget)
+            };
+            retro::solve(&tables, &request, &Silent).unwrap();
             let compact = saved::header(&dir).unwrap();
             assert_eq!(compact.precision, "compact");
             let counts = |h: &saved::Header| (h.positions, h.p1_wins, h.p2_wins, h.draws);

@@ -37,7 +37,7 @@ fn agree_with_naive(w: usize, h: usize, n: u8) -> usize {
     let naive = solve_naive(RefBoard { w, h }, n as u32);
     let t = tables(w, h, n);
     let board = t.board();
-    let solved = retro::analyse(&t, BUDGET, &Silent).unwrap();
+    let solved = retro::solve(&t, &retro::Request::exact(BUDGET), &Silent).unwrap();
     let mut draws = 0;
     for (r, &v) in &naive {
         let pos = common::to_position(board, r);
@@ -145,7 +145,9 @@ fn retro_equals_proof_search_and_published_up_to_area_12() {
     for (w, h, n, want) in rows {
         let board = Board::new(w, h).unwrap();
         let t = tables(w, h, n);
-        let r = retro::solve(&t, BUDGET, &Silent).unwrap();
+        let r = retro::solve(&t, &retro::Request::exact(BUDGET), &Silent)
+            .unwrap()
+            .result();
         let search = quoridor_solver::cell::solver::solve(board, n, &options, &Silent).unwrap();
         let cell = format!("{w}x{h} with {n} walls");
         assert_eq!(outcome(&r).code(), want, "{cell}");
@@ -203,8 +205,8 @@ fn search_against_retro_on_every_position(with_oracle: bool) -> usize {
     ] {
         let board = Board::new(w, h).unwrap();
         let t = tables(w, h, n);
-        let solved = retro::analyse(&t, BUDGET, &Silent).unwrap();
-        let compact = retro::analyse_outcomes(&t, BUDGET, &Silent).unwrap();
+        let solved = retro::solve(&t, &retro::Request::exact(BUDGET), &Silent).unwrap();
+        let compact = retro::solve(&t, &retro::Request::outcomes(BUDGET), &Silent).unwrap();
         let oracle = RetroOracle(&compact);
         // One table for every question of the cell, as the search's own iterations share it.
         let prover = Prover::new(
@@ -254,7 +256,9 @@ fn search_against_retro_on_every_position(with_oracle: bool) -> usize {
 fn win_lines_replay_to_the_goal() {
     for (w, h, n) in [(4, 3, 3), (5, 3, 2), (3, 5, 2), (2, 7, 2), (3, 3, 1)] {
         let board = Board::new(w, h).unwrap();
-        let r = retro::solve(&tables(w, h, n), BUDGET, &Silent).unwrap();
+        let r = retro::solve(&tables(w, h, n), &retro::Request::exact(BUDGET), &Silent)
+            .unwrap()
+            .result();
         check_win_line(board, n, &r);
     }
 }
@@ -267,7 +271,9 @@ fn eight_by_three_with_three_walls_is_a_draw() {
     let board = Board::new(w, h).unwrap();
     let t = tables(w, h, n);
     let started = Instant::now();
-    let r = retro::solve(&t, BUDGET, &Silent).unwrap();
+    let r = retro::solve(&t, &retro::Request::exact(BUDGET), &Silent)
+        .unwrap()
+        .result();
     let seconds = started.elapsed().as_secs_f64();
     assert_eq!((r.winner, r.plies), (None, None));
     let cycle = r.cycle_start.expect("a draw by repetition has a cycle");
@@ -351,8 +357,8 @@ fn compact_outcomes_equal_exact_values_position_by_position() {
         (8, 3, 3),
     ] {
         let t = tables(w, h, n);
-        let exact = retro::analyse(&t, BUDGET, &Silent).unwrap();
-        let compact = retro::analyse_outcomes(&t, BUDGET, &Silent).unwrap();
+        let exact = retro::solve(&t, &retro::Request::exact(BUDGET), &Silent).unwrap();
+        let compact = retro::solve(&t, &retro::Request::outcomes(BUDGET), &Silent).unwrap();
         assert_eq!(compact.precision(), Precision::Compact);
         assert!(compact.keeps_all_layers());
         let mut checked = 0u64;
@@ -391,7 +397,7 @@ fn compact_streaming_keeps_what_fits_and_equals_the_whole() {
     for (w, h, n) in [(4, 3, 3), (3, 5, 2), (2, 5, 4), (4, 4, 2)] {
         let t = tables(w, h, n);
         let e = retro::estimate(t.board(), n, &TableEstimate::new(t.board(), n).by_walls);
-        let whole = retro::analyse_outcomes(&t, BUDGET, &Silent).unwrap();
+        let whole = retro::solve(&t, &retro::Request::outcomes(BUDGET), &Silent).unwrap();
         for kept in 2..e.layers {
             let budget = t.bytes() + e.peak(Precision::Compact, kept);
             // Keeping more can cost nothing more (the peak is elsewhere): then it does.
@@ -402,7 +408,7 @@ fn compact_streaming_keeps_what_fits_and_equals_the_whole() {
             if kept == e.layers {
                 continue;
             }
-            let part = retro::analyse_outcomes(&t, budget, &Silent).unwrap();
+            let part = retro::solve(&t, &retro::Request::outcomes(budget), &Silent).unwrap();
             assert_eq!(
                 part.bytes(),
                 e.peak(Precision::Compact, kept),
@@ -421,7 +427,7 @@ fn compact_streaming_keeps_what_fits_and_equals_the_whole() {
         }
         assert_eq!(whole.bytes(), e.peak(Precision::Compact, e.layers));
         let too_small = t.bytes() + e.peak(Precision::Compact, 2) - 1;
-        let err = retro::analyse_outcomes(&t, too_small, &Silent)
+        let err = retro::solve(&t, &retro::Request::outcomes(too_small), &Silent)
             .err()
             .unwrap();
         assert!(matches!(err, Error::Memory { .. }), "{err}");
@@ -432,7 +438,7 @@ fn compact_streaming_keeps_what_fits_and_equals_the_whole() {
 fn stats_add_up_and_equal_a_direct_count() {
     for (w, h, n) in [(3, 3, 2), (2, 3, 1), (3, 2, 2), (4, 3, 3), (2, 5, 4)] {
         let t = tables(w, h, n);
-        let solved = retro::analyse(&t, BUDGET, &Silent).unwrap();
+        let solved = retro::solve(&t, &retro::Request::exact(BUDGET), &Silent).unwrap();
         let s = solved.stats();
         assert_eq!(s.p1_wins + s.p2_wins + s.draws, s.positions, "{w}x{h} {n}");
         assert_eq!(count_directly(&t, &solved), s, "{w}x{h} {n}");
@@ -449,7 +455,7 @@ fn stats_add_up_and_equal_a_direct_count() {
 fn positions_outside_the_cell_have_no_value() {
     let t = tables(3, 3, 1);
     let board = t.board();
-    let solved = retro::analyse(&t, BUDGET, &Silent).unwrap();
+    let solved = retro::solve(&t, &retro::Request::exact(BUDGET), &Silent).unwrap();
     let start = Position::start(board, 1).unwrap();
     assert!(solved.value(&start).is_some());
     let same_cell = Position {
@@ -495,7 +501,9 @@ fn positions_outside_the_cell_have_no_value() {
 #[test]
 fn a_budget_too_small_is_refused_before_allocating() {
     let t = tables(4, 3, 2);
-    let err = retro::solve(&t, t.bytes() + 1000, &Silent).unwrap_err();
+    let err = retro::solve(&t, &retro::Request::exact(t.bytes() + 1000), &Silent)
+        .map(|s| s.result())
+        .unwrap_err();
     assert!(matches!(err, Error::Memory { .. }), "{err}");
 }
 
@@ -508,10 +516,15 @@ fn results_do_not_depend_on_threads() {
             .unwrap();
         pool.install(|| {
             let t = tables(4, 3, 3);
-            let compact = retro::analyse_outcomes(&t, BUDGET, &Silent).unwrap();
+            let compact = retro::solve(&t, &retro::Request::outcomes(BUDGET), &Silent).unwrap();
             let mut outcomes = Vec::new();
             for_each_position(&t, |pos| outcomes.push(compact.outcome(pos)));
-            (retro::solve(&t, BUDGET, &Silent).unwrap(), outcomes)
+            (
+                retro::solve(&t, &retro::Request::exact(BUDGET), &Silent)
+                    .unwrap()
+                    .result(),
+                outcomes,
+            )
         })
     };
     assert_eq!(run(1), run(2));
@@ -522,9 +535,9 @@ fn results_do_not_depend_on_threads() {
 fn both_modes(w: usize, h: usize, n: u8) -> (RetroResult, RetroResult) {
     let t = tables(w, h, n);
     let e = retro::estimate(t.board(), n, &TableEstimate::new(t.board(), n).by_walls);
-    let all = retro::analyse(&t, BUDGET, &Silent).unwrap();
+    let all = retro::solve(&t, &retro::Request::exact(BUDGET), &Silent).unwrap();
     assert!(all.keeps_all_layers());
-    let streaming = retro::analyse(&t, t.bytes() + e.bytes, &Silent).unwrap();
+    let streaming = retro::solve(&t, &retro::Request::exact(t.bytes() + e.bytes), &Silent).unwrap();
     assert!(
         e.bytes < e.all_layers_bytes,
         "{w}x{h} {n}: two layers are all layers"
@@ -647,7 +660,7 @@ fn measure(w: usize, h: usize, n: u8, stream: bool) {
     let t = tables(w, h, n);
     let built = started.elapsed().as_secs_f64();
     let budget = if stream { t.bytes() + e.bytes } else { BUDGET };
-    let solved = retro::analyse(&t, budget, &Silent).unwrap();
+    let solved = retro::solve(&t, &retro::Request::exact(budget), &Silent).unwrap();
     let seconds = started.elapsed().as_secs_f64() - built;
     let r = solved.result();
     eprintln!(

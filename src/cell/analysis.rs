@@ -137,8 +137,12 @@ impl<'t> Analyst<'t> {
         layers: Range<usize>,
         progress: &dyn Progress,
     ) -> Result<Self> {
-        // analyse_keeping checks the memory (the same sum as `retro_bytes`) first.
-        let solved = retro::analyse_keeping(tables, memory_budget, kept(tables, layers), progress)?;
+        // The analysis checks the memory (the same sum as `retro_bytes`) first.
+        let request = retro::Request {
+            keep: retro::Layers::Only(kept(tables, layers)),
+            ..retro::Request::exact(memory_budget)
+        };
+        let solved = retro::solve(tables, &request, progress)?;
         Ok(Analyst {
             board: tables.board(),
             tables: Some(tables),

@@ -243,14 +243,12 @@ fn retro_exact(
     progress: &dyn Progress,
     result: &mut CellResult,
 ) -> Result<()> {
-    let solved = match &options.save {
-        // Each layer goes to disk as it is solved: the memory is the analysis's own.
-        Some(to) => {
-            let budget = options.memory_budget;
-            retro::through::save_through(configs, budget, Precision::Exact, to, progress)?.0
-        }
-        None => retro::analyse(configs, options.memory_budget, progress)?,
+    // Saved, each layer goes to disk as it is solved: the memory is the analysis's own.
+    let request = retro::Request {
+        storage: storage(options),
+        ..retro::Request::exact(options.memory_budget)
     };
+    let solved = retro::solve(configs, &request, progress)?;
     record_retro(
         &solved.result(),
         retro::cell_estimate(configs).positions,
@@ -267,13 +265,19 @@ fn outcomes<'t>(
     options: &SolveOptions,
     progress: &dyn Progress,
 ) -> Result<retro::Solved<'t>> {
+    let request = retro::Request {
+        storage: storage(options),
+        ..retro::Request::outcomes(budget)
+    };
+    retro::solve(configs, &request, progress)
+}
+
+/// Where the analysis writes its layers: the directory of the options (`--save`,
+/// `--scratch`), else nowhere.
+fn storage(options: &SolveOptions) -> retro::Storage {
     match &options.save {
-        Some(to) => {
-            let saved =
-                retro::through::save_through(configs, budget, Precision::Compact, to, progress)?;
-            Ok(saved.0)
-        }
-        None => retro::analyse_outcomes(configs, budget, progress),
+        Some(to) => retro::Storage::Dir(to.clone()),
+        None => retro::Storage::Memory,
     }
 }
 
@@ -389,7 +393,13 @@ pub fn solve_share(
     pool.install(|| {
         let ranked = Ranked::build(board, walls);
         let budget = ranked_analysis_budget(&ranked, precision, options);
-        crate::retro::through::save_share(&ranked, budget, precision, to, progress)
+        let request = retro::Request {
+            precision,
+            budget,
+            keep: retro::Layers::Fitting,
+            storage: retro::Storage::Dir(to.clone()),
+        };
+        retro::run(&ranked, &request, progress).map(drop)
     })
 }
 

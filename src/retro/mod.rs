@@ -3,8 +3,8 @@
 //! proof search it can prove a draw (8x3 with 3 walls is one), and it gives a second,
 //! independent answer for every cell small enough to enumerate.
 //!
-//! Depends on the configuration tables (`tables.rs`), positions and move generation (for
-//! the line); `solver.rs` and the CLI sit above it.
+//! Depends on the configuration tables (`configs/`), positions and move generation (for
+//! the line); `cell/solver.rs` and the CLI sit above it.
 //!
 //! # Positions
 //!
@@ -30,23 +30,23 @@
 //!
 //! Walls only increase, so the layers by walls placed form a DAG; they are solved from the
 //! most walls down to none. Inside a layer a *block* (configuration, split) is a pawn game
-//! whose wall moves exit to the layer below, already solved; `block.rs` solves it by
+//! whose wall moves exit to the layer below, already solved; `engine/block.rs` solves it by
 //! backward induction in order of increasing remoteness, and what stays undecided is a draw.
-//! The groups of configurations of a layer run in parallel (`layer.rs`), each block of an
+//! The groups of configurations of a layer run in parallel (`engine/layer.rs`), each block of an
 //! orbit under the symmetries solved once; the answer does not depend on the thread count.
 //!
 //! # Memory
 //!
-//! Two precisions (`store.rs`): **exact**, one byte per stored slot (`code.rs`), remoteness
+//! Two precisions (`engine/store.rs`): **exact**, one byte per stored slot (`code.rs`), remoteness
 //! included, up to `MAX_REMOTENESS` (252) plies, a longer one refused with an error (the
 //! longest seen so far is 54, in 3x9 with 10 walls); **compact**, 2 bits per slot, win,
 //! loss or draw only. Both solve the same blocks the same way; the compact one reads its
 //! wall moves' outcomes without remoteness, so its blocks' outcomes are exact and their
 //! remoteness is not, and it stores outcomes only. The caller finds the start's length by
-//! a proof search that uses the outcomes as an oracle (`solver.rs`).
+//! a proof search that uses the outcomes as an oracle (`cell/solver.rs`).
 //!
-//! The store folds the mirror and the half turn that swaps the players (`symmetry.rs`,
-//! `layout.rs`): it keeps only positions with Player 1 to move, of the configurations that
+//! The store folds the mirror and the half turn that swaps the players (`engine/symmetry.rs`,
+//! `engine/layout.rs`): it keeps only positions with Player 1 to move, of the configurations that
 //! are not the mirror of a smaller one, and none that is over (its value is known):
 //! `(S - W)^2` slots per block (padded to a multiple of 4), fewer than a quarter of the
 //! `2 * S * (S - 1)` positions per block. Each orbit of blocks is solved once, so the work
@@ -68,199 +68,169 @@
 //! - the compact analysis keeps as many layers from layer 0 up as the budget allows (at
 //!   least two): the more it keeps, the more of the search's nodes the oracle answers.
 //!
-//! The files: `estimate.rs` sizes every choice; `driver.rs` checks the memory, picks the
-//! layers kept or the parts and runs the layers; `solved.rs` answers for a solved cell.
+//! # The door
 //!
-//! `estimate` sizes every choice before anything is allocated (`RetroEstimate::peak`):
-//! `bytes` is the exact streaming peak and `all_layers_bytes` the exact peak keeping every
-//! layer; the layout's indices (at most 12 bytes per configuration) count in all, the
-//! tables in none.
+//! A caller asks for an analysis with one `Request` (precision, budget, the layers kept, and
+//! where the layers go: memory, a directory, or a directory in parts) and runs it with
+//! `run` (or `solve`, for one process or rank 0). The files, by what they do:
+//!
+//! - `engine/`: the algorithm, no file I/O (layout, symmetry, codes and packings, a block, a
+//!   pair of splits, the configurations read, the queries on a solved cell and its line,
+//!   the answer types, the ranks' trait);
+//! - `format/`: what is on disk and reading it back (a saved table, its segments and
+//!   hashing, a layer directory being written and its record, a table too large to load);
+//!   it never runs the analysis;
+//! - `run/`: running it: `sizing.rs` (every buffer, slack and rate, read by the estimate and
+//!   the runners alike), `estimate.rs` (what each way takes before anything is allocated:
+//!   `RetroEstimate::peak`, `bytes` the exact streaming peak and `all_layers_bytes` the
+//!   exact peak keeping every layer; the layout's indices, at most 12 bytes per
+//!   configuration, count in all, the tables in none), `driver.rs` (in memory), `parts.rs`
+//!   (in parts through a directory), `across.rs` (across ranks), `through.rs` (into a saved
+//!   table).
+//!
+//! Reading a saved table (`saved`, `saved_dir`, `sampled`) and the estimate stay public:
+//! they do not run the analysis.
+//!
+//! # Pieces of work
+//!
+//! A *layer* (walls on the board) has a *split* per count of walls left to Player 1; splits
+//! are solved in *pairs*; a *block* is one (configuration, split); a *group* is a stored
+//! configuration and its half turn's; a *slot* is a position's place in a store. Through a
+//! directory, a *part* is a run of whole groups solved at once, a *segment* a fixed run of
+//! groups compressed as one gzip member, a *share* a rank's run of whole segments, and a
+//! *piece* what is streamed of the layer above at a time (docs/ARCHITECTURE.md).
 
-pub mod across;
-mod block;
-mod code;
-mod driver;
-mod estimate;
-mod hashed;
-mod layer;
-mod layer_writer;
-mod layout;
-mod line;
-mod pace;
-mod parts;
-mod pawn_graph;
-pub mod ranks;
-mod record;
-mod room;
-pub mod sampled;
-pub mod saved;
-pub mod saved_dir;
-mod segments;
-mod shards;
-mod sizing;
-mod solved;
-pub mod source;
-pub mod spill;
-mod store;
-mod stream;
-mod symmetry;
-pub mod through;
+mod engine;
+mod format;
+mod run;
 
-pub use code::MAX_REMOTENESS;
-pub use driver::{
-    analyse, analyse_across, analyse_in_parts, analyse_keeping, analyse_outcomes,
-    analyse_outcomes_through, analyse_through,
-};
-pub use estimate::{Keep, RetroEstimate, cell_estimate, estimate, pushes_last};
-pub use solved::{Solved, Wdl};
-pub use source::ConfigSource;
-pub use store::Precision;
+pub use engine::board::{MAX_SQUARES, check_board, handles, narrow};
+pub use engine::code::MAX_REMOTENESS;
+pub use engine::solved::{Solved, Wdl};
+pub use engine::source::ConfigSource;
+pub use engine::stop::{clear_stop, request_stop};
+pub use engine::store::Precision;
+pub use engine::value::{RetroResult, RetroStats, Value};
+pub use engine::{ranks, source};
+pub use format::{sampled, saved, saved_dir, spill};
+pub use run::estimate::{Keep, RetroEstimate, cell_estimate, estimate, pushes_last};
 
 use crate::error::{Error, Result};
-use crate::rules::geometry::Player;
-use crate::rules::position::Action;
 use crate::support::progress::Progress;
-use serde::Serialize;
-use std::sync::atomic::{AtomicBool, Ordering};
+use saved_dir::Target;
+use std::ops::Range;
 
-/// Set by `request_stop`: every analysis of the process stops.
-static STOP: AtomicBool = AtomicBool::new(false);
-
-/// Asks every retrograde analysis of the process to stop (safe in a signal handler: one
-/// atomic store): it ends with `Error::Interrupted` after the groups of configurations it
-/// is solving, keeping and writing nothing of the pair of splits (or part) under way, so a
-/// layer on disk is always whole. For a caller whose process outlives the stop (the Python
-/// binding, on Ctrl-C); the command line ends the process instead, and never asks.
-pub fn request_stop() {
-    STOP.store(true, Ordering::Relaxed)
+/// What a caller asks of the analysis: the one way to run it (`run`).
+#[derive(Clone, Debug)]
+pub struct Request {
+    /// A byte a position, value and remoteness (`Exact`), or 2 bits, the outcome only
+    /// (`Compact`): see the module doc.
+    pub precision: Precision,
+    /// The bytes the analysis may take, the configurations' tables or numbering (already
+    /// built) included, as for proof search. Checked before anything large is allocated.
+    pub budget: u64,
+    /// Which layers' values stay in memory to the end.
+    pub keep: Layers,
+    /// Where the layers go as they are solved.
+    pub storage: Storage,
 }
 
-/// Forgets a stop asked for, so that the next analysis runs.
-pub fn clear_stop() {
-    STOP.store(false, Ordering::Relaxed)
-}
-
-/// Whether `request_stop` was called (the groups of a pair then skip their work).
-fn stop_requested() -> bool {
-    STOP.load(Ordering::Relaxed)
-}
-
-/// `Err(Interrupted)` once a stop was asked for: checked after each pair of splits (or
-/// part) is solved, before it is kept or written.
-fn check_stop() -> Result<()> {
-    match stop_requested() {
-        true => Err(Error::Interrupted),
-        false => Ok(()),
-    }
-}
-
-/// The value of a position from the view of the player to move.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Value {
-    /// The player to move wins in this many plies (the last one theirs).
-    Win(u32),
-    /// The player to move loses in this many plies, holding out as long as possible.
-    Loss(u32),
-    /// Neither player can force a win.
-    Draw,
-}
-
-/// Positions of the cell by outcome (cut-off positions excluded). `p1_wins` counts the
-/// positions Player 1 wins, whoever is to move.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
-pub struct RetroStats {
-    pub positions: u64,
-    pub p1_wins: u64,
-    pub p2_wins: u64,
-    pub draws: u64,
-}
-
-impl RetroStats {
-    /// The counts of `n` blocks with these counts each.
-    pub fn times(self, n: u64) -> RetroStats {
-        RetroStats {
-            positions: self.positions * n,
-            p1_wins: self.p1_wins * n,
-            p2_wins: self.p2_wins * n,
-            draws: self.draws * n,
-        }
-    }
-}
-
-impl std::ops::Add for RetroStats {
-    type Output = RetroStats;
-    fn add(self, o: RetroStats) -> RetroStats {
-        RetroStats {
-            positions: self.positions + o.positions,
-            p1_wins: self.p1_wins + o.p1_wins,
-            p2_wins: self.p2_wins + o.p2_wins,
-            draws: self.draws + o.draws,
-        }
-    }
-}
-
-/// The value of a cell by retrograde analysis.
+/// Which layers' values an analysis keeps in memory to the end (the others are freed as soon
+/// as nothing reads them, their values unknown to the `Solved`).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct RetroResult {
-    /// `None`: a draw.
-    pub winner: Option<Player>,
-    /// The remoteness of the start, for a win.
-    pub plies: Option<u32>,
-    /// For a win, exactly `plies` actions ending with the winner on the goal (the winner
-    /// hurrying, the loser delaying); for a draw, actions from the start until a position
-    /// repeats, so the line ends with the repeating cycle. **Empty** when the analysis
-    /// streamed (two layers kept, see the module doc) and the line leaves layers 0 and 1:
-    /// usually so for a win, whose line the caller then takes from proof search.
-    pub line: Vec<Action>,
-    /// For a draw: the index in `line` where the cycle starts (the position after the
-    /// whole line is the position after `cycle_start` actions). `None` for a win, or for a
-    /// draw ending with a player stuck.
-    pub cycle_start: Option<usize>,
-    pub stats: RetroStats,
+pub enum Layers {
+    /// As many from layer 0 up as `budget` holds: the exact analysis every layer when they
+    /// fit (then `value` answers for every position and the line is whole), else two (it
+    /// streams, and a win's line comes back empty); the compact one as many as fit, at least
+    /// two (each one more makes a better oracle for the length's search). Through a
+    /// directory, the layers the start's value needs are read back at the end.
+    Fitting,
+    /// Only the layers from the most walls down to `start` are solved, and these kept (walls
+    /// on the board): enough for the value of a position with `start` walls and of its
+    /// moves; `result` needs `start == 0`. In memory only.
+    Only(Range<usize>),
 }
 
-/// The most cells of a board the analysis handles: a local block indexes each pawn's cell
-/// in 6 bits (`layout.rs`). Larger boards are for proof search only.
-pub const MAX_SQUARES: usize = 64;
-
-/// A cell set narrowed to the `u64` the analysis keeps its sets in: its boards have at most
-/// `MAX_SQUARES` (64) cells, and its hot loops run at the speed of one-word masks.
-#[inline(always)]
-pub fn narrow(set: crate::rules::bitboard::Squares) -> u64 {
-    debug_assert!(
-        set >> MAX_SQUARES == 0,
-        "a set of the analysis has cells below 64"
-    );
-    set as u64
+/// Where an analysis's layers go as they are solved.
+#[derive(Clone, Debug)]
+pub enum Storage {
+    /// Nowhere: memory only.
+    Memory,
+    /// Into a directory (`format/spill.rs`): each layer written once solved, a run that was
+    /// stopped going on from the layers written there (with `to.resume`), the directory a
+    /// saved table when whole. When even two layers do not fit the budget, every layer is
+    /// solved in parts through it. With `to.ranks`, every rank runs the same request over
+    /// the directory they share, each solving its share of every layer.
+    Dir(Target),
+    /// As `Dir`, every layer in parts of at most `part_bytes`, whatever fits (the tests cut
+    /// small parts so).
+    Parts { to: Target, part_bytes: u64 },
 }
 
-/// Whether the analysis handles `board` (at most `MAX_SQUARES` cells).
-pub fn handles(board: crate::rules::geometry::Board) -> bool {
-    board.squares() <= MAX_SQUARES
-}
-
-/// Refuses a board over `MAX_SQUARES` cells, saying why.
-pub fn check_board(board: crate::rules::geometry::Board) -> Result<()> {
-    if !handles(board) {
-        return Err(crate::Error::Argument(format!(
-            "the retrograde analysis handles boards of at most {MAX_SQUARES} cells; {board} has {} \
-             (use proof search: --method search)",
-            board.squares()
-        )));
+impl Request {
+    /// The exact analysis in memory within `budget`, keeping the layers that fit.
+    pub fn exact(budget: u64) -> Request {
+        Request {
+            precision: Precision::Exact,
+            budget,
+            keep: Layers::Fitting,
+            storage: Storage::Memory,
+        }
     }
-    Ok(())
+
+    /// The compact analysis (outcomes only) in memory within `budget`, keeping the layers
+    /// that fit.
+    pub fn outcomes(budget: u64) -> Request {
+        Request {
+            precision: Precision::Compact,
+            ..Request::exact(budget)
+        }
+    }
 }
 
-/// Solves the cell of `tables` into `RetroResult`. `memory_budget` covers the tables
-/// (already built) and the value store together, as for proof search. When every layer
-/// does not fit it the analysis streams, and a win's `line` comes back empty (winner, plies
-/// and counts stay exact): the solver then falls back to proof search's line.
-pub fn solve(
-    configs: &dyn ConfigSource,
-    memory_budget: u64,
+/// Runs the analysis `request` asks for over the configurations of `configs`: the one way
+/// in. Refuses a board it does not handle (`check_board`) and, before anything large is
+/// allocated, a request that does not fit its budget. Returns the solved cell (the layers
+/// kept, the counts of every position), or `None` on a rank other than rank 0 of a run
+/// across ranks, which writes only its share.
+pub fn run<'t>(
+    configs: &'t dyn ConfigSource,
+    request: &Request,
     progress: &dyn Progress,
-) -> Result<RetroResult> {
-    Ok(analyse(configs, memory_budget, progress)?.result())
+) -> Result<Option<Solved<'t>>> {
+    check_board(configs.board())?;
+    let Request {
+        precision, budget, ..
+    } = *request;
+    match (&request.keep, &request.storage) {
+        (Layers::Fitting, Storage::Memory) => {
+            run::driver::in_memory(configs, budget, precision, progress).map(Some)
+        }
+        (Layers::Only(layers), Storage::Memory) => {
+            run::driver::keeping(configs, budget, precision, layers.clone(), progress).map(Some)
+        }
+        (Layers::Fitting, Storage::Dir(to)) => {
+            run::through::through_dir(configs, (precision, budget), to, None, progress)
+        }
+        (Layers::Fitting, Storage::Parts { to, part_bytes }) => {
+            let part = Some(*part_bytes);
+            run::through::through_dir(configs, (precision, budget), to, part, progress)
+        }
+        (Layers::Only(_), _) => Err(Error::Argument(
+            "an analysis through a directory solves and writes every layer: it keeps the \
+             layers that fit, not those asked for"
+                .into(),
+        )),
+    }
+}
+
+/// `run` for a caller that gets the analysis: one process, or rank 0 of many.
+pub fn solve<'t>(
+    configs: &'t dyn ConfigSource,
+    request: &Request,
+    progress: &dyn Progress,
+) -> Result<Solved<'t>> {
+    Ok(run(configs, request, progress)?.expect("only a rank other than rank 0 gets no analysis"))
 }
 
 #[cfg(test)]
@@ -268,11 +238,12 @@ mod tests {
     use super::*;
     use crate::configs::Tables;
     use crate::rules::geometry::Board;
+    use crate::rules::geometry::Player;
     use crate::rules::position::Position;
     use crate::rules::walls::{Orientation, Wall, WallSet};
     use crate::support::progress::Silent;
-    use driver::{analyse_at, run, run_keeping};
-    use store::{Compact, Exact};
+    use engine::store::{self, Compact, Exact};
+    use run::driver::{in_memory, run, run_keeping};
 
     /// The compact analysis with the `bitvec` packing: the same outcomes as the hand-packed
     /// one, layer by layer. Run under callgrind to compare their instructions (docs/ARCHITECTURE.md,
@@ -359,7 +330,7 @@ mod tests {
     fn a_stuck_player_draws() {
         let board = Board::new(2, 2).unwrap();
         let tables = Tables::build(board, 1, u64::MAX, &Silent).unwrap();
-        let solved = analyse(&tables, u64::MAX, &Silent).unwrap();
+        let solved = solve(&tables, &Request::exact(u64::MAX), &Silent).unwrap();
         let wall = Wall {
             anchor: board.square(0, 0),
             orientation: Orientation::Vertical,
@@ -380,7 +351,7 @@ mod tests {
     fn the_longest_remoteness_is_the_starts_or_more() {
         let board = Board::new(3, 3).unwrap();
         let tables = Tables::build(board, 2, u64::MAX, &Silent).unwrap();
-        let solved = analyse(&tables, u64::MAX, &Silent).unwrap();
+        let solved = solve(&tables, &Request::exact(u64::MAX), &Silent).unwrap();
         let r = solved.result();
         assert!(solved.longest() >= r.plies.unwrap());
         assert!(solved.longest() <= MAX_REMOTENESS as u32);
@@ -397,7 +368,7 @@ mod tests {
         for (w, h, n) in [(3, 3, 2), (4, 3, 2), (2, 2, 1), (3, 2, 2)] {
             let board = Board::new(w, h).unwrap();
             let tables = Tables::build(board, n, u64::MAX, &Silent).unwrap();
-            let solved = analyse(&tables, u64::MAX, &Silent).unwrap();
+            let solved = solve(&tables, &Request::exact(u64::MAX), &Silent).unwrap();
             let mut checked = 0;
             for id in 0..tables.len() as crate::configs::ConfigId {
                 let walls = tables.walls(id);
@@ -452,8 +423,8 @@ mod tests {
         ];
         for (board, n, tables, ranked) in both_numberings(&cells) {
             for precision in [Precision::Exact, Precision::Compact] {
-                let eager = analyse_at(&tables, u64::MAX, precision, &Silent).unwrap();
-                let lean = analyse_at(&ranked, u64::MAX, precision, &Silent).unwrap();
+                let eager = in_memory(&tables, u64::MAX, precision, &Silent).unwrap();
+                let lean = in_memory(&ranked, u64::MAX, precision, &Silent).unwrap();
                 assert!(eager.keeps_all_layers() && lean.keeps_all_layers());
                 assert!(eager.values == lean.values, "{board} {n} {precision:?}");
                 assert_eq!(eager.stats, lean.stats);

@@ -20,28 +20,181 @@
 //! layout maps it). So the values are those of the analysis in memory, byte for byte,
 //! whatever the number of parts or threads (tested).
 //!
-//! Memory: the part's stores, three pieces of the stream (`sizing::CHUNK_BYTES` each, or a part's
+//! Memory: the part's stores, three pieces of the stream (`sizing::PIECE_BYTES` each, or a part's
 //! bytes if less), a writer per split file, the layout's indices and the configurations. Disk: every layer, as the saved table has it. Time: one
 //! pass over layer `k + 1` per part of layer `k`.
 
-use super::layer::{self, Below, Pushes};
-use super::layout::{self, Layout};
+use super::estimate::{RetroEstimate, cell_estimate};
 use super::pace::{Pace, too_deep};
+use super::read_back::{kept_after_parts, read_back};
 use super::sizing;
-use super::source::ConfigSource;
-use super::spill::Spill;
-use super::store::{self, Packing};
-use super::symmetry;
-use super::{Precision, RetroStats, block, segments};
 use crate::configs::ConfigId;
-use crate::error::Result;
+use crate::error::{Result, count};
+use crate::retro::engine::block;
+use crate::retro::engine::board::check_board;
+use crate::retro::engine::layer::{self, Below, Pushes};
+use crate::retro::engine::layout::{self, Layout};
+use crate::retro::engine::solved::Solved;
+use crate::retro::engine::source::ConfigSource;
+use crate::retro::engine::store::{self, Compact, Exact, Packing, Precision};
+use crate::retro::engine::symmetry;
+use crate::retro::engine::value::RetroStats;
+use crate::retro::format::segments;
+use crate::retro::format::spill::Spill;
 use crate::rules::geometry::Player;
 use crate::rules::position::MAX_WALLS_PER_PLAYER;
+use crate::support::memory;
 use crate::support::progress::Progress;
 use arrayvec::ArrayVec;
 use rayon::prelude::*;
 use std::ops::Range;
 use std::sync::atomic::AtomicU8;
+
+/// Solves every position of the cell at `precision`, every layer in parts of at most
+/// `part_bytes` through `spill` (`parts.rs`), going on from the layers an earlier run wrote
+/// there; then reads back the layers the start's value needs (`read_back::kept_after_parts`:
+/// two for the exact analysis, whose value, remoteness and counts are exact and whose line
+/// is as when streaming; as many as the budget holds for the compact one, for the search's
+/// oracle). Refused when the least part does not fit `memory_budget`.
+pub(in crate::retro) fn in_parts<'t>(
+    configs: &'t dyn ConfigSource,
+    (precision, memory_budget): (Precision, u64),
+    spill: &mut Spill,
+    part_bytes: u64,
+    progress: &dyn Progress,
+) -> Result<Solved<'t>> {
+    check_board(configs.board())?;
+    let e = cell_estimate(configs);
+    check_parts(configs, &e, precision, part_bytes, memory_budget)?;
+    let room = memory_budget.saturating_sub(configs.bytes());
+    let kept = kept_after_parts(&e, precision, room);
+    let sizes = (part_bytes, kept);
+    match precision {
+        Precision::Exact => run_in_parts::<Exact>(configs, precision, spill, sizes, progress),
+        Precision::Compact => run_in_parts::<Compact>(configs, precision, spill, sizes, progress),
+    }
+}
+
+/// Refuses an analysis in parts whose parts (at least the smallest) do not fit the budget.
+fn check_parts(
+    configs: &dyn ConfigSource,
+    e: &RetroEstimate,
+    precision: Precision,
+    part_bytes: u64,
+    budget: u64,
+) -> Result<()> {
+    let least = e.least_part(precision).max(part_bytes);
+    memory::check(
+        &format!(
+            "retrograde analysis of {} with {} in parts through the disk ({} positions, {} layers)",
+            configs.board(),
+            count(configs.walls_per_player(), "wall"),
+            e.positions,
+            e.layers,
+        ),
+        e.peak_in_parts(precision, least)
+            .saturating_add(configs.bytes()),
+        budget,
+    )
+}
+
+/// Solves the layers not written to `spill` yet in parts of at most `part_bytes`, packed
+/// by `P`, from the most walls down, then reads layers `0..kept` back.
+fn run_in_parts<'t, P: Packing>(
+    configs: &'t dyn ConfigSource,
+    precision: Precision,
+    spill: &mut Spill,
+    (part_bytes, kept): (u64, usize),
+    progress: &dyn Progress,
+) -> Result<Solved<'t>> {
+    let layout = Layout::new(configs);
+    let layers = layout.layers();
+    let written_from = spill.written_from();
+    let slots = |ks: Range<usize>| ks.map(|k| layout.layer_len(k) as u64).sum::<u64>();
+    progress.begin("retrograde analysis in parts", slots(0..layers));
+    let mut stats = RetroStats::default();
+    if written_from < layers {
+        stats = spill.stats_from(written_from);
+        progress.advance(slots(written_from..layers));
+        progress.message(&format!(
+            "layers {written_from} to {} written by an earlier run{}",
+            layers - 1,
+            if written_from == 0 {
+                ": nothing left to solve"
+            } else {
+                ""
+            }
+        ));
+    }
+    let raw = |ks: Range<usize>| slots(ks) / P::PER_BYTE as u64;
+    let e = cell_estimate(configs);
+    let part_size = usize::try_from(part_bytes).unwrap_or(usize::MAX);
+    // Each layer's parts, planned once for the time told and for the run.
+    let plans: Vec<_> = (0..written_from)
+        .map(|k| plan(&layout, k, P::PER_BYTE, part_size))
+        .collect();
+    // The work left, counted in slots at the rates measured (`sizing::layer_seconds`); in
+    // seconds with placements (`e.positions`) in place of slots.
+    // The parts of a layer an earlier run recorded are neither written again nor timed.
+    let (slots_done, work_done) = spill
+        .partial()
+        .filter(|&(k, _)| k < written_from)
+        .map_or((0, 0.0), |(k, from)| {
+            done_before::<P>(&layout, k, part_size, from)
+        });
+    let work: f64 = (0..written_from)
+        .map(|k| {
+            let above = (k + 1 < layers).then(|| slots(k + 1..k + 2) as f64);
+            let parts = plans[k].len();
+            sizing::layer_seconds(precision, slots(k..k + 1) as f64, above, (parts, parts))
+        })
+        .sum::<f64>()
+        - work_done;
+    let per_slot = e.positions as f64 / slots(0..layers).max(1) as f64;
+    if written_from > 0 {
+        progress.message(&format!(
+            "in parts of at most {} through {}: memory about {}; at most {} of values on disk \
+         uncompressed ({} left to write), {} free there; about {:.0} s left (each part \
+         reads the layer above)",
+            crate::error::format_bytes(part_bytes),
+            spill.dir().display(),
+            crate::error::format_bytes(e.peak_in_parts(precision, part_bytes) + configs.bytes()),
+            crate::error::format_bytes(e.values_bytes(precision)),
+            crate::error::format_bytes(
+                raw(0..written_from) - slots_done as u64 / P::PER_BYTE as u64
+            ),
+            spill
+                .free_bytes()
+                .map_or("unknown".into(), crate::error::format_bytes),
+            work * per_slot,
+        ));
+    }
+    let mut pace = Pace::new(work);
+    let mut largest = 0;
+    for k in (0..written_from).rev() {
+        let parts = &plans[k];
+        let per_config = layout.splits(k) * layout.stored_len() / P::PER_BYTE;
+        largest = largest.max(
+            parts
+                .iter()
+                .map(|r| r.len() * per_config)
+                .max()
+                .unwrap_or(0),
+        );
+        spill.check_room(k, raw(k..k + 1))?;
+        if parts.len() > 1 {
+            progress.message(&format!("layer {k}: {} parts", parts.len()));
+        }
+        let layer_stats =
+            solve_layer::<P>(configs, &layout, k, spill, part_size, (progress, &mut pace))?;
+        stats = stats + layer_stats;
+        pace.layer_done(k, 0, progress);
+    }
+    progress.finish();
+    let streaming = (sizing::STREAM_PIECES * sizing::piece_bytes(part_bytes)) as usize;
+    let working = (largest + streaming) as u64;
+    read_back::<P>(configs, layout, spill, (precision, kept), stats, working)
+}
 
 /// The parts of layer `k`: runs of whole groups of stored configurations, each taking at
 /// most `part_bytes` in every split together (at least one group, whatever it takes).
@@ -51,7 +204,7 @@ pub fn plan(layout: &Layout, k: usize, per_byte: usize, part_bytes: usize) -> Ve
 
 /// The parts of layer `k` from its stored configuration `from` (a segment's start) on.
 /// A part is a run of whole segments wherever one fits (`segments.rs`): one that ends at a
-/// segment's end leaves every file between two members, where a run that stops can go on
+/// segment's end leaves every file between two segments, where a run that stops can go on
 /// from (`Spill::record_part`). A segment larger than a part is cut into runs of groups.
 pub fn plan_from(
     layout: &Layout,
@@ -109,13 +262,13 @@ pub fn solve_layer<P: Packing>(
     for (i, ranks) in parts.iter().enumerate() {
         let mut stores = fresh_stores::<P>(layout, k, ranks.len());
         if k < last {
-            let window = ranks.start * per_config..ranks.end * per_config;
+            let slots = ranks.start * per_config..ranks.end * per_config;
             let parents: Vec<&[AtomicU8]> = stores.iter_mut().map(|s| store::atomic(s)).collect();
-            let chunk = sizing::chunk_bytes(part_bytes as u64) as usize;
-            push_layer_above::<P>(source, layout, (k + 1, chunk), spill, &parents, window)?;
+            let piece = sizing::piece_bytes(part_bytes as u64) as usize;
+            push_layer_above::<P>(source, layout, (k + 1, piece), spill, &parents, slots)?;
         }
         stats = stats + solve_stores::<P>(source, layout, (k, ranks.clone()), &mut stores)?;
-        super::check_stop()?;
+        crate::retro::engine::stop::check_stop()?;
         writer.append(&stores)?;
         if let Some(written) = writer.checkpoint()? {
             spill.record_part((k, ranks.end), written, stats)?;
@@ -152,7 +305,7 @@ pub fn done_before<P: Packing>(
 }
 
 /// The precision `P` packs.
-pub(super) fn packing_precision<P: Packing>() -> Precision {
+pub(in crate::retro) fn packing_precision<P: Packing>() -> Precision {
     match P::EXACT {
         true => Precision::Exact,
         false => Precision::Compact,
@@ -161,7 +314,11 @@ pub(super) fn packing_precision<P: Packing>() -> Precision {
 
 /// The stores of `configs` stored configurations of layer `k`, by split, as they start:
 /// no exit yet, or (the last layer, which has no wall moves) nothing.
-pub(super) fn fresh_stores<P: Packing>(layout: &Layout, k: usize, configs: usize) -> Vec<Vec<u8>> {
+pub(in crate::retro) fn fresh_stores<P: Packing>(
+    layout: &Layout,
+    k: usize,
+    configs: usize,
+) -> Vec<Vec<u8>> {
     let len = configs * layout.stored_len() / P::PER_BYTE;
     let start = match k < layout.layers() - 1 {
         true => P::NO_EXITS,
@@ -172,7 +329,7 @@ pub(super) fn fresh_stores<P: Packing>(layout: &Layout, k: usize, configs: usize
 
 /// The splits of layer `c` that hold children of a wall Player 2 placed in layer `c - 1`:
 /// those whose Player 1 holds as many walls as in a split of layer `c - 1`.
-pub(super) fn splits_pushed(layout: &Layout, c: usize) -> Vec<usize> {
+pub(in crate::retro) fn splits_pushed(layout: &Layout, c: usize) -> Vec<usize> {
     (0..layout.splits(c))
         .filter(|&j| layout.has_split(c - 1, layout.split_left(c, j)[0]))
         .collect()
@@ -181,7 +338,7 @@ pub(super) fn splits_pushed(layout: &Layout, c: usize) -> Vec<usize> {
 /// Solves the stored configurations `ranks` of layer `k`, whose `stores` (by split) hold
 /// the exits pushed from the layer above (none in the last layer), by their pawn moves;
 /// returns their counts.
-pub(super) fn solve_stores<P: Packing>(
+pub(in crate::retro) fn solve_stores<P: Packing>(
     source: &dyn ConfigSource,
     layout: &Layout,
     (k, ranks): (usize, Range<usize>),
@@ -220,34 +377,34 @@ fn pair_stores(stores: &mut [Vec<u8>], pair: (usize, usize)) -> (&mut [u8], Opti
 }
 
 /// Streams every split of layer `c` that holds children of a wall Player 2 placed in layer
-/// `c - 1`, side by side in pieces of about `sizing::chunk_bytes` in all, pushing each stored
-/// block into its parents in `window` (slots of layer `c - 1`'s splits, whose stores are
+/// `c - 1`, side by side in pieces of about `sizing::piece_bytes` in all, pushing each stored
+/// block into its parents in `slots` (slots of layer `c - 1`'s splits, whose stores are
 /// `parents`). The splits go side by side so that each configuration's parents are found
 /// once for all of them (ranking a configuration's parents is the pass's main cost besides
 /// the pushes, and every part makes a pass).
 fn push_layer_above<P: Packing>(
     source: &dyn ConfigSource,
     layout: &Layout,
-    (c, chunk_bytes): (usize, usize),
+    (c, piece_bytes): (usize, usize),
     spill: &Spill,
     parents: &[&[AtomicU8]],
-    window: Range<usize>,
+    slots: Range<usize>,
 ) -> Result<()> {
     let splits = splits_pushed(layout, c);
     if splits.is_empty() {
         return Ok(());
     }
     let per_config = layout.stored_len();
-    let each_split = (chunk_bytes / splits.len()).max(1);
+    let each_split = (piece_bytes / splits.len()).max(1);
     let all = 0..layout.stored(c).len();
-    let chunks = layout::runs(
+    let pieces = layout::runs(
         layout,
         c,
         all,
         (each_split * P::PER_BYTE / per_config).max(1),
     );
     let mirror = &symmetry::cell_maps(source.board())[symmetry::MIRROR];
-    spill.stream_splits::<P>((c, &splits), layout, &chunks, |ranks, bytes| {
+    spill.stream_splits::<P>((c, &splits), layout, &pieces, |ranks, bytes| {
         let first = ranks.start;
         let len = per_config / P::PER_BYTE;
         ranks.into_par_iter().for_each(|r| {
@@ -255,9 +412,9 @@ fn push_layer_above<P: Packing>(
                 .iter()
                 .map(|b| &b[(r - first) * len..][..len])
                 .collect();
-            let to = Window {
+            let to = Parents {
                 parents,
-                window: &window,
+                slots: &slots,
                 mirror,
             };
             push_stored::<P>(source, layout, (c, r), (&splits, &blocks), to);
@@ -266,17 +423,17 @@ fn push_layer_above<P: Packing>(
 }
 
 /// The most splits of a layer: walls left to Player 1 from 0 to the most a player holds.
-pub(super) const MAX_SPLITS: usize = MAX_WALLS_PER_PLAYER as usize + 1;
+pub(in crate::retro) const MAX_SPLITS: usize = MAX_WALLS_PER_PLAYER as usize + 1;
 
 /// The most walls of a configuration, and so the most parents.
 const MAX_WALLS: usize = 2 * MAX_WALLS_PER_PLAYER as usize;
 
 /// Where the pushes of a pass go: the part's stores by split (`parents`), the slots of
-/// the part (`window`), and the board's mirror for parents that are their own image.
+/// the part or share (`slots`), and the board's mirror for parents that are their own image.
 #[derive(Clone, Copy)]
-pub(super) struct Window<'a> {
+pub(in crate::retro) struct Parents<'a> {
     pub parents: &'a [&'a [AtomicU8]],
-    pub window: &'a Range<usize>,
+    pub slots: &'a Range<usize>,
     pub mirror: &'a [crate::rules::geometry::Square; crate::rules::geometry::MAX_SQUARES],
 }
 
@@ -285,12 +442,12 @@ pub(super) struct Window<'a> {
 /// each configuration of layer `c - 1` it is made from by a wall Player 2 placed, Player 2
 /// to move there. A parent's stored block does not depend on the split (only which split
 /// holds it), so the parents in the part are found once.
-pub(super) fn push_stored<P: Packing>(
+pub(in crate::retro) fn push_stored<P: Packing>(
     source: &dyn ConfigSource,
     layout: &Layout,
     (c, r): (usize, usize),
     (splits, blocks): (&[usize], &[&[u8]]),
-    to: Window,
+    to: Parents,
 ) {
     let board = source.board();
     let config = layout.stored(c)[r];
@@ -299,7 +456,7 @@ pub(super) fn push_stored<P: Packing>(
     let mut found: ArrayVec<(ConfigId, bool), MAX_WALLS> = ArrayVec::new();
     layer::for_each_parent(source, walls, |parent, images| {
         let start = layout.view(c - 1, parent, some_left1, Player::Two).start;
-        if to.window.contains(&start) {
+        if to.slots.contains(&start) {
             found.push((parent, images));
         }
     });
@@ -316,7 +473,7 @@ pub(super) fn push_stored<P: Packing>(
             let pushes = Pushes {
                 store: to.parents[view.split],
                 view,
-                from: to.window.start,
+                from: to.slots.start,
                 mirror: images.then_some(to.mirror),
             };
             layer::push_positions::<P>(layout, open, pushes, |p1, p2| {

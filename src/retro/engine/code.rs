@@ -16,7 +16,7 @@
 //! order is the mover's: losing sooner, later, a draw, winning later, sooner. Depends on
 //! nothing but the `Value` type.
 
-use super::Value;
+use super::value::Value;
 
 /// A stored value (see the module doc).
 pub type Code = u8;

@@ -13,7 +13,7 @@
 //! use `MultiGzDecoder`. Tables written before segments are one member a file and read the
 //! same way.
 
-use super::layout::Layout;
+use crate::retro::engine::layout::Layout;
 use flate2::Compression;
 use flate2::write::GzEncoder;
 use std::io::Write;
@@ -36,7 +36,7 @@ pub fn cut(layout: &Layout, k: usize, per_byte: usize) -> Vec<Range<usize>> {
     let most = (SEGMENT_BYTES / per_config)
         .min(stored.div_ceil(MIN_SEGMENTS))
         .max(1);
-    super::layout::runs(layout, k, 0..stored, most)
+    crate::retro::engine::layout::runs(layout, k, 0..stored, most)
 }
 
 /// The bytes of each segment of a split under `cut` (`per_config` bytes a configuration).
@@ -61,17 +61,17 @@ pub struct SegmentWriter<W: Write> {
     /// Bytes of the current segment written so far.
     in_segment: usize,
     /// Each finished member's compressed bytes.
-    members: Vec<u64>,
+    segments: Vec<u64>,
     /// Bytes written (uncompressed).
     bytes: u64,
     /// Whether no segment at all is one empty member (a whole split) or nothing (a share).
-    empty_member: bool,
+    empty_segment: bool,
 }
 
 /// Between members (the counted output), or inside one (its encoder over the output).
 enum State<W: Write> {
     Between(Counted<W>),
-    Member(GzEncoder<Counted<W>>),
+    Segment(GzEncoder<Counted<W>>),
     /// Only while moving from one to the other.
     Moving,
 }
@@ -83,9 +83,9 @@ impl<W: Write> SegmentWriter<W> {
             state: State::Between(Counted { inner, bytes: 0 }),
             to_come: lengths.iter().rev().copied().collect(),
             in_segment: 0,
-            members: Vec::new(),
+            segments: Vec::new(),
             bytes: 0,
-            empty_member: true,
+            empty_segment: true,
         }
     }
 
@@ -94,7 +94,7 @@ impl<W: Write> SegmentWriter<W> {
     /// whole split.
     pub fn share(inner: W, lengths: &[usize]) -> SegmentWriter<W> {
         SegmentWriter {
-            empty_member: false,
+            empty_segment: false,
             ..SegmentWriter::new(inner, lengths)
         }
     }
@@ -106,7 +106,7 @@ impl<W: Write> SegmentWriter<W> {
     pub fn resume(
         inner: W,
         lengths: &[usize],
-        (members, bytes, file_bytes): (Vec<u64>, u64, u64),
+        (segments, bytes, file_bytes): (Vec<u64>, u64, u64),
     ) -> SegmentWriter<W> {
         SegmentWriter {
             state: State::Between(Counted {
@@ -115,9 +115,9 @@ impl<W: Write> SegmentWriter<W> {
             }),
             to_come: lengths.iter().rev().copied().collect(),
             in_segment: 0,
-            members,
+            segments,
             bytes,
-            empty_member: false,
+            empty_segment: false,
         }
     }
 
@@ -127,34 +127,34 @@ impl<W: Write> SegmentWriter<W> {
     pub fn between(&mut self) -> Option<(&mut W, &[u64], u64)> {
         match &mut self.state {
             State::Between(counted) if self.in_segment == 0 => {
-                Some((&mut counted.inner, &self.members, self.bytes))
+                Some((&mut counted.inner, &self.segments, self.bytes))
             }
             _ => None,
         }
     }
 
     /// Ends the member being written: its compressed bytes are recorded.
-    fn end_member(&mut self) -> std::io::Result<()> {
-        let State::Member(gz) = std::mem::replace(&mut self.state, State::Moving) else {
+    fn end_segment(&mut self) -> std::io::Result<()> {
+        let State::Segment(gz) = std::mem::replace(&mut self.state, State::Moving) else {
             unreachable!("a member is open")
         };
         let counted = gz.finish()?;
-        let before: u64 = self.members.iter().sum();
-        self.members.push(counted.bytes - before);
+        let before: u64 = self.segments.iter().sum();
+        self.segments.push(counted.bytes - before);
         self.state = State::Between(counted);
         Ok(())
     }
 
     /// The member being written, opened if need be.
-    fn member(&mut self) -> &mut GzEncoder<Counted<W>> {
+    fn segment(&mut self) -> &mut GzEncoder<Counted<W>> {
         if let State::Between(_) = self.state {
             let State::Between(counted) = std::mem::replace(&mut self.state, State::Moving) else {
                 unreachable!()
             };
-            self.state = State::Member(GzEncoder::new(counted, Compression::fast()));
+            self.state = State::Segment(GzEncoder::new(counted, Compression::fast()));
         }
         match &mut self.state {
-            State::Member(gz) => gz,
+            State::Segment(gz) => gz,
             _ => unreachable!("a member was just opened"),
         }
     }
@@ -167,11 +167,11 @@ impl<W: Write> SegmentWriter<W> {
                 return Err(std::io::Error::other("more bytes than the segments hold"));
             };
             let take = (len - self.in_segment).min(bytes.len());
-            self.member().write_all(&bytes[..take])?;
+            self.segment().write_all(&bytes[..take])?;
             self.in_segment += take;
             bytes = &bytes[take..];
             if self.in_segment == len {
-                self.end_member()?;
+                self.end_segment()?;
                 self.to_come.pop();
                 self.in_segment = 0;
             }
@@ -186,14 +186,14 @@ impl<W: Write> SegmentWriter<W> {
         if !self.to_come.is_empty() {
             return Err(std::io::Error::other("fewer bytes than the segments hold"));
         }
-        if self.members.is_empty() && self.empty_member {
-            self.member();
-            self.end_member()?;
+        if self.segments.is_empty() && self.empty_segment {
+            self.segment();
+            self.end_segment()?;
         }
         let State::Between(counted) = self.state else {
             unreachable!("every member is ended")
         };
-        Ok((counted.inner, self.members, self.bytes))
+        Ok((counted.inner, self.segments, self.bytes))
     }
 }
 

@@ -10,7 +10,11 @@
 //! not. After a streaming analysis only layers 0 and 1 have values: a line that needs a value
 //! from a freed layer is not given at all (empty), never cut short or guessed.
 
-use super::{Precision, RetroResult, Solved, Value, Wdl};
+use super::solved::Solved;
+use super::solved::Wdl;
+use super::store::Precision;
+use super::value::RetroResult;
+use super::value::Value;
 use crate::rules::geometry::Player;
 use crate::rules::position::{Action, Position};
 use std::collections::HashMap;

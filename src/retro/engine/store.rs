@@ -163,7 +163,7 @@ impl Packing for Compact {
 }
 
 /// The compact packing written with `bitvec` (the same bits as `Compact`: two per slot,
-/// low first), kept only to measure it against the hand-packed bytes (`mod.rs` tests,
+/// low first), kept only to measure it against the hand-packed bytes (`retro/mod.rs` tests,
 /// README "Dependencies").
 #[cfg(test)]
 #[derive(Clone, Copy, Debug)]
@@ -244,7 +244,7 @@ pub enum Precision {
 }
 
 impl Precision {
-    pub(super) fn per_byte(self) -> u128 {
+    pub(in crate::retro) fn per_byte(self) -> u128 {
         match self {
             Precision::Exact => Exact::PER_BYTE as u128,
             Precision::Compact => Compact::PER_BYTE as u128,

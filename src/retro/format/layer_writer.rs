@@ -1,15 +1,15 @@
 //! Writing a layer's split files part after part (`LayerWriter`): gzip members cut at
 //! segments, each file's SHA-256 taken as it goes, a run going on after the parts recorded,
-//! and a rank's share of a layer written as files of its own (`shards.rs` joins them).
+//! and a rank's share of a layer written as files of its own (`shares.rs` joins them).
 
-use super::RetroStats;
 use super::hashed::{Hashed, hex};
-use super::layout::Layout;
 use super::record::Partial;
 use super::saved::{self, SplitFile};
 use super::segments::{self, SegmentWriter};
 use super::spill::{PROGRESS, Spill};
 use crate::error::{Error, Result};
+use crate::retro::engine::layout::Layout;
+use crate::retro::engine::value::RetroStats;
 use crate::support::progress::Progress;
 use rayon::prelude::*;
 use std::io::Write;
@@ -63,11 +63,11 @@ impl Spill {
         let cut = segments::cut(layout, k, per_byte);
         let lengths = segments::lengths(&cut, layout.stored_len() / per_byte);
         let files = &p.written.files;
-        let members = files.first().map_or(0, |f| f.segments.len());
-        let at = cut.get(members).map_or(layout.stored(k).len(), |s| s.start);
+        let written = files.first().map_or(0, |f| f.segments.len());
+        let at = cut.get(written).map_or(layout.stored(k).len(), |s| s.start);
         if files.len() != layout.splits(k)
             || at != p.done
-            || files.iter().any(|f| f.segments.len() != members)
+            || files.iter().any(|f| f.segments.len() != written)
         {
             return Err(Error::Damaged(format!(
                 "{}: the parts recorded of layer {k} do not fit its layout",
@@ -108,7 +108,7 @@ impl Spill {
                 let so_far = (f.segments.clone(), f.bytes, f.file_bytes);
                 Ok((
                     f.file.clone(),
-                    SegmentWriter::resume(hashed, &lengths[members..], so_far),
+                    SegmentWriter::resume(hashed, &lengths[written..], so_far),
                 ))
             })
             .collect::<Result<_>>()?;
@@ -160,9 +160,9 @@ impl Spill {
     }
 
     /// A writer of rank `rank`'s share of layer `k` (the segments `segments`, `per_byte`
-    /// slots a byte): a file a split beside the layer's (`shard_file_name`), joined by
-    /// `join_shards` once every rank has written its own.
-    pub fn shard_writer(
+    /// slots a byte): a file a split beside the layer's (`share_file_name`), joined by
+    /// `join_shares` once every rank has written its own.
+    pub fn share_writer(
         &self,
         layout: &Layout,
         (k, per_byte): (usize, usize),
@@ -172,14 +172,14 @@ impl Spill {
         self.writer(
             k,
             layout.splits(k),
-            |j| shard_file_name(k, j, rank),
+            |j| share_file_name(k, j, rank),
             |file| SegmentWriter::share(file, &lengths[segments.clone()]),
         )
     }
 }
 
 /// The name of rank `rank`'s share of split `j` of layer `k` while the layer is written.
-fn shard_file_name(k: usize, j: usize, rank: usize) -> String {
+fn share_file_name(k: usize, j: usize, rank: usize) -> String {
     format!("layer-{k:02}-split-{j:02}.rank-{rank:03}.bin.gz")
 }
 
@@ -217,7 +217,7 @@ impl LayerWriter {
             .collect()
     }
 
-    /// Where every file is between two members (the part just appended ended at a
+    /// Where every file is between two segments (the part just appended ended at a
     /// segment's end): flushes and syncs them, and returns each one's entry and SHA-256
     /// so far, for `Spill::record_part`; `None` inside a segment.
     pub fn checkpoint(&mut self) -> Result<Option<Vec<(SplitFile, String)>>> {
@@ -230,14 +230,14 @@ impl LayerWriter {
             .map(|(name, gz)| {
                 let path = dir.join(name.as_str());
                 let fail = |e: std::io::Error| saved::io(&path, "write", e);
-                let (hashed, members, bytes) = gz.between().expect("checked above");
+                let (hashed, segments, bytes) = gz.between().expect("checked above");
                 hashed.flush().map_err(fail)?;
                 hashed.inner.get_ref().sync_all().map_err(fail)?;
                 let entry = SplitFile {
                     file: name.clone(),
                     bytes,
                     file_bytes: hashed.bytes,
-                    segments: members.to_vec(),
+                    segments: segments.to_vec(),
                 };
                 Ok((entry, hex(hashed.sha.clone())))
             })

@@ -1,11 +1,11 @@
 //! How much the analysis takes, in one place for the runners and the estimates alike:
 //! the buffers and slack of the analysis in parts, its measured rates, and the bytes a rank
 //! holds across ranks. The estimates (`estimate.rs`, the planner's) and the runners
-//! (`parts.rs`, `across.rs`, `driver.rs`) read these, so a change here moves both.
+//! (`parts.rs`, `across.rs`, `read_back.rs`) read these, so a change here moves both.
 
-use super::Precision;
-use super::layout::Layout;
-use super::segments;
+use crate::retro::engine::layout::Layout;
+use crate::retro::engine::store::Precision;
+use crate::retro::format::segments;
 use std::ops::Range;
 
 /// How fast the analysis in parts goes at a precision, in positions a second on the
@@ -64,10 +64,10 @@ pub fn layer_seconds(
 }
 
 /// The most bytes of one piece of the stream of the layer above.
-pub const CHUNK_BYTES: u64 = 16 << 20;
+pub const PIECE_BYTES: u64 = 16 << 20;
 
 /// Pieces of the stream in memory at once: one pushed, one waiting, one being read.
-pub const STREAM_CHUNKS: u64 = 3;
+pub const STREAM_PIECES: u64 = 3;
 
 /// The memory of one split file's writer: its buffer and the compressor's state.
 pub const WRITER_BYTES: u64 = 1 << 20;
@@ -84,8 +84,8 @@ pub const PART_SLACK_DIVISOR: u64 = 32;
 
 /// The most bytes of one piece of the stream beside parts of `part_bytes`: no more than a
 /// part (so that small parts, as the tests make them, read the stream in many pieces).
-pub fn chunk_bytes(part_bytes: u64) -> u64 {
-    CHUNK_BYTES.min(part_bytes).max(1)
+pub fn piece_bytes(part_bytes: u64) -> u64 {
+    PIECE_BYTES.min(part_bytes).max(1)
 }
 
 /// The bytes of the smallest part of layer `k`: one group of two configurations.
@@ -134,13 +134,13 @@ fn pieces_bytes(layout: &Layout, (c, per_byte): (usize, usize), size: usize) -> 
 /// `pieces_bytes` for a layer below of `below` bytes (every split): also what the
 /// estimates count (`RetroEstimate::peak_across`).
 pub fn pieces_over(below: u64, size: usize) -> u64 {
-    (STREAM_CHUNKS + 2 * size as u64) * piece_over(below, size)
+    (STREAM_PIECES + 2 * size as u64) * piece_over(below, size)
 }
 
 /// The bytes of one piece of a rank's share of a layer whose layer below takes `below`
-/// bytes, every split pushed together: no more than `CHUNK_BYTES`, and small enough
+/// bytes, every split pushed together: no more than `PIECE_BYTES`, and small enough
 /// that all the pieces in flight take a quarter of a share of the layer below at most.
 pub fn piece_over(below: u64, size: usize) -> u64 {
     let size = size as u64;
-    chunk_bytes(below / (4 * size * (2 * size + 3)))
+    piece_bytes(below / (4 * size * (2 * size + 3)))
 }

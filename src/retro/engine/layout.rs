@@ -30,7 +30,7 @@
 //! ```
 //!
 //! Slots where the pawns coincide or a pawn is cut off stay unused, as does the padding
-//! (they are not positions, see `mod.rs`). The symmetries keep a position over or not, so
+//! (they are not positions, see `retro/mod.rs`). The symmetries keep a position over or not, so
 //! a position that is over has no slot under any view. With `k` walls on the board the players hold `2N - k` walls between them,
 //! each at most `N`: Player 1 holds `max(0, N - k) ..= min(N, 2N - k)`, one split per value.
 //!
@@ -115,7 +115,7 @@ pub fn split_pairs(n: u8, k: usize) -> Vec<(usize, usize)> {
 }
 
 /// The splits of a pair: both, or one when the pair is a single split (the middle one).
-pub fn members(pair: (usize, usize)) -> impl Iterator<Item = usize> {
+pub fn splits_of(pair: (usize, usize)) -> impl Iterator<Item = usize> {
     std::iter::once(pair.0).chain((pair.1 != pair.0).then_some(pair.1))
 }
 
@@ -127,7 +127,7 @@ pub fn members(pair: (usize, usize)) -> impl Iterator<Item = usize> {
 pub fn splits_below(n: u8, k: usize, pair: (usize, usize)) -> Vec<usize> {
     let lo = splits(n, k).0 as usize;
     let (lo1, count1) = splits(n, k + 1);
-    members(pair)
+    splits_of(pair)
         .filter_map(|j| (lo + j).checked_sub(lo1 as usize))
         .filter(|&i| i < count1)
         .collect()
@@ -169,10 +169,10 @@ impl Layout {
                 }
                 // A group: `id`, then the stored form of its half turn if that is another.
                 let partner = canonical(turned[id as usize]);
-                for member in [id, partner] {
-                    if dense[member as usize] == u32::MAX {
-                        dense[member as usize] = stored.len() as u32;
-                        stored.push(member);
+                for config in [id, partner] {
+                    if dense[config as usize] == u32::MAX {
+                        dense[config as usize] = stored.len() as u32;
+                        stored.push(config);
                     }
                 }
             }

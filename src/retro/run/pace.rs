@@ -1,15 +1,15 @@
 //! The analysis's pace and its one error of depth, shared by the runners in memory, in
 //! parts and across ranks.
 
-use super::code;
 use crate::error::{Error, count};
+use crate::retro::engine::code;
 use crate::rules::geometry::Board;
 use crate::support::progress::Progress;
 
 /// The analysis's pace, told after each layer (`-v`): how much of it is done, and the time
 /// left at the rate so far. The work is counted in stored slots, which it follows, with
 /// each part's pass over the layer above at its cost (`sizing::layer_seconds`).
-pub(super) struct Pace {
+pub(in crate::retro) struct Pace {
     started: std::time::Instant,
     total: f64,
     done: f64,
@@ -18,7 +18,7 @@ pub(super) struct Pace {
 }
 
 impl Pace {
-    pub(super) fn new(total: f64) -> Pace {
+    pub(in crate::retro) fn new(total: f64) -> Pace {
         Pace {
             started: std::time::Instant::now(),
             total,
@@ -28,7 +28,7 @@ impl Pace {
     }
 
     /// Part `i` of `parts` of layer `k` done: `slots` stored positions, `work` with its pass.
-    pub(super) fn part_done(
+    pub(in crate::retro) fn part_done(
         &mut self,
         k: usize,
         (i, parts): (usize, usize),
@@ -51,12 +51,12 @@ impl Pace {
     }
 
     /// `work` counted in `total` that an earlier run did, or that is read, not solved.
-    pub(super) fn skip(&mut self, work: f64) {
+    pub(in crate::retro) fn skip(&mut self, work: f64) {
         self.total = (self.total - work).max(0.0);
     }
 
     /// Layer `k` done, with the `slots` not told by `part_done` yet.
-    pub(super) fn layer_done(&mut self, k: usize, slots: usize, progress: &dyn Progress) {
+    pub(in crate::retro) fn layer_done(&mut self, k: usize, slots: usize, progress: &dyn Progress) {
         self.done += slots as f64;
         self.slots += slots as u64;
         let seconds = self.started.elapsed().as_secs_f64();
@@ -81,7 +81,7 @@ impl Pace {
     }
 }
 
-pub(super) fn too_deep(board: Board, n: u8) -> Error {
+pub(in crate::retro) fn too_deep(board: Board, n: u8) -> Error {
     Error::Argument(format!(
         "retrograde analysis of {board} with {}: a position's remoteness exceeds {} plies, \
          more than the one-byte store holds",

@@ -1,9 +1,12 @@
 //! The values of a solved cell (every layer, or those it kept) and the queries on them: a
 //! position's value or outcome (the start's result and its principal line: `line.rs`).
 
+use super::code;
 use super::layout::Layout;
+use super::source::ConfigSource;
 use super::store::{Compact, Exact, Packing, Precision};
-use super::{ConfigSource, RetroStats, Value, code};
+use super::value::RetroStats;
+use super::value::Value;
 use crate::configs::ConfigId;
 use crate::configs::Tables;
 use crate::rules::geometry::{Player, Square};
@@ -11,15 +14,15 @@ use crate::rules::position::Position;
 
 /// The values of every position of a cell (or of the layers it kept, if it streamed).
 pub struct Solved<'t> {
-    pub(super) configs: &'t dyn ConfigSource,
-    pub(super) layout: Layout,
-    pub(super) precision: Precision,
+    pub(in crate::retro) configs: &'t dyn ConfigSource,
+    pub(in crate::retro) layout: Layout,
+    pub(in crate::retro) precision: Precision,
     /// One store per split of each layer, packed by `precision` (see `layout.rs`,
     /// `store.rs`); `None` for a split freed while streaming.
-    pub(super) values: Vec<Splits>,
+    pub(in crate::retro) values: Vec<Splits>,
     /// The peak bytes of the stores and the layout's indices.
-    pub(super) peak_bytes: u64,
-    pub(super) stats: RetroStats,
+    pub(in crate::retro) peak_bytes: u64,
+    pub(in crate::retro) stats: RetroStats,
 }
 
 /// A position's outcome from the view of the player to move.
@@ -32,10 +35,10 @@ pub enum Wdl {
 
 /// The stores of one layer, by split (`layout.rs`); `None` for a split not solved yet or
 /// freed.
-pub(super) type Splits = Vec<Option<Vec<u8>>>;
+pub(in crate::retro) type Splits = Vec<Option<Vec<u8>>>;
 
 /// Where a position's value is (`Solved::locate`).
-pub(super) enum Located {
+pub(in crate::retro) enum Located {
     /// The game is over: the value needs no store.
     Over(Value),
     /// Layer, split and slot.
@@ -55,7 +58,7 @@ impl From<Value> for Wdl {
 /// Where the value of `pos` is in the store of the cell of `configs` laid out by `layout`:
 /// over (no store), or layer, split and slot; `None` if `pos` is not a position of the
 /// cell.
-pub(super) fn locate(
+pub(in crate::retro) fn locate(
     configs: &dyn ConfigSource,
     layout: &Layout,
     pos: &Position,
@@ -119,9 +122,9 @@ impl<'t> Solved<'t> {
     }
 
     /// Whether every layer was kept (else only layers 0 and 1, see the module doc, or those
-    /// `analyse_keeping` was asked for).
+    /// `Layers::Only` was asked for).
     pub fn keeps_all_layers(&self) -> bool {
-        // A layer not solved (`analyse_keeping`) has no splits at all.
+        // A layer not solved (`Layers::Only`) has no splits at all.
         self.values
             .iter()
             .all(|layer| !layer.is_empty() && layer.iter().all(Option::is_some))

@@ -2,11 +2,11 @@
 //! before anything is allocated: positions, the peak bytes of each way to run it (layers
 //! kept, in parts through a directory), the bytes of its values.
 
-use super::layout;
 use super::sizing;
-use super::source::ConfigSource;
-use super::store::Precision;
-use super::symmetry;
+use crate::retro::engine::layout;
+use crate::retro::engine::source::ConfigSource;
+use crate::retro::engine::store::Precision;
+use crate::retro::engine::symmetry;
 use crate::rules::geometry::Board;
 use std::ops::Range;
 
@@ -24,15 +24,15 @@ pub struct RetroEstimate {
     pub all_layers_bytes: u64,
     /// Layers (walls placed: 0, 1, ...).
     pub layers: usize,
-    pub(super) walls_per_player: u8,
+    pub(in crate::retro) walls_per_player: u8,
     /// Stored slots of one split of each layer.
-    pub(super) split_slots: Vec<u128>,
+    pub(in crate::retro) split_slots: Vec<u128>,
     /// Placements of each layer (`positions`, layer by layer).
-    pub(super) layer_positions: Vec<u128>,
+    pub(in crate::retro) layer_positions: Vec<u128>,
     /// Bytes of the layout's indices.
-    pub(super) index: u128,
+    pub(in crate::retro) index: u128,
     /// Slots of a stored block.
-    pub(super) block: u128,
+    pub(in crate::retro) block: u128,
 }
 
 impl RetroEstimate {
@@ -84,7 +84,7 @@ impl RetroEstimate {
             }
             for pair in pairs {
                 if !pushed {
-                    live += split(k) * layout::members(pair).count() as u128;
+                    live += split(k) * layout::splits_of(pair).count() as u128;
                 }
                 peak = peak.max(live);
                 if frees {
@@ -108,7 +108,7 @@ impl RetroEstimate {
             .map(|k| layout::splits(n, k).1)
             .max()
             .unwrap_or(0);
-        let stream = sizing::STREAM_CHUNKS * sizing::chunk_bytes(part_bytes);
+        let stream = sizing::STREAM_PIECES * sizing::piece_bytes(part_bytes);
         let writers = splits as u64 * sizing::WRITER_BYTES;
         let fixed = self.index + low + (stream + writers + sizing::SLACK_BYTES) as u128;
         let part = part_bytes as u128 + (part_bytes / sizing::PART_SLACK_DIVISOR) as u128;
@@ -118,12 +118,12 @@ impl RetroEstimate {
     /// The bytes a part may take in `room` (the budget less the configurations): what the
     /// rest of the analysis in parts leaves (`peak_in_parts`).
     pub fn part_bytes(&self, precision: Precision, room: u64) -> u64 {
-        // The stream's pieces are at most a part each (`sizing::chunk_bytes`).
+        // The stream's pieces are at most a part each (`sizing::piece_bytes`).
         let left = room.saturating_sub(self.peak_in_parts(precision, 0));
-        let stream = sizing::STREAM_CHUNKS * sizing::CHUNK_BYTES;
-        let with_slack = match left >= stream + sizing::CHUNK_BYTES {
+        let stream = sizing::STREAM_PIECES * sizing::PIECE_BYTES;
+        let with_slack = match left >= stream + sizing::PIECE_BYTES {
             true => left - stream,
-            false => left / (sizing::STREAM_CHUNKS + 1),
+            false => left / (sizing::STREAM_PIECES + 1),
         };
         // The part's own slack (`sizing::PART_SLACK_DIVISOR`) comes out of what is left.
         let d = sizing::PART_SLACK_DIVISOR;
@@ -222,7 +222,7 @@ impl RetroEstimate {
     /// Whether the exact analysis (a byte a position) fits `budget` keeping `keep`, beside
     /// configurations of `configs_bytes` (the tables, or the ranked numbering): the one
     /// rule every caller asks, whether it picks the precision (`plan/`), the
-    /// layers kept (`driver.rs`), a cell to save (`table_run.rs`), or an explorer's method.
+    /// layers kept (`driver.rs`), a cell to save (`table/run.rs`), or an explorer's method.
     pub fn exact_fits(&self, configs_bytes: u64, budget: u64, keep: Keep) -> bool {
         configs_bytes.saturating_add(self.exact_peak(&keep)) <= budget
     }

@@ -1,36 +1,36 @@
 //! Joining the ranks' shares of a layer (each rank's own files) into the layer's split
 //! files, byte for byte those one process writes, on rank 0.
 
-use super::RetroStats;
 use super::hashed::Hashed;
 use super::record::Written;
 use super::saved::{self, SplitFile};
 use super::spill::Spill;
 use crate::error::{Error, Result};
+use crate::retro::engine::value::RetroStats;
 use crate::support::progress::Progress;
 use rayon::prelude::*;
 
 impl Spill {
-    /// Joins the shards of layer `k` (`shards[r]`: rank `r`'s files, by split, as
+    /// Joins the shares of layer `k` (`shares[r]`: rank `r`'s files, by split, as
     /// `LayerWriter::finish` gave them) into the layer's split files, in rank order, and
-    /// records the layer with its counts. The members are copied, not inflated: the files
+    /// records the layer with its counts. The segments are copied, not inflated: the files
     /// are those a single process writes. With `write` false (a rank other than the first)
     /// only records the layer here, as the first rank writes it, for the next layer's
     /// stream.
-    pub fn join_shards(
+    pub fn join_shares(
         &mut self,
         k: usize,
-        shards: &[Vec<SplitFile>],
+        shares: &[Vec<SplitFile>],
         (stats, write): (RetroStats, bool),
         progress: &dyn Progress,
     ) -> Result<()> {
         let started = std::time::Instant::now();
-        let splits = shards.first().map_or(0, Vec::len);
+        let splits = shares.first().map_or(0, Vec::len);
         let written = (0..splits)
             .into_par_iter()
             .map(|j| {
                 let name = saved::split_file_name(k, j);
-                let pieces: Vec<&SplitFile> = shards.iter().map(|s| &s[j]).collect();
+                let pieces: Vec<&SplitFile> = shares.iter().map(|s| &s[j]).collect();
                 let entry = SplitFile {
                     file: name.clone(),
                     bytes: pieces.iter().map(|p| p.bytes).sum(),

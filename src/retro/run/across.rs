@@ -4,7 +4,7 @@
 //! what it receives. For layer `k`:
 //!
 //! 1. each rank streams its share of layer `k + 1` from the layer's files (starting at its
-//!    first segment's member), and sends each stored block to the ranks that own one of
+//!    first segment), and sends each stored block to the ranks that own one of
 //!    its parents (the configuration less one of its walls), compressed, in rounds of one
 //!    all-to-all exchange each;
 //! 2. each rank pushes the blocks it receives into the exits of its own parents, as the
@@ -12,24 +12,31 @@
 //!    solves its blocks by their pawn moves;
 //! 3. each rank writes its share as gzip members (its own files); rank 0 joins the files
 //!    of all ranks in order into the layer's split files, which are byte for byte those
-//!    of a single process (the members are cut at the same segments), and records the
+//!    of a single process (cut at the same segments), and records the
 //!    layer in `progress.json`.
 //!
 //! The values do not depend on the number of ranks (an exit is the best of its pushes,
 //! whatever their order), and neither do the files. A run stopped at any point goes on from
 //! the last layer rank 0 recorded, with the same number of ranks or another.
 
-use super::layout::{self, Layout};
-use super::parts::{self, MAX_SPLITS, Window};
-use super::ranks::{self, Ranks, naming};
-use super::saved::SplitFile;
-use super::segments;
+use super::estimate::cell_estimate;
+use super::parts::{self, MAX_SPLITS, Parents};
+use super::read_back::{kept_after_parts, read_back};
 use super::sizing;
-use super::source::ConfigSource;
-use super::spill::Spill;
-use super::store::{self, Packing};
-use super::{RetroStats, layer, symmetry};
 use crate::error::{Error, Result, count};
+use crate::retro::engine::board::check_board;
+use crate::retro::engine::layer;
+use crate::retro::engine::layout::{self, Layout};
+use crate::retro::engine::ranks::{self, Ranks, naming};
+use crate::retro::engine::solved::Solved;
+use crate::retro::engine::source::ConfigSource;
+use crate::retro::engine::store::{self, Packing};
+use crate::retro::engine::store::{Compact, Exact, Precision};
+use crate::retro::engine::symmetry;
+use crate::retro::engine::value::RetroStats;
+use crate::retro::format::saved::SplitFile;
+use crate::retro::format::segments;
+use crate::retro::format::spill::Spill;
 use crate::rules::geometry::Player;
 use crate::support::progress::Progress;
 use arrayvec::ArrayVec;
@@ -38,6 +45,53 @@ use rayon::prelude::*;
 use std::io::{Read, Write};
 use std::ops::Range;
 use std::sync::atomic::AtomicU8;
+
+/// Solves every position of the cell of `configs` at `precision` across `ranks` (every
+/// rank calls it, each with its own `spill` over the directory they share: `across.rs`),
+/// going on from the layers an earlier run wrote there; each rank holds its share of a
+/// layer at a time, within `budget`. Rank 0 then reads back the layers the start's value
+/// needs (as one process through a directory does, `read_back.rs`) and gets the analysis;
+/// the other ranks get `None`.
+pub(in crate::retro) fn analyse_across<'t>(
+    configs: &'t dyn ConfigSource,
+    precision: Precision,
+    spill: &mut Spill,
+    (ranks, budget): (&dyn Ranks, u64),
+    progress: &dyn Progress,
+) -> Result<Option<Solved<'t>>> {
+    check_board(configs.board())?;
+    let layout = Layout::new(configs);
+    let stats_before = spill.stats_from(spill.written_from());
+    let (solved, per_byte) = match precision {
+        Precision::Exact => {
+            let done = solve_layers::<Exact>(configs, &layout, spill, (ranks, budget), progress)?;
+            (done, Exact::PER_BYTE)
+        }
+        Precision::Compact => {
+            let done = solve_layers::<Compact>(configs, &layout, spill, (ranks, budget), progress)?;
+            (done, Compact::PER_BYTE)
+        }
+    };
+    if ranks.rank() != 0 {
+        return Ok(None);
+    }
+    let stats = solved.iter().fold(stats_before, |a, (_, l)| a + l.stats);
+    let e = cell_estimate(configs);
+    let kept = kept_after_parts(&e, precision, budget.saturating_sub(configs.bytes()));
+    let working = (0..layout.layers())
+        .map(|k| sizing::share_bytes(&layout, (k, per_byte), ranks.size()))
+        .max()
+        .unwrap_or(0);
+    let solved = match precision {
+        Precision::Exact => {
+            read_back::<Exact>(configs, layout, spill, (precision, kept), stats, working)?
+        }
+        Precision::Compact => {
+            read_back::<Compact>(configs, layout, spill, (precision, kept), stats, working)?
+        }
+    };
+    Ok(Some(solved))
+}
 
 /// The most ranks: a configuration's owners are a bit each in a word.
 pub const MAX_RANKS: usize = 64;
@@ -157,7 +211,7 @@ fn solve_layer<P: Packing>(
         sent = push_layer_above::<P>(source, layout, (k + 1, &shares), spill, ranks, &parents)?;
     }
     let stats = parts::solve_stores::<P>(source, layout, (k, mine.clone()), &mut stores)?;
-    let mut writer = spill.shard_writer(
+    let mut writer = spill.share_writer(
         layout,
         (k, P::PER_BYTE),
         (segments::covering(&cut, &mine), me),
@@ -168,16 +222,16 @@ fn solve_layer<P: Packing>(
     // Every rank learns every rank's files and counts; rank 0 joins the files.
     let mine = LayerAcross { stats, sent };
     let report = serde_json::to_vec(&(files, mine)).expect("serializable");
-    let mut shards = Vec::new();
+    let mut shares = Vec::new();
     let mut layer = LayerAcross::default();
     for bytes in ranks::all_gather(ranks, &report) {
         let (files, theirs): (Vec<SplitFile>, LayerAcross) =
             serde_json::from_slice(&bytes).expect("written by a rank of this program");
-        shards.push(files);
+        shares.push(files);
         layer.stats = layer.stats + theirs.stats;
         layer.sent += theirs.sent;
     }
-    spill.join_shards(k, &shards, (layer.stats, me == 0), progress)?;
+    spill.join_shares(k, &shares, (layer.stats, me == 0), progress)?;
     // The layer's files are whole before any rank reads them.
     ranks::barrier(ranks);
     Ok(layer)
@@ -201,7 +255,7 @@ fn push_layer_above<P: Packing>(
     }
     let (me, size) = (ranks.rank(), ranks.size());
     let stored_len = layout.stored_len();
-    let windows: Vec<Range<usize>> = shares_below
+    let shares_slots: Vec<Range<usize>> = shares_below
         .iter()
         .map(|s| s.start * stored_len..s.end * stored_len)
         .collect();
@@ -211,18 +265,18 @@ fn push_layer_above<P: Packing>(
     let below = (layout.layer_len(c - 1) / P::PER_BYTE) as u64;
     let piece = sizing::piece_over(below, size) as usize;
     let most = (piece / (splits.len() * block)).max(1);
-    let chunks = layout::runs(layout, c, mine.clone(), most);
-    let rounds = ranks::all_max(ranks, chunks.len() as u64) as usize;
+    let pieces = layout::runs(layout, c, mine.clone(), most);
+    let rounds = ranks::all_max(ranks, pieces.len() as u64) as usize;
     let round = Round {
         source,
         layout,
         c,
         splits: &splits,
-        windows: &windows,
+        shares_slots: &shares_slots,
         ranks,
-        to: Window {
+        to: Parents {
             parents,
-            window: &windows[me],
+            slots: &shares_slots[me],
             mirror: &symmetry::cell_maps(source.board())[symmetry::MIRROR],
         },
     };
@@ -231,13 +285,13 @@ fn push_layer_above<P: Packing>(
     spill.stream_segments::<P>(
         (c, &splits),
         layout,
-        (segments, &chunks),
+        (segments, &pieces),
         |configs, bytes| {
             sent += round.run::<P>(Some((configs, bytes)));
         },
     )?;
     // Ranks whose share is smaller still take part in every round.
-    for _ in chunks.len()..rounds {
+    for _ in pieces.len()..rounds {
         sent += round.run::<P>(None);
     }
     Ok(sent)
@@ -250,9 +304,9 @@ struct Round<'a> {
     c: usize,
     splits: &'a [usize],
     /// Each rank's slots of layer `c - 1` (in every split).
-    windows: &'a [Range<usize>],
+    shares_slots: &'a [Range<usize>],
     ranks: &'a dyn Ranks,
-    to: Window<'a>,
+    to: Parents<'a>,
 }
 
 impl Round<'_> {
@@ -312,8 +366,8 @@ impl Round<'_> {
         let mut owners = 0u64;
         layer::for_each_parent(self.source, self.source.walls(config), |parent, _| {
             let start = layout.view(c - 1, parent, left1, Player::Two).start;
-            let owner = self.windows.partition_point(|w| w.end <= start);
-            if owner < self.windows.len() {
+            let owner = self.shares_slots.partition_point(|w| w.end <= start);
+            if owner < self.shares_slots.len() {
                 owners |= 1 << owner;
             }
         });

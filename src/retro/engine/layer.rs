@@ -7,15 +7,15 @@
 //! two symmetries is solved once, tasks write disjoint slices and only read the layer
 //! below, and the values do not depend on the number of threads.
 
-use super::RetroStats;
 use super::block::{self, Block, Scratch, TooDeep};
+use super::board::narrow;
 use super::code::Code;
 use super::layout::{self, Layout};
-use super::narrow;
 use super::pawn_graph::PawnGraph;
 use super::source::{self, ConfigSource};
 use super::store::Packing;
 use super::symmetry;
+use super::value::RetroStats;
 use crate::rules::bitboard::bits;
 use crate::rules::geometry::{Player, Square};
 use crate::rules::walls::WallSet;
@@ -69,7 +69,7 @@ pub fn solve_pair<P: Packing>(
             || (PawnGraph::new(board), Scratch::new(), Vec::new()),
             |(graph, scratch, children), ((rank, first), second)| {
                 // Stopped: the pair's values are dropped unkept (`check_stop`).
-                if super::stop_requested() {
+                if super::stop::stop_requested() {
                     return Ok(RetroStats::default());
                 }
                 let config = layout.stored(k)[rank];
@@ -149,7 +149,7 @@ pub fn push_pair<P: Packing>(
         rank += layout.group_len(k, rank);
     }
     // In parts, so that progress is told as the layer goes (it is most of the work).
-    let slots = layout::members(pair).count() * layout.stored_len();
+    let slots = layout::splits_of(pair).count() * layout.stored_len();
     let mut stats = RetroStats::default();
     let part = groups.len().div_ceil(PARTS).max(1);
     let mut done = 0;
@@ -188,7 +188,7 @@ fn push_groups<P: Packing>(
             || (PawnGraph::new(board), Scratch::new()),
             |(graph, scratch), &rank| {
                 // Stopped: the pushes are dropped unkept (`check_stop`).
-                if super::stop_requested() {
+                if super::stop::stop_requested() {
                     return Ok(RetroStats::default());
                 }
                 let config = stored[rank];
@@ -379,7 +379,7 @@ fn blocks_of(
     config: crate::configs::ConfigId,
     pair: (usize, usize),
 ) -> impl Iterator<Item = ([u8; 2], layout::View, layout::View)> + '_ {
-    layout::members(pair).filter_map(move |j| {
+    layout::splits_of(pair).filter_map(move |j| {
         let left = layout.split_left(k, j);
         let own = layout.view(k, config, left[0], Player::One);
         let partner = layout.view(k, config, left[0], Player::Two);

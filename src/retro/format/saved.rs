@@ -15,12 +15,14 @@
 //!
 //! Where a saved table may be written, and what a directory holds: `saved_dir.rs`.
 
-use super::ConfigSource;
-use super::layout::Layout;
 use super::segments::{self, SegmentWriter};
-use super::solved::Splits;
-use super::{Precision, RetroStats, Solved};
 use crate::error::{Error, Result, clip, count};
+use crate::retro::engine::layout::Layout;
+use crate::retro::engine::solved::Solved;
+use crate::retro::engine::solved::Splits;
+use crate::retro::engine::source::ConfigSource;
+use crate::retro::engine::store::Precision;
+use crate::retro::engine::value::RetroStats;
 use flate2::read::MultiGzDecoder;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -51,11 +53,11 @@ pub fn precision_of(header: &Header) -> Option<Precision> {
     }
 }
 /// The version of the slot order (`layout.rs`); a change there must change it.
-pub(super) const LAYOUT_VERSION: u32 = 1;
-pub(super) const HEADER: &str = "header.json";
+pub(in crate::retro) const LAYOUT_VERSION: u32 = 1;
+pub(in crate::retro) const HEADER: &str = "header.json";
 /// The file that says which layers are written, while a run is on (`spill.rs`).
 pub const PROGRESS: &str = "progress.json";
-pub(super) const MANIFEST: &str = "MANIFEST.sha256";
+pub(in crate::retro) const MANIFEST: &str = "MANIFEST.sha256";
 
 #[derive(Serialize, Deserialize)]
 pub struct Header {
@@ -82,12 +84,12 @@ pub struct SplitFile {
     /// The file's bytes (compressed).
     pub file_bytes: u64,
     /// The compressed bytes of each of its gzip members, one a segment (`segments.rs`);
-    /// empty in tables written before segments (one member a file).
+    /// empty in tables written before segments (one gzip member a file).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub segments: Vec<u64>,
 }
 
-pub(super) fn io(path: &Path, what: &str, e: impl std::fmt::Display) -> Error {
+pub(in crate::retro) fn io(path: &Path, what: &str, e: impl std::fmt::Display) -> Error {
     Error::Io(format!("cannot {what} {}: {e}", path.display()))
 }
 
@@ -119,7 +121,7 @@ fn write_synced(path: &Path, bytes: &[u8]) -> Result<()> {
 }
 
 /// The table's files in `dir`: every split, the header, the manifest last.
-pub(super) fn write_files(solved: &Solved, dir: &Path) -> Result<u64> {
+pub(in crate::retro) fn write_files(solved: &Solved, dir: &Path) -> Result<u64> {
     let mut shas = Vec::new();
     let mut layers = Vec::new();
     let per_byte = solved.precision.per_byte() as usize;
@@ -149,7 +151,7 @@ pub(super) fn write_files(solved: &Solved, dir: &Path) -> Result<u64> {
 
 /// Writes split `j` of layer `k` into `dir`, gzip-compressed at the fastest level and
 /// synced; returns its entry of the header and its SHA-256.
-pub(super) fn write_split(
+pub(in crate::retro) fn write_split(
     dir: &Path,
     (k, j): (usize, usize),
     store: &[u8],
@@ -171,20 +173,20 @@ pub(super) fn write_split(
 }
 
 /// The bytes of each segment of a split of layer `k` at `per_byte` slots a byte.
-pub(super) fn segment_lengths(layout: &Layout, k: usize, per_byte: usize) -> Vec<usize> {
+pub(in crate::retro) fn segment_lengths(layout: &Layout, k: usize, per_byte: usize) -> Vec<usize> {
     let per_config = layout.stored_len() / per_byte;
     segments::lengths(&segments::cut(layout, k, per_byte), per_config)
 }
 
 /// The name of the file of split `j` of layer `k`.
-pub(super) fn split_file_name(k: usize, j: usize) -> String {
+pub(in crate::retro) fn split_file_name(k: usize, j: usize) -> String {
     format!("layer-{k:02}-split-{j:02}.bin.gz")
 }
 
 /// The header (of the splits in `layers`, with the cell's counts `stats`) and the manifest
 /// (`shas`: each split file's SHA-256), written last: they make `dir` a saved table.
 /// Returns the bytes of the table's files.
-pub(super) fn write_header_and_manifest(
+pub(in crate::retro) fn write_header_and_manifest(
     dir: &Path,
     configs: &dyn ConfigSource,
     (precision, stats): (Precision, RetroStats),
@@ -224,7 +226,7 @@ pub(super) fn write_header_and_manifest(
 
 /// Replaces `dir/name` with `bytes` whole: written aside, synced, renamed over it, and the
 /// rename synced, so that a crash leaves the old file or the new one.
-pub(super) fn replace_synced(dir: &Path, name: &str, bytes: &[u8]) -> Result<()> {
+pub(in crate::retro) fn replace_synced(dir: &Path, name: &str, bytes: &[u8]) -> Result<()> {
     let part = dir.join(format!("{name}.part"));
     write_synced(&part, bytes)?;
     let path = dir.join(name);
@@ -235,7 +237,7 @@ pub(super) fn replace_synced(dir: &Path, name: &str, bytes: &[u8]) -> Result<()>
 }
 
 /// The manifest of `dir`: each file's expected SHA-256.
-pub(super) fn manifest(dir: &Path) -> Result<Vec<(String, String)>> {
+pub(in crate::retro) fn manifest(dir: &Path) -> Result<Vec<(String, String)>> {
     let path = dir.join(MANIFEST);
     let text = std::fs::read_to_string(&path).map_err(|e| match e.kind() {
         std::io::ErrorKind::NotFound => no_manifest(dir),
@@ -279,7 +281,7 @@ fn no_manifest(dir: &Path) -> Error {
 }
 
 /// The SHA-256 the manifest gives `file` of `dir`.
-pub(super) fn expected_sha(
+pub(in crate::retro) fn expected_sha(
     dir: &Path,
     manifest: &[(String, String)],
     file: &str,
@@ -297,7 +299,7 @@ pub(super) fn expected_sha(
 }
 
 /// The contents of `path`, which must have the SHA-256 `expected`.
-pub(super) fn read_with_sha(path: &Path, expected: &str) -> Result<Vec<u8>> {
+pub(in crate::retro) fn read_with_sha(path: &Path, expected: &str) -> Result<Vec<u8>> {
     let bytes = std::fs::read(path).map_err(|e| damaged_or_io(path, e))?;
     if sha256_hex(&bytes) != expected {
         return Err(Error::Damaged(format!(
@@ -315,7 +317,7 @@ fn read_checked(dir: &Path, manifest: &[(String, String)], file: &str) -> Result
 
 /// A split's store from its file's bytes `gz` (read from `path`), which must inflate to
 /// `len` bytes, the layout's length of the split.
-pub(super) fn inflate(path: &Path, gz: &[u8], len: usize) -> Result<Vec<u8>> {
+pub(in crate::retro) fn inflate(path: &Path, gz: &[u8], len: usize) -> Result<Vec<u8>> {
     let mut store = Vec::with_capacity(len);
     MultiGzDecoder::new(gz)
         .read_to_end(&mut store)
@@ -376,7 +378,7 @@ pub fn header(dir: &Path) -> Result<Header> {
 
 /// The header and the manifest of the saved table in `dir`, checked against the cell of
 /// `configs` laid out by `layout`: the same cell, and as many layers and splits.
-pub(super) fn checked_header(
+pub(in crate::retro) fn checked_header(
     configs: &dyn ConfigSource,
     dir: &Path,
     layout: &Layout,
@@ -438,7 +440,9 @@ pub fn load<'t>(
     let mut wanted = Vec::new();
     for (k, files) in header.layers.iter().enumerate() {
         if layers.contains(&k) {
-            let len = super::store::bytes_for::<super::store::Exact>(layout.split_len(k));
+            let len = crate::retro::engine::store::bytes_for::<crate::retro::engine::store::Exact>(
+                layout.split_len(k),
+            );
             wanted.extend(files.iter().map(|f| (f, len)));
         }
     }

@@ -15,14 +15,14 @@
 //! The block is solved whole, both sides to move, into the local slots of `Scratch::values`
 //! (see `layout.rs`); `layer.rs` stores what it needs of them.
 
-use super::RetroStats;
-use super::Value;
+use super::board::narrow;
 use super::code::{self, Code, NO_EXIT, UNDECIDED};
 use super::layout::{LOCAL_LEN, Layout};
-use super::narrow;
 use super::pawn_graph::PawnGraph;
 use super::source::Child;
 use super::store::Packing;
+use super::value::RetroStats;
+use super::value::Value;
 use crate::rules::bitboard::bits;
 use crate::rules::geometry::{Board, MAX_SQUARES, Player, Square};
 

@@ -7,8 +7,9 @@
 //! `verify` checks.
 
 use super::saved::{HEADER, MANIFEST, PROGRESS, header, io, write_files};
-use super::{Precision, Solved};
 use crate::error::{Error, Result, count};
+use crate::retro::engine::solved::Solved;
+use crate::retro::engine::store::Precision;
 use crate::rules::geometry::Board;
 use crate::support::dir_lock::DirLock;
 use std::path::{Path, PathBuf};
@@ -26,7 +27,7 @@ pub struct Target {
     pub resume: bool,
     /// Solve across these ranks (`retro::across`), each a share of every layer, `dir`
     /// shared by all (with `resume`: they write straight into it).
-    pub ranks: Option<super::ranks::SharedRanks>,
+    pub ranks: Option<crate::retro::engine::ranks::SharedRanks>,
 }
 
 impl Target {
@@ -337,7 +338,7 @@ pub fn save_to(solved: &Solved, to: &Target) -> Result<u64> {
 /// Writes a table at `to.dir` by `write` into a temporary directory beside it, renamed
 /// onto `to.dir` when whole: a failure removes the temporary directory, and a killed
 /// process leaves it under its temporary name, never part of a table under the final one.
-pub(super) fn through_temporary<T>(
+pub(in crate::retro) fn through_temporary<T>(
     to: &Target,
     write: impl FnOnce(&Path) -> Result<T>,
 ) -> Result<T> {
@@ -446,7 +447,7 @@ pub fn tables_in(dir: &Path) -> Result<Vec<(PathBuf, Board, u8)>> {
 }
 
 /// The bytes of the files of the saved table in `dir`.
-pub(super) fn table_bytes(dir: &Path) -> Result<u64> {
+pub(in crate::retro) fn table_bytes(dir: &Path) -> Result<u64> {
     let mut bytes = 0;
     for (name, is_dir) in entries(dir)? {
         if !is_dir && is_table_file(&name) {

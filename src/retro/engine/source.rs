@@ -106,7 +106,7 @@ impl ConfigSource for Tables {
     }
 
     fn reach(&self, id: ConfigId, _walls: WallSet) -> [u64; 2] {
-        [Player::One, Player::Two].map(|p| super::narrow(Tables::reach(self, id, p)))
+        [Player::One, Player::Two].map(|p| super::board::narrow(Tables::reach(self, id, p)))
     }
 
     fn children(&self, id: ConfigId, _walls: WallSet, out: &mut Vec<Child>) {

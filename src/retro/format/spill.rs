@@ -2,7 +2,7 @@
 //! is solved, so that a run that is killed goes on from the last layer written, and the
 //! finished directory is a saved table (`saved.rs`: the same split files, header and
 //! manifest) that `analyze --table` and `verify` read. The analysis itself still holds at
-//! most two layers in memory (`mod.rs`); what the directory adds is that nothing solved is
+//! most two layers in memory (`retro/mod.rs`); what the directory adds is that nothing solved is
 //! lost and that every layer is kept, whatever the memory budget.
 //!
 //! While a run is on, the directory holds the split files of the layers written and
@@ -18,14 +18,15 @@
 //! against its SHA-256: a damaged or missing file is named, and its layer and every layer
 //! below it are solved again (a layer is solved from the one above), never read as values.
 
-use super::ConfigSource;
-use super::layout::Layout;
 use super::saved::{self, SplitFile};
 use super::saved_dir;
-use super::solved::Splits;
-use super::store::Packing;
-use super::{Precision, RetroStats};
 use crate::error::{Error, Result, count};
+use crate::retro::engine::layout::Layout;
+use crate::retro::engine::solved::Splits;
+use crate::retro::engine::source::ConfigSource;
+use crate::retro::engine::store::Packing;
+use crate::retro::engine::store::Precision;
+use crate::retro::engine::value::RetroStats;
 use crate::support::dir_lock::DirLock;
 use crate::support::progress::Progress;
 use rayon::prelude::*;
@@ -41,8 +42,8 @@ pub fn holds_layers(dir: &Path) -> bool {
 
 /// A directory the analysis of one cell writes its layers into.
 pub struct Spill {
-    pub(super) dir: PathBuf,
-    pub(super) progress: ProgressFile,
+    pub(in crate::retro) dir: PathBuf,
+    pub(in crate::retro) progress: ProgressFile,
     /// The counts of the whole cell, when the directory already held the finished table.
     finished: Option<RetroStats>,
     /// The directory held for this run (`None` on the ranks of an MPI job but rank 0).
@@ -123,9 +124,9 @@ impl Spill {
         dir: &Path,
         configs: &dyn ConfigSource,
         precision: Precision,
-        (ranks, progress): (&dyn super::ranks::Ranks, &dyn Progress),
+        (ranks, progress): (&dyn crate::retro::engine::ranks::Ranks, &dyn Progress),
     ) -> Result<Spill> {
-        use super::ranks::all_gather;
+        use crate::retro::engine::ranks::all_gather;
         let first = (ranks.rank() == 0).then(|| Spill::open(dir, configs, precision, progress));
         let first_ok = first.as_ref().is_none_or(Result::is_ok) as u8;
         if all_gather(ranks, &[first_ok])[0] != [1] {
@@ -304,7 +305,7 @@ impl Spill {
         let layer = self.progress.layers[k]
             .as_ref()
             .expect("only layers written are read back");
-        let len = super::store::bytes_for::<P>(layout.split_len(k));
+        let len = crate::retro::engine::store::bytes_for::<P>(layout.split_len(k));
         layer
             .files
             .par_iter()
@@ -342,7 +343,7 @@ impl Spill {
 
     /// Records layer `k`, whose files (`written`: each split's entry and SHA-256) are
     /// whole on disk, in `progress.json`, replaced whole.
-    pub(super) fn record_layer(
+    pub(in crate::retro) fn record_layer(
         &mut self,
         k: usize,
         written: Vec<(SplitFile, String)>,
@@ -372,7 +373,7 @@ impl Spill {
     }
 
     /// Records that layer `k`'s stored configurations `0..done`, of counts `stats`, are in
-    /// its files as `checkpoint` found them (each file synced at a member's end).
+    /// its files as `checkpoint` found them (each file synced at a segment's end).
     pub fn record_part(
         &mut self,
         (k, done): (usize, usize),
@@ -394,7 +395,7 @@ impl Spill {
     }
 
     /// Written layer `k`.
-    pub(super) fn written(&self, k: usize) -> &Written {
+    pub(in crate::retro) fn written(&self, k: usize) -> &Written {
         self.progress.layers[k]
             .as_ref()
             .expect("only layers written are read back")

@@ -3,18 +3,18 @@
 //! pushed, each file checked against its SHA-256 as it is read.
 
 use super::hashed::Hashed;
-use super::layout::Layout;
 use super::saved::{self};
 use super::spill::Spill;
-use super::store::Packing;
 use crate::error::{Error, Result};
+use crate::retro::engine::layout::Layout;
+use crate::retro::engine::store::Packing;
 use flate2::read::MultiGzDecoder;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
 impl Spill {
     /// Reads the splits `splits` of written layer `k` as streams side by side, in the pieces
-    /// `chunks` (whole groups of stored configurations, in order, covering a split):
+    /// `pieces` (whole groups of stored configurations, in order, covering a split):
     /// `each(ranks, bytes)` gets each piece's ranks and, split by split, its bytes under
     /// packing `P`. The next piece is read and inflated while `each` works on one. Every
     /// file is checked against its SHA-256 at the end: a damaged file is an error, and the
@@ -23,7 +23,7 @@ impl Spill {
         &self,
         (k, splits): (usize, &[usize]),
         layout: &Layout,
-        chunks: &[std::ops::Range<usize>],
+        pieces: &[std::ops::Range<usize>],
         each: impl FnMut(std::ops::Range<usize>, &[Vec<u8>]),
     ) -> Result<()> {
         let layer = self.written(k);
@@ -35,18 +35,18 @@ impl Spill {
                 sha: Some(&layer.sha256[j]),
             })
             .collect();
-        stream::<P>(files, layout.stored_len(), chunks, each)
+        stream::<P>(files, layout.stored_len(), pieces, each)
     }
 
     /// As `stream_splits`, but only the configurations of the segments `segments` of each
-    /// split (`segments.rs`), read from where their members start in the files: a rank's
+    /// split (`segments.rs`), read from where their segments start in the files: a rank's
     /// share. The files' SHA-256 are not taken (they were checked when the run took them
-    /// up, or written by this run); each member's CRC-32 is.
+    /// up, or written by this run); each segment's CRC-32 is (gzip's, in its member).
     pub fn stream_segments<P: Packing>(
         &self,
         (k, splits): (usize, &[usize]),
         layout: &Layout,
-        (segments, chunks): (std::ops::Range<usize>, &[std::ops::Range<usize>]),
+        (segments, pieces): (std::ops::Range<usize>, &[std::ops::Range<usize>]),
         each: impl FnMut(std::ops::Range<usize>, &[Vec<u8>]),
     ) -> Result<()> {
         let layer = self.written(k);
@@ -54,17 +54,17 @@ impl Spill {
             .iter()
             .map(|&j| {
                 let f = &layer.files[j];
-                let members = &f.segments;
-                if members.len() < segments.end {
+                let lengths = &f.segments;
+                if lengths.len() < segments.end {
                     return Err(Error::Damaged(format!(
                         "{}: {} segments recorded, the layer has more (written before \
                          segments? solve it again)",
                         self.dir.join(&f.file).display(),
-                        members.len()
+                        lengths.len()
                     )));
                 }
-                let start: u64 = members[..segments.start].iter().sum();
-                let len: u64 = members[segments.clone()].iter().sum();
+                let start: u64 = lengths[..segments.start].iter().sum();
+                let len: u64 = lengths[segments.clone()].iter().sum();
                 Ok(Stream {
                     path: self.dir.join(&f.file),
                     bytes: start..start + len,
@@ -72,7 +72,7 @@ impl Spill {
                 })
             })
             .collect::<Result<_>>()?;
-        stream::<P>(files, layout.stored_len(), chunks, each)
+        stream::<P>(files, layout.stored_len(), pieces, each)
     }
 }
 
@@ -84,21 +84,21 @@ struct Stream<'a> {
     sha: Option<&'a String>,
 }
 
-/// Streams `files` side by side in the pieces `chunks` (runs of stored configurations of
+/// Streams `files` side by side in the pieces `pieces` (runs of stored configurations of
 /// `stored_len` slots, in order, covering the files' stretches): `each(ranks, bytes)` gets
 /// each piece, file by file, under packing `P`, while the next is read and inflated.
 fn stream<P: Packing>(
     files: Vec<Stream>,
     stored_len: usize,
-    chunks: &[std::ops::Range<usize>],
+    pieces: &[std::ops::Range<usize>],
     mut each: impl FnMut(std::ops::Range<usize>, &[Vec<u8>]),
 ) -> Result<()> {
     use std::io::Seek;
     let per_config = stored_len / P::PER_BYTE;
     let damaged =
         |path: &Path, e: std::io::Error| Error::Damaged(format!("{}: {e}", path.display()));
-    if chunks.is_empty() {
-        return Ok(()); // a rank's empty share: nothing to read (no member to inflate)
+    if pieces.is_empty() {
+        return Ok(()); // a rank's empty share: nothing to read (no segment to inflate)
     }
     std::thread::scope(|scope| {
         let (send, receive) = std::sync::mpsc::sync_channel::<(usize, Vec<Vec<u8>>)>(1);
@@ -115,7 +115,7 @@ fn stream<P: Packing>(
                     Ok(MultiGzDecoder::new(Hashed::new(stretch)))
                 })
                 .collect::<Result<Vec<_>>>()?;
-            for (i, ranks) in chunks.iter().enumerate() {
+            for (i, ranks) in pieces.iter().enumerate() {
                 let mut piece = Vec::with_capacity(streams.len());
                 for (gz, f) in streams.iter_mut().zip(&files) {
                     let mut bytes = vec![0u8; ranks.len() * per_config];
@@ -146,7 +146,7 @@ fn stream<P: Packing>(
             Ok(())
         });
         for (i, piece) in receive {
-            each(chunks[i].clone(), &piece);
+            each(pieces[i].clone(), &piece);
         }
         reader.join().expect("the reader does not panic")
     })

@@ -11,12 +11,16 @@
 //! Memory: the layout's indices, the configurations, and a few bytes per slot wanted.
 
 use super::hashed::Hashed;
-use super::layout::Layout;
 use super::saved::{self, Header};
-use super::solved::{Located, locate};
-use super::store::{Compact, Packing};
-use super::{ConfigSource, Precision, Value, Wdl, code};
 use crate::error::{Error, Result};
+use crate::retro::engine::code;
+use crate::retro::engine::layout::Layout;
+use crate::retro::engine::solved::Wdl;
+use crate::retro::engine::solved::{Located, locate};
+use crate::retro::engine::source::ConfigSource;
+use crate::retro::engine::store::Precision;
+use crate::retro::engine::store::{Compact, Packing};
+use crate::retro::engine::value::Value;
 use crate::rules::position::Position;
 use crate::support::progress::Progress;
 use flate2::read::MultiGzDecoder;

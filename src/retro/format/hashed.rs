@@ -6,9 +6,9 @@ use std::io::{Read, Write};
 
 /// A reader or writer that takes the SHA-256 and the count of the bytes through it.
 pub struct Hashed<T> {
-    pub(super) inner: T,
-    pub(super) sha: Sha256,
-    pub(super) bytes: u64,
+    pub(in crate::retro) inner: T,
+    pub(in crate::retro) sha: Sha256,
+    pub(in crate::retro) bytes: u64,
 }
 
 impl<T> Hashed<T> {

@@ -1,0 +1,63 @@
+//! The end of an analysis through a directory (in parts, or across ranks): the layers the
+//! start's value needs read back from the directory once every layer is written.
+
+use super::estimate::RetroEstimate;
+use super::sizing;
+use crate::error::Result;
+use crate::retro::engine::layout::Layout;
+use crate::retro::engine::solved::{Solved, Splits};
+use crate::retro::engine::source::ConfigSource;
+use crate::retro::engine::store::{Packing, Precision};
+use crate::retro::engine::value::RetroStats;
+use crate::retro::format::spill;
+
+/// The layers read back after an analysis through the disk, once its parts are gone: two
+/// for the exact one (the start's value and its line need no more); for the compact one,
+/// as many from layer 0 up as fit `room` beside the indices (each one more makes a better
+/// oracle for the length's search), at least two.
+pub(super) fn kept_after_parts(e: &RetroEstimate, precision: Precision, room: u64) -> usize {
+    let mut kept = e.layers.min(2);
+    if precision == Precision::Exact {
+        return kept;
+    }
+    let layer_bytes = |k: usize| e.layer_bytes(precision, k);
+    let mut bytes: u128 = e.index + (0..kept).map(layer_bytes).sum::<u128>();
+    let room_for_layers = room.saturating_sub(sizing::SLACK_BYTES) as u128;
+    while kept < e.layers && bytes + layer_bytes(kept) <= room_for_layers {
+        bytes += layer_bytes(kept);
+        kept += 1;
+    }
+    kept
+}
+
+/// The analysis of the cell once every layer is in `spill`: layers `0..kept` read back
+/// (packed by `P`), with the cell's counts `stats`; its peak is the larger of the layers
+/// read and `working` (what solving the layers held at most), with the layout's indices.
+pub(super) fn read_back<'t, P: Packing>(
+    configs: &'t dyn ConfigSource,
+    layout: Layout,
+    spill: &spill::Spill,
+    (precision, kept): (Precision, usize),
+    stats: RetroStats,
+    working: u64,
+) -> Result<Solved<'t>> {
+    let mut values: Vec<Splits> = vec![Vec::new(); layout.layers()];
+    let mut low = 0;
+    for (k, layer) in values.iter_mut().enumerate().take(kept) {
+        *layer = spill.read_layer::<P>(k, &layout)?;
+        low += layer.iter().flatten().map(Vec::len).sum::<usize>();
+    }
+    // The parts, the pieces and the files read back are freed; the allocator's threads
+    // keep some of it (below its mmap threshold): give it back, so that what comes next
+    // (the length's search) has the budget's room.
+    // SAFETY: `malloc_trim` only returns free memory to the system.
+    unsafe { libc::malloc_trim(0) };
+    Ok(Solved {
+        configs,
+        peak_bytes: working.max(low as u64) + layout.bytes(),
+        layout,
+        precision,
+        values,
+        stats,
+    })
+}
