@@ -5,7 +5,7 @@
 //! answer is the same. A run stopped after some layers goes on, with another number of
 //! ranks, to the same table.
 
-use quoridor_solver::cell::solver::{CellResult, Method, SolveOptions, Store, solve, solve_share};
+use quoridor_solver::cell::solver::{CellResult, Method, SolveOptions, solve, solve_share};
 use quoridor_solver::retro::Precision;
 use quoridor_solver::retro::ranks::{InProcess, Ranks, SharedRanks};
 use quoridor_solver::retro::saved_dir::Target;
@@ -28,10 +28,7 @@ fn options(precision: Precision, save: Option<Target>) -> SolveOptions {
         tt_bytes: 8 << 20,
         precision: Some(precision),
         save,
-        store: Store::Auto,
-        checkpoint: None,
-        in_campaign: false,
-        winner: None,
+        ..SolveOptions::default()
     }
 }
 

@@ -296,17 +296,11 @@ fn the_placements_left_out_are_those_with_a_pawn_cut_off() {
         }
         let options = SolveOptions {
             method: Method::Retro,
-            max_depth: 120,
-            time_limit: None,
             threads: 2,
             memory_budget: 1 << 30,
             tt_bytes: 1 << 24,
-            precision: None,
-            save: None,
             store: Store::Full,
-            checkpoint: None,
-            in_campaign: false,
-            winner: None,
+            ..SolveOptions::default()
         };
         let r = solve(board, n, &options, &Silent).unwrap();
         assert_eq!(r.left_out, Some(cut_off), "{board} with {n} walls");

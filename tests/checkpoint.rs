@@ -15,16 +15,12 @@ fn options(store: Store, max_depth: u8, checkpoint: Option<PathBuf>) -> SolveOpt
     SolveOptions {
         method: Method::Search,
         max_depth,
-        time_limit: None,
         threads: 2,
         memory_budget: 1 << 30,
         tt_bytes: 16 << 20,
-        precision: None,
-        save: None,
         store,
         checkpoint,
-        in_campaign: false,
-        winner: None,
+        ..SolveOptions::default()
     }
 }
 

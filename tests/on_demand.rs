@@ -288,16 +288,10 @@ fn solve_builds_configurations_on_demand_when_the_tables_do_not_fit() {
     let options = |memory_budget| SolveOptions {
         method: Method::Search,
         max_depth: 40,
-        time_limit: None,
         threads: 2,
         memory_budget,
         tt_bytes: 16 << 20,
-        precision: None,
-        save: None,
-        store: Default::default(),
-        checkpoint: None,
-        in_campaign: false,
-        winner: None,
+        ..SolveOptions::default()
     };
     let eager = solver::solve(board, 2, &options(4 << 30), &Silent).unwrap();
     let lazy = solver::solve(board, 2, &options(350 << 20), &Silent).unwrap();

@@ -126,16 +126,10 @@ fn retro_equals_proof_search_and_published_up_to_area_12() {
     let options = SolveOptions {
         method: Method::Search,
         max_depth: 80,
-        time_limit: None,
         threads: 2,
         memory_budget: BUDGET,
         tt_bytes: 64 << 20,
-        precision: None,
-        save: None,
-        store: Default::default(),
-        checkpoint: None,
-        in_campaign: false,
-        winner: None,
+        ..SolveOptions::default()
     };
     let compact = SolveOptions {
         method: Method::Retro,
