@@ -41,15 +41,7 @@ fn compare(width: usize, height: usize, walls: u8, which: Which) -> usize {
     let board = Board::new(width, height).unwrap();
     let tables = Tables::build(board, walls, u64::MAX, &Silent).unwrap();
     let mut retro = Analyst::retro(&tables, u64::MAX, 0..usize::MAX, &Silent).unwrap();
-    let limits = Limits {
-        max_depth: MAX_DEPTH,
-        deadline: None,
-        tt_bytes: 64 << 20,
-        parallel: false,
-        winner: None,
-        oracle: None,
-        checkpoint: None,
-    };
+    let limits = Limits::new(MAX_DEPTH, 64 << 20);
     let mut search = Analyst::search(&tables, &limits);
     let positions = match which {
         Which::Reachable => reachable(&tables, usize::MAX).unwrap(),

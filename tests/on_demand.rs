@@ -229,15 +229,7 @@ fn wall_sets_that_are_not_configurations_have_no_id() {
 }
 
 fn limits() -> Limits<'static> {
-    Limits {
-        max_depth: 60,
-        deadline: None,
-        tt_bytes: 16 << 20,
-        parallel: false,
-        winner: None,
-        oracle: None,
-        checkpoint: None,
-    }
+    Limits::new(60, 16 << 20)
 }
 
 /// Winner and length of the search from every reachable position, with either store.

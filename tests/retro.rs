@@ -204,13 +204,8 @@ fn search_against_retro_on_every_position(with_oracle: bool) -> usize {
         let prover = Prover::new(
             &t,
             &Limits {
-                max_depth: 40,
-                deadline: None,
-                tt_bytes: 16 << 20,
-                parallel: false,
-                winner: None,
                 oracle: if with_oracle { Some(&oracle) } else { None },
-                checkpoint: None,
+                ..Limits::new(40, 16 << 20)
             },
         );
         let wins = |attacker: Player, pos: &Position, depth: u32| {
