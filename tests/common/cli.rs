@@ -87,3 +87,25 @@ pub fn interrupted_in_search(args: &[&str]) -> (Option<i32>, String, String) {
     let out = child.wait_with_output().unwrap();
     (out.status.code(), stdout(&out), err)
 }
+
+/// Runs the binary with `args`, its output thrown away, and kills it (SIGKILL: no chance to
+/// tidy up) as soon as `ready` holds, or after a minute. Returns whether `ready` held when
+/// it was killed: the tests of a run going on from what a killed one left start here.
+pub fn killed_when(args: &[&str], ready: impl Fn() -> bool) -> bool {
+    use std::process::Stdio;
+    use std::time::{Duration, Instant};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_quoridor-solver"))
+        .args(args)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("the binary runs");
+    let started = Instant::now();
+    // Looked at every millisecond, so that the kill lands soon after `ready`.
+    while !ready() && started.elapsed() < Duration::from_secs(60) {
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    ready()
+}
