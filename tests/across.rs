@@ -5,7 +5,7 @@
 //! answer is the same. A run stopped after some layers goes on, with another number of
 //! ranks, to the same table.
 
-use quoridor_solver::cell::solver::{CellResult, Method, SolveOptions, Store, solve, solve_share};
+use quoridor_solver::cell::solver::{CellResult, Method, SolveOptions, solve, solve_share};
 use quoridor_solver::retro::Precision;
 use quoridor_solver::retro::ranks::{InProcess, Ranks, SharedRanks};
 use quoridor_solver::retro::saved_dir::Target;
@@ -16,7 +16,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 mod common;
-use common::cli::scratch;
+use common::cli::{killed_when, scratch};
 
 fn options(precision: Precision, save: Option<Target>) -> SolveOptions {
     SolveOptions {
@@ -28,10 +28,7 @@ fn options(precision: Precision, save: Option<Target>) -> SolveOptions {
         tt_bytes: 8 << 20,
         precision: Some(precision),
         save,
-        store: Store::Auto,
-        checkpoint: None,
-        in_campaign: false,
-        winner: None,
+        ..SolveOptions::default()
     }
 }
 
@@ -126,20 +123,12 @@ fn a_run_stopped_after_a_layer_goes_on_across_ranks_to_the_same_table() {
     let want = alone(board, 3, Precision::Exact, &whole);
     // One process, killed as soon as its first layer is written.
     let dir = root.join("run");
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_quoridor-solver"))
-        .args(["solve", "5x5", "--walls", "3", "--method", "retro", "-q"])
-        .arg("--scratch")
-        .arg(&dir)
-        .stdout(std::process::Stdio::null())
-        .spawn()
-        .expect("the binary runs");
     let progress = dir.join("progress.json");
-    let started = std::time::Instant::now();
-    while !progress.exists() && started.elapsed() < Duration::from_secs(60) {
-        std::thread::sleep(Duration::from_millis(5));
-    }
-    child.kill().unwrap();
-    child.wait().unwrap();
+    let args = ["solve", "5x5", "--walls", "3", "--method", "retro", "-q"];
+    killed_when(
+        &[&args[..], &["--scratch", dir.to_str().unwrap()]].concat(),
+        || progress.exists(),
+    );
     assert!(progress.exists() && !dir.join("MANIFEST.sha256").exists());
     // Three ranks go on from it.
     let got = across(board, 3, Precision::Exact, 3, &dir);

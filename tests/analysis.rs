@@ -41,15 +41,7 @@ fn compare(width: usize, height: usize, walls: u8, which: Which) -> usize {
     let board = Board::new(width, height).unwrap();
     let tables = Tables::build(board, walls, u64::MAX, &Silent).unwrap();
     let mut retro = Analyst::retro(&tables, u64::MAX, 0..usize::MAX, &Silent).unwrap();
-    let limits = Limits {
-        max_depth: MAX_DEPTH,
-        deadline: None,
-        tt_bytes: 64 << 20,
-        parallel: false,
-        winner: None,
-        oracle: None,
-        checkpoint: None,
-    };
+    let limits = Limits::new(MAX_DEPTH, 64 << 20);
     let mut search = Analyst::search(&tables, &limits);
     let positions = match which {
         Which::Reachable => reachable(&tables, usize::MAX).unwrap(),
@@ -298,17 +290,11 @@ fn the_placements_left_out_are_those_with_a_pawn_cut_off() {
         }
         let options = SolveOptions {
             method: Method::Retro,
-            max_depth: 120,
-            time_limit: None,
             threads: 2,
             memory_budget: 1 << 30,
             tt_bytes: 1 << 24,
-            precision: None,
-            save: None,
             store: Store::Full,
-            checkpoint: None,
-            in_campaign: false,
-            winner: None,
+            ..SolveOptions::default()
         };
         let r = solve(board, n, &options, &Silent).unwrap();
         assert_eq!(r.left_out, Some(cut_off), "{board} with {n} walls");

@@ -9,22 +9,18 @@ use quoridor_solver::support::progress::Silent;
 use std::path::PathBuf;
 
 mod common;
-use common::cli::interrupted_in_search;
+use common::cli::{interrupt, interrupted_in_search, started_search};
 
 fn options(store: Store, max_depth: u8, checkpoint: Option<PathBuf>) -> SolveOptions {
     SolveOptions {
         method: Method::Search,
         max_depth,
-        time_limit: None,
         threads: 2,
         memory_budget: 1 << 30,
         tt_bytes: 16 << 20,
-        precision: None,
-        save: None,
         store,
         checkpoint,
-        in_campaign: false,
-        winner: None,
+        ..SolveOptions::default()
     }
 }
 
@@ -566,27 +562,9 @@ fn ctrl_c_under_method_auto_stops_before_the_analysis() {
 /// a save writes, appears), or as soon as the search has said it is stopping if the save
 /// ends before it is seen. Returns the exit code, stdout and the whole of stderr.
 fn interrupted_twice(args: &[&str], part: &std::path::Path) -> (Option<i32>, String, String) {
-    use std::io::{BufRead, BufReader, Read};
-    use std::process::Stdio;
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_quoridor-solver"))
-        .args(args)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary runs");
-    let signal = |child: &std::process::Child| {
-        // SAFETY: sends a signal to the child started above, still ours to wait for.
-        unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) }
-    };
-    let mut stream = BufReader::new(child.stderr.take().unwrap());
-    let mut err = String::new();
-    let mut line = String::new();
-    while !line.starts_with("depth ") {
-        line.clear();
-        assert!(stream.read_line(&mut line).unwrap() > 0, "{err}");
-        err.push_str(&line);
-    }
-    assert_eq!(signal(&child), 0);
+    use std::io::Read;
+    let (mut child, mut stream, mut err) = started_search(args);
+    assert_eq!(interrupt(&child), 0);
     let rest = std::thread::spawn(move || {
         let mut rest = String::new();
         stream.read_to_string(&mut rest).unwrap();
@@ -600,7 +578,7 @@ fn interrupted_twice(args: &[&str], part: &std::path::Path) -> (Option<i32>, Str
         }
         std::thread::sleep(std::time::Duration::from_millis(1));
     }
-    signal(&child);
+    interrupt(&child);
     let out = child.wait_with_output().unwrap();
     err.push_str(&rest.join().unwrap());
     let text = |b: Vec<u8>| String::from_utf8(b).expect("UTF-8");

@@ -229,15 +229,7 @@ fn wall_sets_that_are_not_configurations_have_no_id() {
 }
 
 fn limits() -> Limits<'static> {
-    Limits {
-        max_depth: 60,
-        deadline: None,
-        tt_bytes: 16 << 20,
-        parallel: false,
-        winner: None,
-        oracle: None,
-        checkpoint: None,
-    }
+    Limits::new(60, 16 << 20)
 }
 
 /// Winner and length of the search from every reachable position, with either store.
@@ -288,16 +280,10 @@ fn solve_builds_configurations_on_demand_when_the_tables_do_not_fit() {
     let options = |memory_budget| SolveOptions {
         method: Method::Search,
         max_depth: 40,
-        time_limit: None,
         threads: 2,
         memory_budget,
         tt_bytes: 16 << 20,
-        precision: None,
-        save: None,
-        store: Default::default(),
-        checkpoint: None,
-        in_campaign: false,
-        winner: None,
+        ..SolveOptions::default()
     };
     let eager = solver::solve(board, 2, &options(4 << 30), &Silent).unwrap();
     let lazy = solver::solve(board, 2, &options(350 << 20), &Silent).unwrap();

@@ -22,12 +22,7 @@ fn options(method: Method, memory_budget: u64) -> SolveOptions {
         threads: 2,
         memory_budget,
         tt_bytes: 8 << 20,
-        precision: None,
-        save: None,
-        store: Store::Auto,
-        checkpoint: None,
-        in_campaign: false,
-        winner: None,
+        ..SolveOptions::default()
     }
 }
 

@@ -126,16 +126,10 @@ fn retro_equals_proof_search_and_published_up_to_area_12() {
     let options = SolveOptions {
         method: Method::Search,
         max_depth: 80,
-        time_limit: None,
         threads: 2,
         memory_budget: BUDGET,
         tt_bytes: 64 << 20,
-        precision: None,
-        save: None,
-        store: Default::default(),
-        checkpoint: None,
-        in_campaign: false,
-        winner: None,
+        ..SolveOptions::default()
     };
     let compact = SolveOptions {
         method: Method::Retro,
@@ -212,13 +206,8 @@ fn search_against_retro_on_every_position(with_oracle: bool) -> usize {
         let prover = Prover::new(
             &t,
             &Limits {
-                max_depth: 40,
-                deadline: None,
-                tt_bytes: 16 << 20,
-                parallel: false,
-                winner: None,
                 oracle: if with_oracle { Some(&oracle) } else { None },
-                checkpoint: None,
+                ..Limits::new(40, 16 << 20)
             },
         );
         let wins = |attacker: Player, pos: &Position, depth: u32| {

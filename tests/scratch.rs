@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 mod common;
-use common::cli::{ok, refused, run, scratch, stderr};
+use common::cli::{killed_when, ok, refused, run, scratch, stderr};
 
 fn s(path: &Path) -> &str {
     path.to_str().unwrap()
@@ -243,23 +243,10 @@ fn a_run_killed_inside_a_layer_goes_on_from_its_last_part_recorded() {
     // a few tries, each from an empty directory.
     let try_once = |dir: &Path| {
         let _ = std::fs::remove_dir_all(dir);
-        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_quoridor-solver"))
-            .args(args)
-            .args(["--scratch", s(dir)])
-            .stdout(std::process::Stdio::null())
-            .stderr(std::process::Stdio::null())
-            .spawn()
-            .expect("the binary runs");
         let progress = dir.join("progress.json");
-        let started = Instant::now();
         let recorded =
             || std::fs::read_to_string(&progress).is_ok_and(|t| t.contains("\"partial\""));
-        while !recorded() && started.elapsed() < Duration::from_secs(60) {
-            std::thread::sleep(Duration::from_millis(1));
-        }
-        child.kill().unwrap();
-        child.wait().unwrap();
-        recorded()
+        killed_when(&[&args[..], &["--scratch", s(dir)]].concat(), recorded)
     };
     let killed_inside = |dir: &Path| {
         let tries = 10;
@@ -319,21 +306,13 @@ fn damage(file: &Path) {
 /// A run killed once its first layer is written, in `dir` (the command's `more` flags
 /// added).
 fn killed_after_a_layer(dir: &Path, more: &[&str]) {
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_quoridor-solver"))
-        .args(["solve", "5x5", "--walls", "3", "--method", "retro", "-q"])
-        .args(["--scratch", s(dir)])
-        .args(more)
-        .stdout(std::process::Stdio::null())
-        .spawn()
-        .expect("the binary runs");
     let progress = dir.join("progress.json");
-    let started = Instant::now();
-    while !progress.exists() && started.elapsed() < Duration::from_secs(60) {
-        std::thread::sleep(Duration::from_millis(5));
-    }
-    child.kill().unwrap();
-    child.wait().unwrap();
-    assert!(progress.exists(), "killed before the end");
+    let args = ["solve", "5x5", "--walls", "3", "--method", "retro", "-q"];
+    let with_dir = [&args[..], &["--scratch", s(dir)], more].concat();
+    assert!(
+        killed_when(&with_dir, || progress.exists()),
+        "killed before the end"
+    );
 }
 
 #[test]

@@ -12,16 +12,10 @@ fn options(threads: usize) -> SolveOptions {
     SolveOptions {
         method: Method::Search,
         max_depth: 80,
-        time_limit: None,
         threads,
         memory_budget: 8 << 30,
         tt_bytes: 64 << 20,
-        precision: None,
-        save: None,
-        store: Default::default(),
-        checkpoint: None,
-        in_campaign: false,
-        winner: None,
+        ..SolveOptions::default()
     }
 }
 

@@ -19,16 +19,12 @@ fn a_stopped_search_saves_its_checkpoint() {
     let options = SolveOptions {
         method: Method::Search,
         max_depth: 60,
-        time_limit: None,
         threads: 1,
         memory_budget: 1 << 30,
         tt_bytes: 16 << 20,
-        precision: None,
-        save: None,
         store: Store::Full,
         checkpoint: Some(path.clone()),
-        in_campaign: false,
-        winner: None,
+        ..SolveOptions::default()
     };
     // (Another test of this binary may have asked first.)
     search::request_stop();
@@ -79,16 +75,14 @@ fn a_cell_whose_search_for_the_length_was_stopped_gets_no_row() {
     let options = SolveOptions {
         method: Method::Retro,
         max_depth: 60,
-        time_limit: None,
         threads: 1,
         memory_budget: 1 << 30,
         tt_bytes: 16 << 20,
         precision: Some(Precision::Compact),
-        save: None,
         store: Store::Full,
         checkpoint: Some(path.clone()),
         in_campaign: true,
-        winner: None,
+        ..SolveOptions::default()
     };
     search::request_stop();
     // The analysis finds the winner; the search for the length stops at once.

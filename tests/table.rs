@@ -2,8 +2,10 @@
 //! table, and a run killed in the middle finished by `--resume` with nothing lost.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::process::Command;
+
+mod common;
+use common::cli::killed_when;
 
 fn bin() -> Command {
     Command::new(env!("CARGO_BIN_EXE_quoridor-solver"))
@@ -91,20 +93,10 @@ fn a_killed_run_resumes_with_every_earlier_cell_intact() {
         "--walls",
         "0..=10",
     ];
-    let mut child = bin()
-        .args(args)
-        .arg("--out")
-        .arg(&dir)
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let started = Instant::now();
-    while rows(&dir).len() < 30 && started.elapsed() < Duration::from_secs(60) {
-        std::thread::sleep(Duration::from_millis(2));
-    }
-    child.kill().unwrap(); // SIGKILL
-    child.wait().unwrap();
+    killed_when(
+        &[&args[..], &["--out", dir.to_str().unwrap()]].concat(),
+        || rows(&dir).len() >= 30,
+    );
     let before = rows(&dir);
     assert!(
         before.len() >= 30 && before.len() < 77,

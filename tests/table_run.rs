@@ -3,7 +3,7 @@
 //! the rows written with `resume`, and skips a board's cells past an undecided one when
 //! asked.
 
-use quoridor_solver::cell::solver::{Method, SolveOptions, Store};
+use quoridor_solver::cell::solver::{Method, SolveOptions};
 use quoridor_solver::output::report::{self, CellRecord};
 use quoridor_solver::rules::geometry::Board;
 use quoridor_solver::support::progress::Progress;
@@ -63,12 +63,7 @@ fn job(cells: Vec<(Board, u8)>, dir: PathBuf, max_depth: u8) -> TableRun {
             threads: 2,
             memory_budget: 1 << 30,
             tt_bytes: 16 << 20,
-            precision: None,
-            save: None,
-            store: Store::Auto,
-            checkpoint: None,
-            in_campaign: false,
-            winner: None,
+            ..SolveOptions::default()
         },
         resume: false,
         dir,

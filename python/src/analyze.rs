@@ -210,13 +210,11 @@ impl Asked {
             return Analyst::retro(tables, self.budget, layers, &Silent);
         }
         let limits = Limits {
-            checkpoint: None,
-            max_depth: MAX_DEPTH,
-            deadline: None,
-            tt_bytes: DEFAULT_TT_BYTES.min(self.budget.saturating_sub(tables.bytes())),
             parallel: self.threads > 1,
-            winner: None,
-            oracle: None,
+            ..Limits::new(
+                MAX_DEPTH,
+                DEFAULT_TT_BYTES.min(self.budget.saturating_sub(tables.bytes())),
+            )
         };
         Ok(Analyst::search(tables, &limits))
     }

@@ -4,9 +4,7 @@
 use pyo3::prelude::*;
 use quoridor_solver::cell::estimate::CellEstimate;
 use quoridor_solver::cell::plan;
-use quoridor_solver::cell::solver::{
-    DEFAULT_TT_BYTES, Method, SolveOptions, Store, retro_configs_bytes, retro_precision,
-};
+use quoridor_solver::cell::solver::{Method, SolveOptions, retro_configs_bytes, retro_precision};
 use quoridor_solver::retro::Precision;
 use quoridor_solver::rules::geometry::Board;
 use quoridor_solver::support::progress::Silent;
@@ -110,13 +108,8 @@ impl Asked<'_> {
             time_limit,
             threads: args::threads(threads)?,
             memory_budget: args::memory(memory)?,
-            tt_bytes: DEFAULT_TT_BYTES,
             precision,
-            save: None,
-            store: Store::Auto,
-            checkpoint: None,
-            in_campaign: false,
-            winner: None,
+            ..SolveOptions::default()
         };
         self.refuse_ignored_search_limits(board, walls, &options)?;
         plan::refuse_ignored_precision(board, walls, &options, self.precision.is_some())?;

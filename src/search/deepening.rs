@@ -51,6 +51,23 @@ pub struct Limits<'a> {
     pub checkpoint: Option<&'a Checkpoint>,
 }
 
+impl<'a> Limits<'a> {
+    /// A plain search to `max_depth` plies with a table of at most `tt_bytes`: no
+    /// deadline, on this thread, for both players' wins, no oracle, no checkpoint. A
+    /// caller that wants any of those sets that field over this one.
+    pub fn new(max_depth: u8, tt_bytes: u64) -> Limits<'a> {
+        Limits {
+            max_depth,
+            deadline: None,
+            tt_bytes,
+            parallel: false,
+            winner: None,
+            oracle: None,
+            checkpoint: None,
+        }
+    }
+}
+
 /// A proven win from the searched position.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Win {

@@ -310,18 +310,11 @@ mod tests {
     fn the_second_method_is_the_other_one() {
         let board = Board::new(5, 5).unwrap();
         let base = SolveOptions {
-            method: Method::Auto,
             max_depth: 60,
-            time_limit: None,
             threads: 2,
             memory_budget: 4 << 30,
             tt_bytes: 8 << 20,
-            precision: None,
-            save: None,
-            store: crate::cell::plan::Store::Auto,
-            checkpoint: None,
-            in_campaign: false,
-            winner: None,
+            ..SolveOptions::default()
         };
         let limit = Duration::from_secs(600);
         let by_retro = record(Outcome::Player2, Some(24), MethodUsed::Retro);

@@ -1,8 +1,9 @@
 //! Running the binary in the CLI tests: its output, and the two shapes every command's
 //! answer takes (success with stdout, or a refusal: exit 2 and one `error: ` line).
 
+use std::io::{BufRead, BufReader, Read};
 use std::path::PathBuf;
-use std::process::{Command, Output};
+use std::process::{Child, ChildStderr, Command, Output, Stdio};
 
 pub fn run(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_quoridor-solver"))
@@ -57,13 +58,11 @@ pub fn scratch(name: &str) -> PathBuf {
     path
 }
 
-/// Runs the binary with `args` (which must include `-v`) and sends it SIGINT once its
-/// search has begun (its first `depth` line on stderr: a signal before that finds nothing
-/// to save, and on a busy machine the tables can take seconds). Returns the exit code,
-/// stdout and the whole of stderr.
-pub fn interrupted_in_search(args: &[&str]) -> (Option<i32>, String, String) {
-    use std::io::{BufRead, BufReader, Read};
-    use std::process::Stdio;
+/// Runs the binary with `args` (which must include `-v`) until its search has begun (its
+/// first `depth` line on stderr: a signal before that finds nothing to save, and on a busy
+/// machine the tables can take seconds). Returns the running child, the rest of its stderr
+/// to read, and its stderr so far.
+pub fn started_search(args: &[&str]) -> (Child, BufReader<ChildStderr>, String) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_quoridor-solver"))
         .args(args)
         .stdout(Stdio::piped())
@@ -78,12 +77,43 @@ pub fn interrupted_in_search(args: &[&str]) -> (Option<i32>, String, String) {
         assert!(stream.read_line(&mut line).unwrap() > 0, "{err}");
         err.push_str(&line);
     }
-    // SAFETY: sends a signal to the child started above, which is still ours to wait for.
-    assert_eq!(
-        unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) },
-        0
-    );
+    (child, stream, err)
+}
+
+/// Sends SIGINT to `child`, as Ctrl-C would; `kill`'s status (0: sent).
+pub fn interrupt(child: &Child) -> i32 {
+    // SAFETY: `child` is this test's own, not yet waited for, so its pid is still its own.
+    unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) }
+}
+
+/// Runs the binary with `args` (which must include `-v`) and sends it SIGINT once its
+/// search has begun (`started_search`). Returns the exit code, stdout and the whole of
+/// stderr.
+pub fn interrupted_in_search(args: &[&str]) -> (Option<i32>, String, String) {
+    let (child, mut stream, mut err) = started_search(args);
+    assert_eq!(interrupt(&child), 0);
     stream.read_to_string(&mut err).unwrap();
     let out = child.wait_with_output().unwrap();
     (out.status.code(), stdout(&out), err)
+}
+
+/// Runs the binary with `args`, its output thrown away, and kills it (SIGKILL: no chance to
+/// tidy up) as soon as `ready` holds, or after a minute. Returns whether `ready` held when
+/// it was killed: the tests of a run going on from what a killed one left start here.
+pub fn killed_when(args: &[&str], ready: impl Fn() -> bool) -> bool {
+    use std::time::{Duration, Instant};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_quoridor-solver"))
+        .args(args)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("the binary runs");
+    let started = Instant::now();
+    // Looked at every millisecond, so that the kill lands soon after `ready`.
+    while !ready() && started.elapsed() < Duration::from_secs(60) {
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    ready()
 }

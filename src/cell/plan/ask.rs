@@ -5,6 +5,7 @@
 use crate::error::{Error, Result};
 use crate::retro::{self, Precision};
 use crate::rules::geometry::Player;
+use crate::support::memory;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -51,28 +52,34 @@ pub enum Method {
 
 #[derive(Clone, Debug)]
 pub struct SolveOptions {
+    /// How the cell is decided (default `Auto`, as `solve --method`).
     pub method: Method,
-    /// The deepest iteration (plies) to try before answering "unknown".
+    /// The deepest iteration (plies) to try before answering "unknown" (default
+    /// `DEFAULT_MAX_DEPTH`, 120).
     pub max_depth: u8,
-    /// Stop and answer "unknown" after this long.
+    /// Stop and answer "unknown" after this long (default `None`: no limit).
     pub time_limit: Option<Duration>,
-    /// Threads for table building and search (results do not depend on it).
+    /// Threads for table building and search (results do not depend on it; default one
+    /// per core).
     pub threads: usize,
-    /// Bytes the tables and the transposition table may take together.
+    /// Bytes the tables and the transposition table may take together (default
+    /// `memory::default_budget`, 80% of the memory available now).
     pub memory_budget: u64,
-    /// Transposition table bytes (capped by what the budget leaves after the tables).
+    /// Transposition table bytes (capped by what the budget leaves after the tables;
+    /// default `DEFAULT_TT_BYTES`, 1 GiB).
     pub tt_bytes: u64,
     /// What the retrograde analysis stores per position; `None`: exact (a byte, every
     /// remoteness) when every layer fits the budget that way, else compact (2 bits, the
-    /// length then proven by an oracle-guided proof search).
+    /// length then proven by an oracle-guided proof search). Default `None`.
     pub precision: Option<Precision>,
     /// Write the exact analysis's values here (`retro::saved`); only with `Method::Retro`
     /// and an exact analysis that keeps every layer. Checked before any work is done.
+    /// Default `None`: nothing saved.
     pub save: Option<retro::saved_dir::Target>,
-    /// Where the proof search reads configurations from.
+    /// Where the proof search reads configurations from (default `Store::Auto`).
     pub store: Store,
     /// Keep the proof search's transposition table in this file between runs
-    /// (`search::Checkpoint`); only with `Method::Search`.
+    /// (`search::Checkpoint`); only with `Method::Search`. Default `None`.
     pub checkpoint: Option<PathBuf>,
     /// The cell is one of a table run that goes on across runs (`table --scratch`,
     /// `--campaign`), which differs from `solve --checkpoint` in two ways. A checkpoint
@@ -81,12 +88,37 @@ pub struct SolveOptions {
     /// goes on without it, instead of refusing the run. And `time_limit` is the cell's
     /// over all its runs, as its row counts its seconds: the seconds the checkpoint says
     /// earlier runs took come off this run's (a `solve` run gets its own limit whole).
+    /// Default `false`: a `solve` run.
     pub in_campaign: bool,
     /// Search only this player's wins (only with `Method::Search`): a guess at the winner
     /// that spares the other player's iterations. A win found is proven and its length
     /// exact (a player who can force a win leaves the other none); if the guess is wrong,
-    /// the cell stays unknown.
+    /// the cell stays unknown. Default `None`: both players' wins.
     pub winner: Option<Player>,
+}
+
+/// What `solve` asks with no flags. The threads and the memory budget are this machine's
+/// (one per core, 80% of the memory available now, as `--threads` and `--memory` default
+/// to), so a caller that needs the same answer everywhere sets both; it names only the
+/// fields it sets apart from these: `SolveOptions { method: Method::Retro,
+/// ..SolveOptions::default() }`.
+impl Default for SolveOptions {
+    fn default() -> Self {
+        SolveOptions {
+            method: Method::Auto,
+            max_depth: DEFAULT_MAX_DEPTH,
+            time_limit: None,
+            threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            memory_budget: memory::default_budget(),
+            tt_bytes: DEFAULT_TT_BYTES,
+            precision: None,
+            save: None,
+            store: Store::Auto,
+            checkpoint: None,
+            in_campaign: false,
+            winner: None,
+        }
+    }
 }
 
 /// Where the proof search reads wall configurations from (`tables/`).

@@ -101,16 +101,11 @@ pub fn retro_in_memory_need(
     let options = SolveOptions {
         method: Method::Retro,
         max_depth: u8::MAX,
-        time_limit: None,
         threads: 1,
         memory_budget: 0,
         tt_bytes: 0,
         precision,
-        save: None,
-        store: Store::Auto,
-        checkpoint: None,
-        in_campaign: false,
-        winner: None,
+        ..SolveOptions::default()
     };
     Need::least(board, estimate, &options).bytes
 }
