@@ -681,7 +681,7 @@ fn table_check_refuses_rows_that_cannot_be_results() {
         ("3,1,1,1,5,proof-search,1,0.1,1,0.1.0,8", "board 3x1"),
         (
             "12,11,1,1,5,proof-search,1,0.1,1,0.1.0,8",
-            "at most 128 squares",
+            "at most 128 cells",
         ),
         (
             "3,3,40,1,5,proof-search,1,0.1,1,0.1.0,8",
@@ -1116,7 +1116,7 @@ fn play_answers_with_perfect_play_and_takes_hints_undo_and_bad_moves() {
         "{out}"
     );
     assert!(out.contains("Best: b2 (Player 2 wins in 7 plies)"), "{out}");
-    assert!(out.contains("'zz' is not a square"), "{out}");
+    assert!(out.contains("'zz' is not a cell"), "{out}");
     assert!(out.contains("b1 is not legal here"), "{out}");
     assert!(
         out.contains("You play a3: Player 2 wins in 11 plies (slower win)"),

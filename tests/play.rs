@@ -43,7 +43,7 @@ fn notation_is_lower_case_everywhere_and_errors_say_so() {
     let (code, out) = play(&["3x3", "--walls", "1"], b"B2\nb2H\nA1h\nquit\n");
     assert_eq!(code, Some(0), "{out}");
     assert!(
-        out.contains("'B2' is not a square: write a lower-case column letter and a row number"),
+        out.contains("'B2' is not a cell: write a lower-case column letter and a row number"),
         "{out}"
     );
     assert!(
