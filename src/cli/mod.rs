@@ -22,6 +22,7 @@ mod serve;
 mod show;
 mod solve;
 mod table;
+mod table_text;
 mod verify;
 
 use std::io::Write;
@@ -267,8 +268,6 @@ impl CellArgs {
         Ok((Board::parse(&self.board)?, walls))
     }
 }
-
-pub use quoridor_solver::rules::position::walls_range;
 
 /// Walls per player from the text of `--walls` (`position::parse_walls_per_player`).
 pub fn walls_per_player(text: &str) -> Result<u8> {
