@@ -7,4 +7,5 @@ pub mod oracle;
 pub mod outcome;
 pub mod plan;
 mod searching;
+pub mod solve;
 pub mod solver;

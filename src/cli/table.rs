@@ -66,8 +66,8 @@ pub struct TableArgs {
     /// method and the cells already solved: the retrograde analysis, or proof search and
     /// then the analysis if neither player has won, or proof search alone when no analysis
     /// fits), `search` or `retro` (see `solve --help`)
-    #[arg(long, value_enum, default_value_t = super::solve::MethodArg::Auto)]
-    method: super::solve::MethodArg,
+    #[arg(long, value_enum, default_value_t = super::choices::MethodArg::Auto)]
+    method: super::choices::MethodArg,
 
     /// Deepest search iteration in plies for each cell [default: 120]
     #[arg(long, value_name = "D")]

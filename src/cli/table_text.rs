@@ -6,6 +6,7 @@ use std::io::Write;
 use std::sync::OnceLock;
 
 use indicatif::ProgressBar;
+use quoridor_solver::Result;
 use quoridor_solver::cell::solver::Outcome;
 use quoridor_solver::error::count;
 use quoridor_solver::output::report::beyond::even_heights_decided;
@@ -15,7 +16,6 @@ use quoridor_solver::rules::geometry::Board;
 use quoridor_solver::support::progress::Progress;
 use quoridor_solver::table::request::PlanList;
 use quoridor_solver::table::{TableEvents, TableRun, TableSummary};
-use quoridor_solver::Result;
 
 use super::progress::Bars;
 

@@ -193,7 +193,9 @@ pub fn plans_left(t: &TableRun, campaign: bool) -> Result<PlanList> {
         false => (t.plans(&t.kept_records()?), Vec::new()),
     };
     // Folded from +0.0 as the plans were always added: no plan at all is "0 s", not "-0 s".
-    let at_most = cells.iter().fold(0.0, |total, (_, _, plan)| total + plan.at_most);
+    let at_most = cells
+        .iter()
+        .fold(0.0, |total, (_, _, plan)| total + plan.at_most);
     Ok(PlanList {
         cells,
         given_up,
