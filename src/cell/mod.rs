@@ -3,9 +3,11 @@
 
 pub mod analysis;
 pub mod estimate;
+pub mod evaluate;
 pub mod oracle;
 pub mod outcome;
 pub mod plan;
 mod searching;
 pub mod solve;
 pub mod solver;
+pub mod verify;

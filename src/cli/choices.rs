@@ -1,6 +1,7 @@
-//! The values clap lists for `--method`, `--precision` and `--store` (`solve`, `table`),
-//! each into the library's own enum.
+//! The values clap lists for `--method`, `--precision` and `--store` (`solve`, `table`) and
+//! for `--method` of `analyze` and `play`, each into the library's own enum.
 
+use quoridor_solver::cell::evaluate::AnalystMethod;
 use quoridor_solver::cell::solver::{Method, Store};
 use quoridor_solver::retro::Precision;
 
@@ -49,6 +50,23 @@ impl From<MethodArg> for Method {
             MethodArg::Search => Method::Search,
             MethodArg::Retro => Method::Retro,
             MethodArg::Auto => Method::Auto,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum AnalystMethodArg {
+    Retro,
+    Search,
+    Auto,
+}
+
+impl From<AnalystMethodArg> for AnalystMethod {
+    fn from(m: AnalystMethodArg) -> AnalystMethod {
+        match m {
+            AnalystMethodArg::Retro => AnalystMethod::Retro,
+            AnalystMethodArg::Search => AnalystMethod::Search,
+            AnalystMethodArg::Auto => AnalystMethod::Auto,
         }
     }
 }
