@@ -16,7 +16,7 @@ use quoridor_solver::{Error, Result};
 
 use super::progress::Bars;
 use super::resources::ResourceArgs;
-use super::table_text::{TableBars, write_done, write_plans, write_summary};
+use super::table_text::{TableBars, interrupt_hint, write_done, write_plans, write_summary};
 
 /// Solve the table of small boards (the published one by default) and check it
 #[derive(Args, Debug)]
@@ -215,20 +215,7 @@ pub fn run(t: TableJob, bars: &Bars, out: &mut dyn Write) -> Result<ExitCode> {
         }
         TableJob::Run(job) => (job, false),
     };
-    let scratch = job.scratch.as_ref().map_or(String::new(), |dir| {
-        format!(
-            ", the layers written and the searches' tables last saved in {}",
-            dir.display()
-        )
-    });
-    let again = match campaign {
-        true => "run the same command again to go on",
-        false => "run the same command again with --resume to solve only the others",
-    };
-    let hint = format!(
-        "interrupted: every cell finished so far is in {}{scratch}; {again}",
-        job.csv_path().display()
-    );
+    let hint = interrupt_hint(&job, campaign);
     super::interrupt::on_interrupt(Some(super::interrupt::Hint::Fixed(&hint)));
     let events = TableBars::new(bars);
     let done = match request::run_job(&job, campaign, &events) {

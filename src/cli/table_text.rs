@@ -1,6 +1,6 @@
 //! `table`'s text: the plans before a run, a line per cell on stderr with a bar of the
-//! cells (`TableBars`, the run's `TableEvents`), and what the run did and what the check
-//! found on stdout.
+//! cells (`TableBars`, the run's `TableEvents`), what Ctrl-C says, and what the run did
+//! and what the check found on stdout.
 
 use std::io::Write;
 use std::sync::OnceLock;
@@ -80,6 +80,24 @@ fn duration(seconds: f64) -> String {
         s if s < 5400.0 => format!("{:.0} min", s / 60.0),
         s => format!("{:.1} h", s / 3600.0),
     }
+}
+
+/// What Ctrl-C says of a run (`campaign`: of a campaign): what is kept, and how to go on.
+pub fn interrupt_hint(job: &TableRun, campaign: bool) -> String {
+    let scratch = job.scratch.as_ref().map_or(String::new(), |dir| {
+        format!(
+            ", the layers written and the searches' tables last saved in {}",
+            dir.display()
+        )
+    });
+    let again = match campaign {
+        true => "run the same command again to go on",
+        false => "run the same command again with --resume to solve only the others",
+    };
+    format!(
+        "interrupted: every cell finished so far is in {}{scratch}; {again}",
+        job.csv_path().display()
+    )
 }
 
 /// What a finished run did (`done`), what the check against the published table found
