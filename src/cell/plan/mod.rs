@@ -1,6 +1,7 @@
 //! The planner. `decide` (decide.rs): how `solve` runs one cell, which it follows. `plan`
 //! (here): how a table run decides one cell: it estimates what each method would cost before
-//! anything is built, and picks one.
+//! anything is built, and picks one. What a caller asks that the plan would not run is
+//! refused, not ignored (refuse.rs).
 //!
 //! - **Retrograde analysis**: its positions and memory are known exactly from the
 //!   configuration counts (`estimate.rs`), its time from a measured rate. It fits when
