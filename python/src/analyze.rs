@@ -190,7 +190,8 @@ impl Asked {
         Ok(saved_too_large(dir, cell, layers, self.budget)?.then_some(dir.as_path()))
     }
 
-    /// The analyst of the cell of `tables` (`cli/analyst.rs`'s `analyst`).
+    /// The analyst of the cell of `tables` (as `cell::evaluate::AnalystConfig::analyst`
+    /// chooses it for `analyze`).
     fn analyst<'t>(
         &self,
         tables: &'t Tables,

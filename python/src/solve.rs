@@ -67,7 +67,8 @@ struct Asked<'a> {
 }
 
 impl Asked<'_> {
-    /// The checked cell and options, refused as `solve`'s flags are (`cli/solve.rs`).
+    /// The checked cell and options, refused as `solve`'s flags are (`cli/solve.rs`,
+    /// `cell/plan/refuse.rs`).
     fn options(
         &self,
         board: &str,

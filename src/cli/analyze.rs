@@ -8,6 +8,7 @@ use std::time::Instant;
 
 use clap::Args;
 use quoridor_solver::cell::analysis::MoveVerdict;
+use quoridor_solver::cell::evaluate::AnalystConfig;
 use quoridor_solver::error::count;
 use quoridor_solver::output::report::{self, analyze::Answer, analyze::Ply, analyze::mark};
 use quoridor_solver::rules::geometry::{Board, Player};
@@ -15,7 +16,7 @@ use quoridor_solver::rules::notation::{action_name, format_record, parse_moves};
 use quoridor_solver::rules::position::{Action, Position};
 use quoridor_solver::{Error, Result};
 
-use super::analyst::{AnalystArgs, AnalystConfig};
+use super::analyst::AnalystArgs;
 use super::progress::Bars;
 use super::{CellArgs, PositionArgs};
 
@@ -100,19 +101,10 @@ pub fn run(a: Analyze, bars: &Bars, out: &mut dyn Write) -> Result<ExitCode> {
     a.config.use_threads()?;
     let game = a.game.as_deref();
     let layers = report::analyze::layers(&a.position, game);
-    let (tables, ranked);
-    let mut analyst = match a.config.table_too_large(a.board, a.walls, layers.clone())? {
-        Some(dir) => {
-            ranked = a.config.ranked(a.board, a.walls)?;
-            let mut analyst = a.config.read_table(&ranked, dir, bars)?;
-            analyst.prepare(&report::analyze::asked(a.board, &a.position, game), bars)?;
-            analyst
-        }
-        None => {
-            tables = a.config.tables(a.board, a.walls, bars)?;
-            a.config.analyst(&tables, layers, started, bars)?
-        }
-    };
+    let source = a.config.source(a.board, a.walls, layers.clone(), bars)?;
+    let mut analyst = a.config.analyst(&source, layers, started, bars)?;
+    // A reader of a saved table too large to load fetches the positions asked first.
+    analyst.prepare(&report::analyze::asked(a.board, &a.position, game), bars)?;
     let answer = report::analyze::answer(&mut analyst, &a.position, game, bars);
     let seconds = started.elapsed().as_secs_f64();
     if a.json {

@@ -10,6 +10,7 @@
 
 mod analyst;
 mod analyze;
+mod choices;
 mod configs;
 mod interrupt;
 #[cfg(feature = "mpi")]
@@ -21,7 +22,9 @@ mod resources;
 mod serve;
 mod show;
 mod solve;
+mod solve_text;
 mod table;
+mod table_text;
 mod verify;
 
 use std::io::Write;
@@ -29,7 +32,7 @@ use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
 use progress::{Bars, Verbosity};
-pub use quoridor_solver::cell::plan::{max_depth, time_limit};
+pub use quoridor_solver::cell::plan::{max_depth, refuse_search_flags, time_limit};
 use quoridor_solver::error::clip;
 use quoridor_solver::rules::geometry::Board;
 use quoridor_solver::rules::notation::{parse_moves, parse_record};
@@ -173,19 +176,6 @@ pub fn usage_error_line(e: &clap::Error) -> String {
     line
 }
 
-/// Refuses the flags that bound the proof search when the command runs none: there they
-/// would do nothing, silently. `which` completes "it bounds the proof search, which ..."
-/// (e.g. "--method retro does not run"). `given` pairs each flag with whether it was given;
-/// that is why these flags are `Option`s with their default stated in the help.
-pub fn refuse_search_flags(runs_search: bool, which: &str, given: &[(&str, bool)]) -> Result<()> {
-    match given.iter().find(|(_, g)| *g) {
-        Some((flag, _)) if !runs_search => Err(Error::Argument(format!(
-            "{flag} does not apply here: it bounds the proof search, which {which}"
-        ))),
-        _ => Ok(()),
-    }
-}
-
 /// The position a command starts from: the start of the game, a record, or the start
 /// followed by moves. Shared by the commands that take a position.
 #[derive(Args, Debug)]
@@ -267,8 +257,6 @@ impl CellArgs {
         Ok((Board::parse(&self.board)?, walls))
     }
 }
-
-pub use quoridor_solver::rules::position::walls_range;
 
 /// Walls per player from the text of `--walls` (`position::parse_walls_per_player`).
 pub fn walls_per_player(text: &str) -> Result<u8> {

@@ -1,15 +1,43 @@
 //! MPI's ranks for the analysis across ranks (`solve --distributed` under `mpirun`), behind
 //! the `mpi` feature: the library's `Ranks` over MPI's world communicator, its exchange
-//! one `MPI_Alltoall` of the sizes and one `MPI_Alltoallv` of the bytes.
+//! one `MPI_Alltoall` of the sizes and one `MPI_Alltoallv` of the bytes; and `solve` run
+//! as one rank of the job (`as_a_rank`).
 
 use mpi::Count;
 use mpi::datatype::{Partition, PartitionMut};
 use mpi::environment::Universe;
 use mpi::topology::SimpleCommunicator;
 use mpi::traits::*;
+use quoridor_solver::cell::solve::{RankEnd, solve_as_rank};
+use quoridor_solver::cell::solver::SolveOptions;
 use quoridor_solver::retro::ranks::Ranks;
+use quoridor_solver::rules::geometry::Board;
 use quoridor_solver::{Error, Result};
+use std::process::ExitCode;
 use std::sync::Mutex;
+
+/// `solve --distributed` of `cell` under `options`: this process becomes a rank of the MPI
+/// job (`cell::solve::solve_as_rank`). Rank 0 runs `here`, which solves as one process
+/// would (the ranks in the options it is given) and prints; any other rank solves its share
+/// of every layer and prints nothing. Refusals that every rank makes alike are printed by
+/// rank 0 alone, and the job ends with its status 2. Any other error stops the whole job:
+/// the rank prints it, naming itself and the layer, and aborts every rank.
+pub fn as_a_rank(
+    cell: (Board, u8),
+    options: SolveOptions,
+    here: impl FnOnce(SolveOptions) -> Result<ExitCode>,
+) -> Result<ExitCode> {
+    let ranks = std::sync::Arc::new(MpiRanks::start()?);
+    match solve_as_rank(cell, options, ranks.clone(), here) {
+        RankEnd::Done(code) => Ok(code.unwrap_or(ExitCode::SUCCESS)),
+        RankEnd::Refused(e) => Err(e),
+        RankEnd::Quiet => Ok(ExitCode::SUCCESS),
+        RankEnd::Abort(e) => {
+            eprintln!("error: {e}");
+            ranks.abort(2)
+        }
+    }
+}
 
 pub struct MpiRanks {
     rank: usize,

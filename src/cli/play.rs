@@ -9,6 +9,7 @@ use std::time::Instant;
 
 use clap::Args;
 use quoridor_solver::cell::analysis::Analyst;
+use quoridor_solver::cell::evaluate::AnalystConfig;
 use quoridor_solver::error::clip;
 use quoridor_solver::output::diagram::render;
 use quoridor_solver::rules::geometry::{Board, Player};
@@ -16,7 +17,7 @@ use quoridor_solver::rules::notation::{action_name, format_moves, parse_action};
 use quoridor_solver::rules::position::{Action, Position};
 use quoridor_solver::{Error, Result};
 
-use super::analyst::{AnalystArgs, AnalystConfig};
+use super::analyst::AnalystArgs;
 use super::progress::Bars;
 use super::{CellArgs, PositionArgs};
 use quoridor_solver::output::report::analyze::{asked, mark};
@@ -93,17 +94,8 @@ pub fn run(p: Play, bars: &Bars, out: &mut dyn Write) -> Result<ExitCode> {
     p.config.use_threads()?;
     // A game may reach any layer from the position's on.
     let layers = p.position.walls.len() as usize..usize::MAX;
-    let (tables, ranked);
-    let mut analyst = match p.config.table_too_large(p.board, p.walls, layers.clone())? {
-        Some(dir) => {
-            ranked = p.config.ranked(p.board, p.walls)?;
-            p.config.read_table(&ranked, dir, bars)?
-        }
-        None => {
-            tables = p.config.tables(p.board, p.walls, bars)?;
-            p.config.analyst(&tables, layers, Instant::now(), bars)?
-        }
-    };
+    let source = p.config.source(p.board, p.walls, layers.clone(), bars)?;
+    let mut analyst = p.config.analyst(&source, layers, Instant::now(), bars)?;
     let stdin = std::io::stdin();
     let mut game = Game {
         board: p.board,

@@ -2,8 +2,9 @@
 //! says (`plan.rs`), the results table written after every cell so that an interrupted
 //! run loses at most the cell it was on (`--resume` goes on from the rows written), and
 //! with a save directory each cell's analysis saved there. The CLI's `table` parses its
-//! flags into a `TableRun` and prints what `run` tells and returns; anything else that
-//! runs a table (a server, a driver over many machines) calls the same function.
+//! flags into a `TableRequest` (`request.rs`), which becomes a `TableRun`, and prints what
+//! `run` tells and returns; anything else that runs a table (a server, a driver over many
+//! machines) calls the same functions.
 
 use crate::retro::saved_dir;
 use std::path::Path;

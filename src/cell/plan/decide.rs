@@ -6,7 +6,7 @@
 use super::ask::{AUTO_SEARCH_SHARE, MIN_SEARCH_SECONDS, Method, SolveOptions, Store};
 use super::need::{Need, retro_configs_bytes, retro_precision};
 use crate::cell::estimate::CellEstimate;
-use crate::error::{Error, Result, count};
+use crate::error::count;
 use crate::retro::{self, Precision};
 use crate::rules::geometry::Board;
 use std::time::Duration;
@@ -123,29 +123,5 @@ fn name(p: Precision) -> &'static str {
     match p {
         Precision::Exact => "exact",
         Precision::Compact => "compact",
-    }
-}
-
-/// Refuses a precision given (`precision_given`) under `Method::Auto` where the plan runs
-/// no analysis, the proof search alone (the analysis does not fit, or not the board): it
-/// says what the analysis keeps, and would be ignored. Counting the configurations takes
-/// a moment on large boards, so callers ask it last.
-pub fn refuse_ignored_precision(
-    board: Board,
-    walls: u8,
-    options: &SolveOptions,
-    precision_given: bool,
-) -> Result<()> {
-    if options.method != Method::Auto || !precision_given {
-        return Ok(());
-    }
-    let decision = decide(board, walls, options);
-    match decision.retro {
-        Some(_) => Ok(()),
-        None => Err(Error::Argument(format!(
-            "--precision does not apply here: it says what the retrograde analysis keeps, \
-             and --method auto runs none on this cell ({})",
-            decision.why
-        ))),
     }
 }

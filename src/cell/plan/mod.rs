@@ -1,6 +1,7 @@
 //! The planner. `decide` (decide.rs): how `solve` runs one cell, which it follows. `plan`
 //! (here): how a table run decides one cell: it estimates what each method would cost before
-//! anything is built, and picks one.
+//! anything is built, and picks one. What a caller asks that the plan would not run is
+//! refused, not ignored (refuse.rs).
 //!
 //! - **Retrograde analysis**: its positions and memory are known exactly from the
 //!   configuration counts (`estimate.rs`), its time from a measured rate. It fits when
@@ -29,6 +30,7 @@ mod ask;
 mod costs;
 mod decide;
 mod need;
+mod refuse;
 
 pub use ask::{
     AUTO_SEARCH_SHARE, DEFAULT_MAX_DEPTH, DEFAULT_TT_BYTES, EAGER_SLACK_BYTES, MAX_SECONDS,
@@ -36,10 +38,14 @@ pub use ask::{
     max_depth, time_limit,
 };
 pub use costs::{AcrossCosts, Costs};
-pub use decide::{Decision, analysis_fits, decide, refuse_ignored_precision};
+pub use decide::{Decision, analysis_fits, decide};
 pub use need::{
     Need, in_parts_seconds, ranked_analysis_budget, retro_configs_bytes, retro_in_memory_need,
     retro_over_ranked, retro_precision, through_disk_need,
+};
+pub use refuse::{
+    Asked, refuse_ignored_precision, refuse_ignored_search_flags, refuse_search_flags,
+    refuse_unrun_by_method,
 };
 use std::time::Duration;
 
