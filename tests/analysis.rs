@@ -209,12 +209,7 @@ fn a_table_saved_layer_by_layer_is_the_table_saved_from_memory() {
         let storing = e.peak_storing(retro::Precision::Exact, 0..2);
         for budget in [u64::MAX, tables.bytes() + storing] {
             let dir = scratch(&format!("{w}x{h}-{walls}-through-{budget}"));
-            let to = saved_dir::Target {
-                dir: dir.clone(),
-                replace: false,
-                resume: true,
-                ranks: None,
-            };
+            let to = saved_dir::Target::scratch(dir.clone());
             let request = retro::Request {
                 storage: retro::Storage::Dir(to),
                 ..retro::Request::exact(budget)
@@ -237,12 +232,7 @@ fn a_table_saved_layer_by_layer_is_the_table_saved_from_memory() {
                 .num_threads(threads)
                 .build()
                 .unwrap();
-            let to = saved_dir::Target {
-                dir: dir.clone(),
-                replace: false,
-                resume: true,
-                ranks: None,
-            };
+            let to = saved_dir::Target::scratch(dir.clone());
             let request = retro::Request {
                 storage: retro::Storage::Parts {
                     to,
@@ -385,12 +375,7 @@ fn outcomes_in_parts_through_the_disk_are_the_exact_tables_outcomes() {
             let least = e.least_part(Precision::Compact);
             let budget = tables.bytes() + e.peak_in_parts(Precision::Compact, parts * least);
             let dir = scratch(&format!("{w}x{h}-{walls}-compact-{parts}"));
-            let to = saved_dir::Target {
-                dir: dir.clone(),
-                replace: false,
-                resume: true,
-                ranks: None,
-            };
+            let to = saved_dir::Target::scratch(dir.clone());
             let request = retro::Request {
                 storage: retro::Storage::Dir(to),
                 ..retro::Request::outcomes(budget)

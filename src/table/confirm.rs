@@ -142,12 +142,9 @@ pub fn second_options(
         return Err(planned.why);
     }
     let save = match (planned.through_disk, scratch) {
-        (true, Some(dir)) => Some(saved_dir::Target {
-            dir: dir.join(saved_dir::cell_dir_name(board, walls)),
-            replace: false,
-            resume: true,
-            ranks: None,
-        }),
+        (true, Some(dir)) => Some(saved_dir::Target::scratch(
+            dir.join(saved_dir::cell_dir_name(board, walls)),
+        )),
         _ => None,
     };
     let why = format!(

@@ -176,12 +176,7 @@ fn run_numbered(
                 path.display(),
                 checkpoint.display()
             );
-            cell_options.save = Some(saved_dir::Target {
-                dir: path,
-                replace: false,
-                resume: true,
-                ranks: None,
-            });
+            cell_options.save = Some(saved_dir::Target::scratch(path));
             cell_options.checkpoint = Some(checkpoint);
         } else if let (false, Some(scratch)) = (cell_options.method == Method::Retro, &t.scratch) {
             // A proof search from the start keeps its table there too: a cell stopped (by

@@ -31,6 +31,17 @@ pub struct Target {
 }
 
 impl Target {
+    /// A scratch directory of one process: written into as the run goes, and taken up
+    /// where an earlier run stopped (`resume`), never replacing a finished table.
+    pub fn scratch(dir: PathBuf) -> Target {
+        Target {
+            dir,
+            replace: false,
+            resume: true,
+            ranks: None,
+        }
+    }
+
     /// Takes `dir` for this run before any work is done for it (`dir_lock.rs`): where the
     /// run writes straight into it (`resume`), created if need be, on rank 0 only of an MPI
     /// job; else where a table is there to be replaced. A new table goes through a
