@@ -334,9 +334,10 @@ impl ConfigTables for Tables {
         Tables::id_of(self, walls)
     }
 
-    /// Ids by enumeration order (`configs.rs`), the same in every build of the cell.
+    /// Ids by enumeration order (`enumerate.rs`), the same in every build of the cell;
+    /// "enumeration-1" was the order before the keys interleaved the two orientations.
     fn key_numbering(&self) -> Option<&'static str> {
-        Some("enumeration-1")
+        Some("enumeration-2")
     }
 }
 

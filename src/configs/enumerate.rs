@@ -2,10 +2,12 @@
 //! with at most `K` walls, counted exactly before anything large is allocated, then
 //! enumerated with dense ids.
 //!
-//! A configuration's *key* is a `u128`: bit `a` for a horizontal wall at anchor `a`, bit
-//! `64 + a` for a vertical one, where `a` is the anchor's cell bit on boards of at most 64
+//! A configuration's *key* is a `u128`: bit `2a` for a horizontal wall at anchor `a`, bit
+//! `2a + 1` for a vertical one, where `a` is the anchor's cell bit on boards of at most 64
 //! cells and its anchor index `r * (W-1) + c` on larger ones (both number the anchors in the
-//! same order, so ids do not depend on which is used). Keys are exact only when the board
+//! same order, so ids do not depend on which is used). The two walls of an anchor sit side
+//! by side so that the order of keys is the order in which a profile over the anchors meets
+//! them: what lets `rank.rs` number a layer with a small table instead of a bit per set. Keys are exact only when the board
 //! has at most 64 anchors (`keys_fit`: up to 9x9); the eager tables need them, the on-demand
 //! store does not. Configurations are numbered layer by layer (by wall count);
 //! inside layer `k + 1` they are grouped by their *parent* in layer `k` (the configuration
@@ -58,28 +60,58 @@ fn unpack(board: Board, key: u64) -> Squares {
     })
 }
 
+/// Bit `i` of `x` to bit `2i`.
+#[inline(always)]
+fn spread(x: u64) -> u128 {
+    let mut x = x as u128;
+    for (shift, mask) in SPREAD {
+        x = (x | x << shift) & mask;
+    }
+    x
+}
+
+/// Bit `2i` of `x` to bit `i` (the inverse of `spread`; odd bits are dropped).
+#[inline(always)]
+fn squeeze(x: u128) -> u64 {
+    let mut x = x & SPREAD[5].1;
+    for i in (1..SPREAD.len()).rev() {
+        x = (x | x >> SPREAD[i].0) & SPREAD[i - 1].1;
+    }
+    (x | x >> 32) as u64
+}
+
+/// The steps of `spread`: shift, then keep blocks of `shift` bits with `shift` zeros above.
+const SPREAD: [(u32, u128); 6] = [
+    (32, u128::MAX / ((1 << 32) + 1)),
+    (16, u128::MAX / ((1 << 16) + 1)),
+    (8, u128::MAX / ((1 << 8) + 1)),
+    (4, u128::MAX / ((1 << 4) + 1)),
+    (2, u128::MAX / ((1 << 2) + 1)),
+    (1, u128::MAX / ((1 << 1) + 1)),
+];
+
 /// The `u128` key of a wall set (see the module doc; exact when `keys_fit(board)`).
 #[inline(always)]
 pub fn key(board: Board, walls: WallSet) -> u128 {
-    pack(board, walls.horizontal) as u128 | (pack(board, walls.vertical) as u128) << 64
+    spread(pack(board, walls.horizontal)) | spread(pack(board, walls.vertical)) << 1
 }
 
 #[inline(always)]
 pub fn from_key(board: Board, key: u128) -> WallSet {
     WallSet {
-        horizontal: unpack(board, key as u64),
-        vertical: unpack(board, (key >> 64) as u64),
+        horizontal: unpack(board, squeeze(key)),
+        vertical: unpack(board, squeeze(key >> 1)),
     }
 }
 
 /// The wall of key bit `bit`.
 pub fn key_wall(board: Board, bit: u32) -> Wall {
-    let orientation = if bit < 64 {
+    let orientation = if bit.is_multiple_of(2) {
         Orientation::Horizontal
     } else {
         Orientation::Vertical
     };
-    let anchor = unpack(board, 1 << (bit % 64)).trailing_zeros() as Square;
+    let anchor = unpack(board, 1 << (bit / 2)).trailing_zeros() as Square;
     Wall {
         anchor,
         orientation,
@@ -332,19 +364,18 @@ mod tests {
         assert_eq!(total(5, 5, 40), 2_532_560);
     }
 
-    /// Keys past 64 cells: exact and in the order of (orientation, anchor cell), as keys of
+    /// Keys past 64 cells: exact and in the order of (anchor cell, orientation), as keys of
     /// cell bits are, so ids are numbered the same way on every board.
     #[test]
     fn wide_keys_are_exact_and_keep_the_order() {
         for (w, h) in [(9, 9), (13, 5), (5, 13), (4, 16), (5, 5)] {
             let board = Board::new(w, h).unwrap();
             assert!(keys_fit(board));
-            let walls: Vec<Wall> = [Orientation::Horizontal, Orientation::Vertical]
-                .into_iter()
-                .flat_map(|o| {
-                    crate::rules::bitboard::bits(board.anchors()).map(move |anchor| Wall {
+            let walls: Vec<Wall> = crate::rules::bitboard::bits(board.anchors())
+                .flat_map(|anchor| {
+                    [Orientation::Horizontal, Orientation::Vertical].map(|orientation| Wall {
                         anchor,
-                        orientation: o,
+                        orientation,
                     })
                 })
                 .collect();

@@ -15,6 +15,7 @@ mod eager;
 pub mod enumerate;
 mod index;
 mod on_demand;
+mod rank;
 mod ranked;
 mod records;
 mod set_numbers;
@@ -26,6 +27,7 @@ pub use enumerate::{
     key_wall, keys_fit,
 };
 pub use on_demand::OnDemand;
+pub use rank::ProfileRank;
 pub use ranked::Ranked;
 pub use slots::SlotMap;
 

@@ -26,8 +26,8 @@
 //! not fit, the store marks itself `exhausted` and answers `NO_CHILD` from then on; the
 //! search checks the mark where it checks its deadline and stops, storing nothing.
 //!
-//! Where the cell's wall sets can be ranked within a key's bits (`SetNumbers`: 9x9 with up to 3
-//! walls each, 11x11 too), the transposition table knows a configuration by its rank, not
+//! Where the cell's wall sets can be numbered within a key's bits (`SetNumbers`: 9x9 with up
+//! to 3 walls each, 11x11 too, 7x5 with up to 10), the transposition table knows a configuration by its rank, not
 //! its id: then `forget` may empty the store between two tries of an iteration, and what
 //! the table learnt before stays true.
 
@@ -140,10 +140,12 @@ impl OnDemand {
         }
         let slot_map = SlotMap::new(board);
         let most_walls = 2 * walls_per_player as usize;
+        let ranks = SetNumbers::new(board, &slot_map, most_walls, 1 << KEY_NUMBER_BITS);
+        let fixed = fixed + ranks.as_ref().map_or(0, SetNumbers::bytes);
         OnDemand {
             board,
             walls_per_player,
-            ranks: SetNumbers::new(slot_map.len(), most_walls, 1 << KEY_NUMBER_BITS),
+            ranks,
             slot_map,
             configurations: estimate.configurations,
             mirror_square,
@@ -473,7 +475,7 @@ impl ConfigTables for OnDemand {
     }
 
     fn key_numbering(&self) -> Option<&'static str> {
-        self.ranks.as_ref().map(|_| "ranks-1")
+        self.ranks.as_ref().map(SetNumbers::name)
     }
 
     fn forget(&mut self) -> bool {

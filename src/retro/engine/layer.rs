@@ -267,13 +267,9 @@ pub fn for_each_parent(
 ) {
     let board = source.board();
     let symmetric = source::symmetric(board, walls);
-    for wall in walls.iter() {
-        let parent_walls = walls.without(wall);
-        let parent = source
-            .id_of(parent_walls)
-            .expect("a configuration less a wall is a configuration");
-        f(parent, !symmetric && source::symmetric(board, parent_walls));
-    }
+    source.parents(walls, &mut |parent_walls, parent| {
+        f(parent, !symmetric && source::symmetric(board, parent_walls))
+    });
 }
 
 /// The pawn cells of a block's positions that are not over: Player 1's off its goal row,

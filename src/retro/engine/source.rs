@@ -1,7 +1,7 @@
 //! What the analysis reads of a cell's wall configurations, from either numbering of them:
 //! the eager tables (`Tables`, every record built) or the ranked numbering (`Ranked`, no
 //! record: a cell whose tables do not fit memory). Both number the configurations alike
-//! (`tables/ranked.rs`), so a solved cell's values are the same bytes whichever was used,
+//! (`configs/ranked.rs`), so a solved cell's values are the same bytes whichever was used,
 //! and the search's ids (eager tables) read them directly.
 //!
 //! The analysis asks per configuration of a layer (not per position): its walls, the cells
@@ -50,6 +50,18 @@ pub trait ConfigSource: Sync {
 
     /// The id of a wall set, if it is one of the cell's configurations.
     fn id_of(&self, walls: WallSet) -> Option<ConfigId>;
+
+    /// Calls `f(parent walls, parent id)` for each configuration that `walls` (one of the
+    /// cell's) is made from by one wall.
+    fn parents(&self, walls: WallSet, f: &mut dyn FnMut(WallSet, ConfigId)) {
+        for wall in walls.iter() {
+            let parent = walls.without(wall);
+            let id = self
+                .id_of(parent)
+                .expect("a configuration less a wall is a configuration");
+            f(parent, id);
+        }
+    }
 
     /// The cells from which each player reaches their goal row in `id` (whose walls are
     /// `walls`).
@@ -164,19 +176,21 @@ impl ConfigSource for Ranked {
         Ranked::id_of(self, walls)
     }
 
+    fn parents(&self, walls: WallSet, f: &mut dyn FnMut(WallSet, ConfigId)) {
+        self.for_each_parent_id(walls, |_, parent, id| f(parent, id));
+    }
+
     fn reach(&self, _id: ConfigId, walls: WallSet) -> [u64; 2] {
         Ranked::reach(self, walls)
     }
 
     fn children(&self, _id: ConfigId, walls: WallSet, out: &mut Vec<Child>) {
         out.clear();
-        self.for_each_child(walls, |_, child| {
-            if let Some(id) = self.id_of(child) {
-                out.push(Child {
-                    id,
-                    reach: self.reach(child),
-                });
-            }
+        self.for_each_child_id(walls, |_, child, id| {
+            out.push(Child {
+                id,
+                reach: self.reach(child),
+            })
         });
     }
 

@@ -52,8 +52,10 @@ pub fn precision_of(header: &Header) -> Option<Precision> {
         _ => None,
     }
 }
-/// The version of the slot order (`layout.rs`); a change there must change it.
-pub(in crate::retro) const LAYOUT_VERSION: u32 = 1;
+/// The version of the slot order (`layout.rs`) and of the configuration numbering
+/// (`configs/enumerate.rs`); a change in either must change it. Version 2 (2026-11-28):
+/// configurations numbered with the two walls of an anchor side by side in their keys.
+pub(in crate::retro) const LAYOUT_VERSION: u32 = 2;
 pub(in crate::retro) const HEADER: &str = "header.json";
 /// The file that says which layers are written, while a run is on (`spill.rs`).
 pub const PROGRESS: &str = "progress.json";
