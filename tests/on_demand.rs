@@ -384,3 +384,52 @@ fn a_child_once_given_is_given_again_in_a_full_store() {
     assert!(list.iter().all(|&c| c == NO_CHILD), "made in a full store");
     assert_eq!(ConfigTables::child(&store, empty, slot), child);
 }
+
+/// Records the messages of a search.
+#[derive(Default)]
+struct Messages(std::sync::Mutex<Vec<String>>);
+
+impl quoridor_solver::support::progress::Progress for Messages {
+    fn begin(&self, _stage: &str, _total: u64) {}
+    fn advance(&self, _units: u64) {}
+    fn message(&self, text: &str) {
+        self.0.lock().unwrap().push(text.to_string());
+    }
+    fn finish(&self) {}
+}
+
+/// A store that fills while the line of a proven win is read is emptied and the line read
+/// on from where it stopped: the win is proven once (before, the whole depth was proven
+/// again, five times over for 6x5 with 7 walls), and the line is whole and legal.
+#[test]
+fn a_line_cut_by_a_full_store_is_read_on_not_proven_again() {
+    for (w, h, walls, budget) in [(4, 4, 3, 500_000), (3, 5, 4, 250_000)] {
+        let board = Board::new(w, h).unwrap();
+        let eager = Tables::build(board, walls, u64::MAX, &Silent).unwrap();
+        let start = Position::start(board, walls).unwrap();
+        let want = search::solve(&eager, &start, &limits(), &Silent);
+        let mut lazy = OnDemand::new(board, walls, budget);
+        let told = Messages::default();
+        let (found, _) = search::solve_forgetting(&mut lazy, &start, &limits(), &told);
+        let messages = told.0.lock().unwrap();
+        let count = |what: &str| messages.iter().filter(|m| m.contains(what)).count();
+        assert!(
+            count("to read on from ply") > 0,
+            "{board} {walls}: {messages:?}"
+        );
+        assert_eq!(count("wins within"), 1, "{board} {walls}: {messages:?}");
+        assert!(!found.out_of_memory);
+        let outcome = |r: &search::SearchResult| r.win.as_ref().map(|w| (w.winner, w.plies));
+        assert_eq!(outcome(&found), outcome(&want), "{board} {walls}");
+        let win = found.win.expect("decided");
+        assert_eq!(win.line.len(), win.plies as usize);
+        let end = win.line.iter().fold(start, |pos, &a| {
+            assert!(
+                pos.legal_actions(board).contains(&a),
+                "{board} {walls}: {a:?}"
+            );
+            pos.play(a)
+        });
+        assert_eq!(end.winner(board), Some(win.winner));
+    }
+}

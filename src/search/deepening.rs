@@ -374,6 +374,24 @@ pub fn solve_forgetting<T: ConfigTables>(
             prover.save_at_end(&found, &resume, progress);
             break found;
         }
+        if found.win.is_some() {
+            // The win is proven; only the reading of its line filled the store. Read on
+            // from where it stopped, instead of proving the whole depth again.
+            prover.save_at_end(&found, &resume, progress);
+            let mut tt = Some(prover.shared.tt);
+            if let Some(win) = &mut found.win {
+                found.out_of_memory = !finish_line(
+                    tables,
+                    position,
+                    win,
+                    &mut tt,
+                    limits,
+                    progress,
+                    &mut forgotten,
+                );
+            }
+            break found;
+        }
         if let Some(checkpoint) = prover.checkpoint.filter(|c| c.due()) {
             prover.save(
                 checkpoint,
@@ -401,6 +419,46 @@ pub fn solve_forgetting<T: ConfigTables>(
     };
     progress.finish();
     (result, forgotten)
+}
+
+/// Reads the rest of `win`'s line, cut where the configuration store filled: empties the
+/// store and reads on from the position the line has reached, as often as that moves the
+/// line on. Returns whether the line is whole.
+fn finish_line<T: ConfigTables>(
+    tables: &mut T,
+    position: &Position,
+    win: &mut Win,
+    tt: &mut Option<TranspositionTable>,
+    limits: &Limits,
+    progress: &dyn Progress,
+    forgotten: &mut u32,
+) -> bool {
+    while win.line.len() < win.plies as usize {
+        if super::stop_requested() || !tables.forget() {
+            return false;
+        }
+        *forgotten += 1;
+        progress.message(&format!(
+            "line of the win in {}: the configuration store is full; emptied it ({} so far) \
+             to read on from ply {}",
+            win.plies,
+            count(*forgotten, "time"),
+            win.line.len() + 1
+        ));
+        let reached = win.line.iter().fold(*position, |p, &a| p.play(a));
+        let prover = Prover::with_table(tables, limits, tt.take());
+        let start = Node::from_position(tables, &reached)
+            .expect("a position of the cell has a configuration in its store");
+        let left = win.plies - win.line.len() as u8;
+        let rest = principal_line(&prover.shared, win.winner, &start, left);
+        win.line
+            .extend(rest.iter().map(|&m| Node::action(tables, m)));
+        *tt = Some(prover.shared.tt);
+        if rest.is_empty() && tables.exhausted() {
+            return false; // one ply's searches fill the whole store: no way on
+        }
+    }
+    true
 }
 
 /// Proof search from `position` (not over) within `limits`: who wins, in how many plies,

@@ -16,6 +16,9 @@ use crate::configs::ConfigTables;
 use crate::rules::geometry::Player;
 
 /// The line of `length` plies from `start` in which `attacker` wins (the win must be proven).
+/// Where the configuration store fills meanwhile, the line stops before the ply being read
+/// (a full store's searches answer nothing: a defender's move would look like a hold-out);
+/// the caller empties the store and reads on from there (`deepening::solve_forgetting`).
 pub fn principal_line<T: ConfigTables>(
     shared: &Shared<'_, T>,
     attacker: Player,
@@ -44,6 +47,9 @@ pub fn principal_line<T: ConfigTables>(
                 .iter()
                 .find(|&m| left < 3 || !search.attack(&node.play(tables, m), left - 3))
         };
+        if tables.exhausted() {
+            break;
+        }
         let Some(mv) = chosen else {
             break; // cannot happen for a proven, minimal win; the caller checks the length
         };
