@@ -17,8 +17,11 @@
 //! complete that choice with the walls left. Whether walls clash is decided by a profile
 //! (`count_by_walls`): a bit per anchor column (the anchor above in that column holds a
 //! vertical wall) and a bit for the anchor to the left (a horizontal wall). The table holds
-//! the completions of every (anchor, profile, walls left): `(A + 1) * 2^(W-1+1) * (K + 1)`
-//! counts.
+//! the completions of every (anchor, profile, walls left). A profile is kept to the bits the
+//! anchors from there on still read: in the first row, the columns already passed; in the
+//! last, those not yet passed; so a board of two anchor rows (W x 3) needs about `3 * 2^(W-1)`
+//! profiles, not `(W - 1) * 2^W` (21x3 with 4 walls: 1.7 GiB in all, where a bit per wall
+//! slot list took 4.0 GiB), and one of more rows `2^W` an anchor.
 
 use crate::rules::geometry::{Board, Square};
 use crate::rules::walls::{Orientation, Wall, WallSet};
@@ -56,6 +59,65 @@ impl Choice {
     }
 }
 
+/// Where an anchor's profiles are in the tables, and which of a profile's bits it keeps.
+#[derive(Clone, Copy)]
+struct Reduced {
+    /// The first of the anchor's profiles in the tables, and how many it has.
+    start: usize,
+    count: usize,
+    /// The columns still read (a mask over the profile's column bits), shifted down by
+    /// `shift`; whether the anchor to the left matters (not at a row's start).
+    keep: usize,
+    shift: u32,
+    left: bool,
+}
+
+impl Reduced {
+    /// The reduction at anchor column `c` of row `r` of `rows`, over `cols` columns (`c` is
+    /// `cols` past the last anchor, where nothing is read any more).
+    fn new(r: usize, c: usize, rows: usize, cols: usize, start: usize) -> Reduced {
+        let all = (1usize << cols) - 1;
+        let passed = (1usize << c.min(cols)) - 1;
+        let (keep, shift) = match (r == 0, r + 1 >= rows) {
+            _ if c >= cols => (0, 0),
+            (true, true) => (0, 0),
+            (true, false) => (passed, 0),
+            (false, true) => (all & !passed, c as u32),
+            (false, false) => (all, 0),
+        };
+        let left = c > 0 && c < cols;
+        let count = (1usize << keep.count_ones()) << usize::from(left);
+        Reduced {
+            start,
+            count,
+            keep,
+            shift,
+            left,
+        }
+    }
+
+    /// The index among the anchor's profiles of the profile `state`.
+    #[inline(always)]
+    fn index(self, state: usize) -> usize {
+        let columns = ((state >> 1) & self.keep) >> self.shift;
+        if self.left {
+            columns << 1 | (state & 1)
+        } else {
+            columns
+        }
+    }
+
+    /// A profile whose index is `index` (the inverse of `index` on the bits kept).
+    fn profile(self, index: usize) -> usize {
+        let (columns, left) = if self.left {
+            (index >> 1, index & 1)
+        } else {
+            (index, 0)
+        };
+        (columns << self.shift) << 1 | left
+    }
+}
+
 pub struct ProfileRank {
     board: Board,
     /// Anchors in all.
@@ -65,24 +127,48 @@ pub struct ProfileRank {
     /// Per anchor, its column and its cell (no division in the loops).
     column: Vec<usize>,
     cells: Vec<u32>,
-    states: usize,
-    /// `completions[(a * states + state) * (most + 1) + m]`: the ways to place `m` walls on
-    /// the anchors from `a` on, from `state` (saturating at `u64::MAX`).
+    /// Per anchor and one past the last: its profiles' place in the tables.
+    reduced: Vec<Reduced>,
+    /// `completions[(reduced[a].start + i) * (most + 1) + m]`: the ways to place `m` walls
+    /// on the anchors from `a` on, from the profile of index `i` (saturating at `u64::MAX`).
     completions: Vec<u64>,
-    /// `passed[((a * states + state) * 3 + choice) * (most + 1) + m]`: what anchor `a`
-    /// adds to a rank by holding `choice` from `state` with `m` walls left to place (the
-    /// completions of the earlier choices there): one load an anchor when ranking.
+    /// `passed[((reduced[a].start + i) * 3 + choice) * (most + 1) + m]`: what anchor `a`
+    /// adds to a rank by holding `choice` from the profile of index `i` with `m` walls left
+    /// to place (the completions of the earlier choices there): one load an anchor when
+    /// ranking.
     passed: Vec<u64>,
 }
 
 impl ProfileRank {
+    /// The profiles' reductions of `board`, per anchor and one past the last, and the
+    /// profiles in all.
+    fn reductions(board: Board) -> (Vec<Reduced>, usize) {
+        let (cols, rows) = (board.width() - 1, board.height() - 1);
+        let mut start = 0;
+        let mut reduced = Vec::with_capacity(cols * rows + 1);
+        for a in 0..=cols * rows {
+            let (r, c) = if a == cols * rows {
+                (rows, cols)
+            } else {
+                (a / cols, a % cols)
+            };
+            let here = Reduced::new(r, c, rows, cols, start);
+            start += here.count;
+            reduced.push(here);
+        }
+        (reduced, start)
+    }
+
     /// The bytes `new` takes for `board` with up to `most` walls, or `None` when the board
     /// is too wide for a profile table (more than 40 anchors a row).
     pub fn estimate_bytes(board: Board, most: usize) -> Option<u64> {
-        let cols = board.width() - 1;
-        let anchors = (cols * (board.height() - 1)) as u64;
-        // `completions` and `passed` (three a state where `completions` has one).
-        (cols <= 40).then(|| (4 * anchors + 1) * (2u64 << cols) * (most as u64 + 1) * 8)
+        if board.width() - 1 > 40 {
+            return None;
+        }
+        let (reduced, profiles) = ProfileRank::reductions(board);
+        let last = reduced.last().map_or(0, |r| r.count);
+        // `completions` and `passed` (three a profile where `completions` has one).
+        Some((4 * profiles - 3 * last) as u64 * (most as u64 + 1) * 8)
     }
 
     /// The numbering of the configurations of `board` with at most `most` walls; the caller
@@ -90,7 +176,8 @@ impl ProfileRank {
     pub fn new(board: Board, most: usize) -> ProfileRank {
         let cols = board.width() - 1;
         let anchors = cols * (board.height() - 1);
-        let states = 2usize << cols;
+        let (reduced, profiles) = ProfileRank::reductions(board);
+        let last = reduced[anchors].count;
         let mut rank = ProfileRank {
             board,
             anchors,
@@ -99,16 +186,18 @@ impl ProfileRank {
             cells: (0..anchors)
                 .map(|a| ((a / cols) * board.width() + a % cols) as u32)
                 .collect(),
-            states,
-            completions: vec![0; (anchors + 1) * states * (most + 1)],
-            passed: vec![0; anchors * states * 3 * (most + 1)],
+            reduced,
+            completions: vec![0; profiles * (most + 1)],
+            passed: vec![0; (profiles - last) * 3 * (most + 1)],
         };
-        for state in 0..states {
-            let at = rank.at(anchors, state, 0);
+        let end = rank.reduced[anchors];
+        for i in 0..end.count {
+            let at = rank.at(anchors, end.profile(i), 0);
             rank.completions[at] = 1;
         }
         for a in (0..anchors).rev() {
-            for state in 0..states {
+            for i in 0..rank.reduced[a].count {
+                let state = rank.reduced[a].profile(i);
                 for m in 0..=most {
                     let ways = CHOICES
                         .iter()
@@ -122,11 +211,12 @@ impl ProfileRank {
             }
         }
         for a in 0..anchors {
-            for state in 0..states {
-                for (i, &mine) in CHOICES.iter().enumerate() {
+            for i in 0..rank.reduced[a].count {
+                let state = rank.reduced[a].profile(i);
+                for (k, &mine) in CHOICES.iter().enumerate() {
                     for m in 0..=most {
                         let mut ways = 0u64;
-                        for &earlier in &CHOICES[..i] {
+                        for &earlier in &CHOICES[..k] {
                             if earlier.walls() <= m
                                 && let Some(next) = rank.step(a, state, earlier)
                             {
@@ -146,12 +236,21 @@ impl ProfileRank {
 
     #[inline(always)]
     fn passed_at(&self, anchor: usize, state: usize, choice: Choice, m: usize) -> usize {
-        ((anchor * self.states + state) * 3 + choice as usize) * (self.most + 1) + m
+        let reduced = self.reduced[anchor];
+        ((reduced.start + reduced.index(state)) * 3 + choice as usize) * (self.most + 1) + m
     }
 
     #[inline(always)]
     fn at(&self, anchor: usize, state: usize, m: usize) -> usize {
-        (anchor * self.states + state) * (self.most + 1) + m
+        let reduced = self.reduced[anchor];
+        (reduced.start + reduced.index(state)) * (self.most + 1) + m
+    }
+
+    /// Whether two profiles agree on every bit the anchors from `a` on read.
+    #[inline(always)]
+    fn same(&self, a: usize, one: usize, other: usize) -> bool {
+        let reduced = self.reduced[a];
+        reduced.index(one) == reduced.index(other)
     }
 
     /// The profile after anchor `a` takes `choice` from `state`, or `None` if it clashes:
@@ -273,7 +372,7 @@ impl ProfileRank {
         let mut rank = before + self.passed(b, state, new, left_here);
         let mut s = self.step(b, state, new)?;
         for a in b + 1..=self.anchors {
-            if a == self.anchors || s == p.state[a] {
+            if a == self.anchors || self.same(a, s, p.state[a]) {
                 return Some(rank + p.after[a]);
             }
             rank += self.passed(a, s, p.choice[a], p.left[a]);
@@ -389,10 +488,13 @@ mod tests {
             (3, 4, 10),
             (4, 4, 3),
             (5, 3, 2),
+            (7, 3, 3),
+            (3, 6, 3),
         ] {
             let board = Board::new(w, h).unwrap();
             let tables = Tables::build(board, n, u64::MAX, &Silent).unwrap();
             let rank = ProfileRank::new(board, 2 * n as usize);
+            assert!(rank.bytes() <= ProfileRank::estimate_bytes(board, 2 * n as usize).unwrap());
             let counts = count_by_walls(board, 2 * n as usize);
             for (k, &c) in counts.iter().enumerate() {
                 assert_eq!(rank.count(k) as u128, c, "{board} layer {k}");

@@ -191,6 +191,7 @@ mod tests {
             (4, 4, 2),
             (5, 3, 2),
             (3, 5, 2),
+            (6, 3, 3),
         ] {
             let board = Board::new(w, h).unwrap();
             let tables = Tables::build(board, n, u64::MAX, &Silent).unwrap();
