@@ -103,7 +103,9 @@ impl Scratch {
 /// remoteness is not (`store.rs`).
 pub fn solve<P: Packing>(block: &Block, scratch: &mut Scratch) -> Result<RetroStats, TooDeep> {
     let mut values = std::mem::take(&mut scratch.values);
-    values.fill(UNDECIDED);
+    for used in block.layout.local_used() {
+        values[used].fill(UNDECIDED);
+    }
     if !block.exits_given {
         scan_exits::<P>(block, &mut scratch.exits, &mut scratch.decoded);
     }
@@ -170,7 +172,9 @@ impl Block<'_> {
 /// (a `min` the compiler vectorises when the child block is read straight). Slots that are
 /// not positions, or are over, get values nobody reads.
 fn scan_exits<P: Packing>(block: &Block, exits: &mut [Code], decoded: &mut [Code]) {
-    exits.fill(NO_EXIT);
+    for used in block.layout.local_used() {
+        exits[used].fill(NO_EXIT);
+    }
     let Some(below) = block.below else {
         return; // the last layer: no wall fits any more
     };

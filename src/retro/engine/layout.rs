@@ -339,6 +339,13 @@ impl Layout {
         (view.map != 0).then(|| self.offsets[view.map].as_slice())
     }
 
+    /// The slots of a local block that a position of this board can have, one run per side
+    /// to move: what a block must clear before it is solved (clearing all `LOCAL_LEN`
+    /// slots took 4.5 % of 5x5 w3's instructions).
+    pub fn local_used(&self) -> [Range<usize>; 2] {
+        [0, 1].map(|side| side << 12..(side << 12) + (self.squares() << 6))
+    }
+
     /// The slot of a position inside a local block.
     #[inline(always)]
     pub fn index(&self, to_move: Player, p1: Square, p2: Square) -> usize {
