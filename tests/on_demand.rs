@@ -433,3 +433,21 @@ fn a_line_cut_by_a_full_store_is_read_on_not_proven_again() {
         assert_eq!(end.winner(board), Some(win.winner));
     }
 }
+
+/// Every 7x5 cell can empty its store during a search (from 7 walls each its numbers are
+/// the configurations' places, `profile-1`: the ranks of all wall sets pass 39 bits), and
+/// its checkpoints say which numbering their keys are in.
+#[test]
+fn a_7x5_store_can_be_emptied_at_every_wall_count() {
+    let board = Board::new(7, 5).unwrap();
+    for walls in 0..=10 {
+        let store = OnDemand::new(board, walls, 64 << 20);
+        assert!(store.can_forget(), "7x5 with {walls} walls");
+        let numbering = if walls < 7 { "ranks-1" } else { "profile-1" };
+        assert_eq!(
+            store.key_numbering(),
+            Some(numbering),
+            "7x5 with {walls} walls"
+        );
+    }
+}
