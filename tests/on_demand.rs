@@ -340,20 +340,28 @@ fn a_store_emptied_when_full_finds_the_same_win() {
             found.nodes, want.nodes
         );
         assert!(emptied > 0, "{board} {walls}: the store never filled");
-        assert!(!found.out_of_memory);
-        let outcome = |r: &search::SearchResult| r.win.as_ref().map(|w| (w.winner, w.plies));
-        assert_eq!(outcome(&found), outcome(&want), "{board} {walls}");
-        let win = found.win.expect("decided");
-        assert_eq!(win.line.len(), win.plies as usize);
-        let end = win.line.iter().fold(start, |pos, &a| {
-            assert!(
-                pos.legal_actions(board).contains(&a),
-                "{board} {walls}: {a:?}"
-            );
-            pos.play(a)
-        });
-        assert_eq!(end.winner(board), Some(win.winner));
+        assert_same_win(board, &found, &want, &start);
     }
+}
+
+/// `found` is a whole answer with `want`'s winner and length, and its line is legal from
+/// `start` on `board` and ends on the winner's goal.
+fn assert_same_win(
+    board: Board,
+    found: &search::SearchResult,
+    want: &search::SearchResult,
+    start: &Position,
+) {
+    assert!(!found.out_of_memory);
+    let outcome = |r: &search::SearchResult| r.win.as_ref().map(|w| (w.winner, w.plies));
+    assert_eq!(outcome(found), outcome(want), "{board}");
+    let win = found.win.as_ref().expect("decided");
+    assert_eq!(win.line.len(), win.plies as usize);
+    let end = win.line.iter().fold(*start, |pos, &a| {
+        assert!(pos.legal_actions(board).contains(&a), "{board}: {a:?}");
+        pos.play(a)
+    });
+    assert_eq!(end.winner(board), Some(win.winner));
 }
 
 /// A child made alone before the store filled is given again after the configuration's
@@ -418,19 +426,7 @@ fn a_line_cut_by_a_full_store_is_read_on_not_proven_again() {
             "{board} {walls}: {messages:?}"
         );
         assert_eq!(count("wins within"), 1, "{board} {walls}: {messages:?}");
-        assert!(!found.out_of_memory);
-        let outcome = |r: &search::SearchResult| r.win.as_ref().map(|w| (w.winner, w.plies));
-        assert_eq!(outcome(&found), outcome(&want), "{board} {walls}");
-        let win = found.win.expect("decided");
-        assert_eq!(win.line.len(), win.plies as usize);
-        let end = win.line.iter().fold(start, |pos, &a| {
-            assert!(
-                pos.legal_actions(board).contains(&a),
-                "{board} {walls}: {a:?}"
-            );
-            pos.play(a)
-        });
-        assert_eq!(end.winner(board), Some(win.winner));
+        assert_same_win(board, &found, &want, &start);
     }
 }
 
