@@ -32,8 +32,14 @@ impl PawnGraph {
         // Open edges in one word: the analysis's boards have at most 64 cells.
         let edges = walls.edges_in::<u64>(board);
         let live = reach[0] | reach[1];
-        self.dests.fill(0);
-        self.preds.fill(0);
+        // Only pairs of live cells are read (a position's pawns are live, and a pawn move
+        // stays in its component, which is live): `dests` of every such pair is written
+        // below, and `preds` is cleared only in the rows of live cells (clearing both
+        // whole took 2 % of 5x5 w3's instructions).
+        for to in bits(live) {
+            let row = to as usize * self.cells;
+            self.preds[row..row + self.cells].fill(0);
+        }
         for me in bits(live) {
             // Away from the other pawn a pawn just steps; only a neighbour changes that.
             let steps = edges.expand(1 << me);
@@ -89,7 +95,7 @@ mod tests {
                         graph.dests(me, other),
                         narrow(edges.pawn_destinations(me, other))
                     );
-                    for to in 0..board.squares() as Square {
+                    for to in bits(live) {
                         let moved = graph.dests(me, other) >> to & 1 == 1;
                         assert_eq!(graph.preds(to, other) >> me & 1 == 1, moved);
                     }
