@@ -2,6 +2,8 @@
 //! what is wrong and, where it helps, where.
 
 use std::fmt;
+use std::path::PathBuf;
+use std::sync::Arc;
 
 /// Everything that can go wrong when the library is given input or asked to do work.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -27,8 +29,31 @@ pub enum Error {
     },
     /// Any other invalid argument (a bad option value, a bad combination of options).
     Argument(String),
-    /// Reading or writing a file failed.
-    Io(String),
+    /// Reading or writing a file failed: what was being done (`action`, a verb such as
+    /// "read" or "move aside"), to which file or directory, and the system's error, kept as
+    /// the `source()`.
+    Io {
+        action: String,
+        path: PathBuf,
+        source: IoSource,
+    },
+    /// An I/O error that reached the library with no file to name (a bare `?` on a write to
+    /// standard output, say): the system's message alone.
+    System(IoSource),
+    /// `serve` cannot listen on its address; apart from `Io` because an address is no path.
+    Listen { addr: String, source: IoSource },
+    /// The checkpoint file `path` could not be written (`search::Checkpoint::check_place`),
+    /// found before the search rather than at its first save.
+    CheckpointPlace { path: PathBuf, source: IoSource },
+    /// A directory a run would clear of saved tables holds `entry`, which is not a saved
+    /// table's: nothing there was removed.
+    Foreign { dir: PathBuf, entry: String },
+    /// Another rank of a distributed run (`rank`) could not take up the directory `dir`;
+    /// that rank prints why.
+    PeerTakeUp { rank: usize, dir: PathBuf },
+    /// Error `error` of one rank of a distributed run, led by `who` (the rank, and the
+    /// layer where there is one: `retro::engine::ranks::naming`).
+    Rank { who: String, error: Box<Error> },
     /// A file was read but its content cannot be what it claims to be (e.g. a results row
     /// with an outcome that does not exist); the message names the file and the line.
     Input(String),
@@ -52,10 +77,34 @@ impl fmt::Display for Error {
             Error::Board(m)
             | Error::Notation(m)
             | Error::Argument(m)
-            | Error::Io(m)
             | Error::Input(m)
             | Error::Damaged(m) => f.write_str(m),
             Error::IllegalAction(m) => f.write_str(m),
+            Error::Io {
+                action,
+                path,
+                source,
+            } => write!(f, "cannot {action} {}: {source}", path.display()),
+            Error::System(source) => write!(f, "{source}"),
+            Error::Listen { addr, source } => write!(f, "cannot listen on {addr}: {source}"),
+            Error::CheckpointPlace { path, source } => write!(
+                f,
+                "cannot keep a checkpoint in {}: {source} (checked before the search, whose \
+                 saves would fail)",
+                path.display()
+            ),
+            Error::Foreign { dir, entry } => write!(
+                f,
+                "{} now holds {entry}, which is not a saved table's: the old tables there were \
+                 not removed",
+                dir.display()
+            ),
+            Error::PeerTakeUp { rank, dir } => write!(
+                f,
+                "rank {rank} could not take up {}: see its message",
+                dir.display()
+            ),
+            Error::Rank { who, error } => write!(f, "{who}: {error}"),
             Error::BrokenPipe => f.write_str("the output was closed"),
             Error::Interrupted => f.write_str("interrupted"),
             Error::InUse { dir, pid } => {
@@ -92,14 +141,63 @@ impl fmt::Display for Error {
     }
 }
 
-impl std::error::Error for Error {}
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Error::Io { source, .. }
+            | Error::System(source)
+            | Error::Listen { source, .. }
+            | Error::CheckpointPlace { source, .. } => Some(source.0.as_ref()),
+            Error::Rank { error, .. } => Some(error.as_ref()),
+            _ => None,
+        }
+    }
+}
+
+impl Error {
+    /// The error of `action` on `path` that failed with `source`: "cannot {action} {path}:
+    /// {source}".
+    pub fn io(action: impl Into<String>, path: impl Into<PathBuf>, source: std::io::Error) -> Self {
+        Error::Io {
+            action: action.into(),
+            path: path.into(),
+            source: IoSource::from(source),
+        }
+    }
+}
 
 impl From<std::io::Error> for Error {
     fn from(e: std::io::Error) -> Self {
         match e.kind() {
             std::io::ErrorKind::BrokenPipe => Error::BrokenPipe,
-            _ => Error::Io(e.to_string()),
+            _ => Error::System(e.into()),
         }
+    }
+}
+
+/// A `std::io::Error` inside `Error`: shared (`Arc`) so that `Error` stays `Clone`, and
+/// equal to another of the same kind and message, so that `Error` stays `PartialEq` (an
+/// `io::Error` is neither).
+#[derive(Debug, Clone)]
+pub struct IoSource(pub Arc<std::io::Error>);
+
+impl From<std::io::Error> for IoSource {
+    fn from(e: std::io::Error) -> Self {
+        IoSource(Arc::new(e))
+    }
+}
+
+impl PartialEq for IoSource {
+    fn eq(&self, other: &Self) -> bool {
+        self.0.kind() == other.0.kind() && self.0.to_string() == other.0.to_string()
+    }
+}
+
+impl Eq for IoSource {}
+
+impl fmt::Display for IoSource {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.fmt(f)
     }
 }
 
@@ -165,7 +263,90 @@ pub type Result<T> = std::result::Result<T, Error>;
 
 #[cfg(test)]
 mod tests {
-    use super::{clip, count, format_bytes};
+    use super::{Error, clip, count, format_bytes};
+    use std::error::Error as _;
+    use std::io;
+
+    /// Each I/O variant prints what the library printed when it was a string, built here
+    /// as the old code built it.
+    #[test]
+    fn io_errors_print_as_before_and_keep_their_source() {
+        let denied = || io::Error::new(io::ErrorKind::PermissionDenied, "Permission denied");
+        let e = Error::io("move aside", "/t/5x5", denied());
+        assert_eq!(
+            e.to_string(),
+            format!("cannot {} {}: {}", "move aside", "/t/5x5", denied())
+        );
+        let source = e.source().expect("an I/O error keeps its source");
+        let source = source.downcast_ref::<io::Error>().expect("an io::Error");
+        assert_eq!(source.kind(), io::ErrorKind::PermissionDenied);
+
+        let bare = Error::from(denied());
+        assert_eq!(bare.to_string(), denied().to_string());
+        assert!(bare.source().is_some());
+        assert_eq!(
+            Error::from(io::Error::from(io::ErrorKind::BrokenPipe)),
+            Error::BrokenPipe
+        );
+
+        let listen = Error::Listen {
+            addr: "127.0.0.1:80".into(),
+            source: denied().into(),
+        };
+        assert_eq!(
+            listen.to_string(),
+            format!("cannot listen on {}: {}", "127.0.0.1:80", denied())
+        );
+        let place = Error::CheckpointPlace {
+            path: "/c/tt".into(),
+            source: io::Error::other("it is not a file").into(),
+        };
+        assert_eq!(
+            place.to_string(),
+            format!(
+                "cannot keep a checkpoint in {}: {} (checked before the search, whose saves \
+                 would fail)",
+                "/c/tt", "it is not a file"
+            )
+        );
+        assert!(place.source().is_some());
+    }
+
+    #[test]
+    fn file_refusals_print_as_before() {
+        let foreign = Error::Foreign {
+            dir: "/s".into(),
+            entry: "notes.txt".into(),
+        };
+        assert_eq!(
+            foreign.to_string(),
+            format!(
+                "{} now holds {}, which is not a saved table's: the old tables there were not \
+                 removed",
+                "/s", "notes.txt"
+            )
+        );
+        let peer = Error::PeerTakeUp {
+            rank: 3,
+            dir: "/sp".into(),
+        };
+        assert_eq!(
+            peer.to_string(),
+            format!("rank {} could not take up {}: see its message", 3, "/sp")
+        );
+        let ranked = Error::Rank {
+            who: "rank 2, layer 7".into(),
+            error: Box::new(Error::io("write", "/sp/l7", io::Error::other("full"))),
+        };
+        assert_eq!(
+            ranked.to_string(),
+            format!(
+                "{}: cannot {} {}: {}",
+                "rank 2, layer 7", "write", "/sp/l7", "full"
+            )
+        );
+        assert!(ranked.source().is_some());
+    }
 
     #[test]
     fn sizes_past_a_tebibyte_keep_their_unit() {

@@ -157,8 +157,10 @@ pub fn run(s: Serve, bars: &Bars, out: &mut dyn Write) -> Result<ExitCode> {
         });
     }
     let explorer = Explorer::new(kept, s.limits);
-    let listener = std::net::TcpListener::bind(s.addr)
-        .map_err(|e| Error::Io(format!("cannot listen on {}: {e}", s.addr)))?;
+    let listener = std::net::TcpListener::bind(s.addr).map_err(|e| Error::Listen {
+        addr: s.addr.to_string(),
+        source: e.into(),
+    })?;
     let addr = listener.local_addr()?;
     bars.line(&format!(
         "{} solved on request (each within {} s and {}); ready in {:.2} s",

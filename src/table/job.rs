@@ -146,15 +146,15 @@ impl TableRun {
         let Some(dir) = &self.scratch else {
             return Ok(());
         };
-        std::fs::create_dir_all(dir)
-            .map_err(|e| Error::Argument(format!("cannot create {}: {e}", dir.display())))?;
+        std::fs::create_dir_all(dir).map_err(|e| Error::io("create", dir, e))?;
         let probe = dir.join(SCRATCH_PROBE);
+        // The action names the directory, the path the probe that failed in it.
         crate::support::output_file::check(&probe).map_err(|e| {
-            Error::Io(format!(
-                "cannot write in the scratch directory {}: {}: {e}",
-                dir.display(),
-                probe.display()
-            ))
+            Error::io(
+                format!("write in the scratch directory {}:", dir.display()),
+                probe,
+                e,
+            )
         })
     }
 

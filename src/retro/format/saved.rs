@@ -91,8 +91,8 @@ pub struct SplitFile {
     pub segments: Vec<u64>,
 }
 
-pub(in crate::retro) fn io(path: &Path, what: &str, e: impl std::fmt::Display) -> Error {
-    Error::Io(format!("cannot {what} {}: {e}", path.display()))
+pub(in crate::retro) fn io(path: &Path, what: &str, e: std::io::Error) -> Error {
+    Error::io(what, path, e)
 }
 
 /// A file of a saved table that cannot be read: damage if it is missing or not text where

@@ -395,11 +395,10 @@ pub fn remove_tables_except(dir: &Path, keep: &[String]) -> Result<()> {
         return Ok(());
     };
     if let Some(foreign) = &c.foreign {
-        return Err(Error::Io(format!(
-            "{} now holds {foreign}, which is not a saved table's: the old tables there were \
-             not removed",
-            dir.display()
-        )));
+        return Err(Error::Foreign {
+            dir: dir.to_path_buf(),
+            entry: foreign.clone(),
+        });
     }
     if c.table_files {
         for (name, _) in entries(dir)? {
