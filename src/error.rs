@@ -27,7 +27,19 @@ pub enum Error {
         needed: u64,
         free: u64,
     },
-    /// Any other invalid argument (a bad option value, a bad combination of options).
+    /// A number given for `setting` is out of its `bound` (`value` is what was given).
+    Limit {
+        setting: Setting,
+        value: i64,
+        bound: Bound,
+    },
+    /// A directory was asked for and `path` is something else.
+    NotADirectory { path: PathBuf },
+    /// A file or directory to be read does not exist.
+    Missing { path: PathBuf },
+    /// Any other invalid argument (a bad combination of options, a directory that holds
+    /// the wrong thing, ...): each such refusal is made in one place only, its words are
+    /// its whole content, so a string says it as well as fields would.
     Argument(String),
     /// Reading or writing a file failed: what was being done (`action`, a verb such as
     /// "read" or "move aside"), to which file or directory, and the system's error, kept as
@@ -80,6 +92,20 @@ impl fmt::Display for Error {
             | Error::Input(m)
             | Error::Damaged(m) => f.write_str(m),
             Error::IllegalAction(m) => f.write_str(m),
+            Error::Limit {
+                setting,
+                value,
+                bound,
+            } => {
+                let flag = setting.flag();
+                match bound {
+                    Bound::AtLeast(least) => write!(f, "{flag} must be at least {least}"),
+                    Bound::AtMost(most) => write!(f, "{flag} {value}: at most {most}"),
+                    Bound::FromTo(low, high) => write!(f, "{flag} must be from {low} to {high}"),
+                }
+            }
+            Error::NotADirectory { path } => write!(f, "{} is not a directory", path.display()),
+            Error::Missing { path } => write!(f, "{} does not exist", path.display()),
             Error::Io {
                 action,
                 path,
@@ -137,6 +163,49 @@ impl fmt::Display for Error {
                 format_bytes(*needed),
                 format_bytes(*budget)
             ),
+        }
+    }
+}
+
+/// A setting of a run that a refusal names: the edges (the command line, the Python
+/// package, which repeats the command line's words) give it as a flag.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Setting {
+    /// How many threads a run takes.
+    Threads,
+    /// How many requests `serve` answers at once.
+    Workers,
+    /// The deepest iteration of the proof search.
+    MaxDepth,
+}
+
+impl Setting {
+    /// The command-line flag that gives the setting.
+    pub fn flag(self) -> &'static str {
+        match self {
+            Setting::Threads => "--threads",
+            Setting::Workers => "--workers",
+            Setting::MaxDepth => "--max-depth",
+        }
+    }
+}
+
+/// The bound a number given for a `Setting` is outside of.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Bound {
+    AtLeast(i64),
+    AtMost(i64),
+    /// Both ends included.
+    FromTo(i64, i64),
+}
+
+impl Error {
+    /// The refusal of `value` for `setting`, outside of `bound`.
+    pub fn limit(setting: Setting, value: impl Into<i64>, bound: Bound) -> Self {
+        Error::Limit {
+            setting,
+            value: value.into(),
+            bound,
         }
     }
 }
@@ -263,7 +332,7 @@ pub type Result<T> = std::result::Result<T, Error>;
 
 #[cfg(test)]
 mod tests {
-    use super::{Error, clip, count, format_bytes};
+    use super::{Bound, Error, Setting, clip, count, format_bytes};
     use std::error::Error as _;
     use std::io;
 
@@ -310,6 +379,41 @@ mod tests {
             )
         );
         assert!(place.source().is_some());
+    }
+
+    /// Each refusal prints what the command line printed when it was a string.
+    #[test]
+    fn argument_families_print_as_before() {
+        let threads = |value, bound| Error::limit(Setting::Threads, value, bound).to_string();
+        assert_eq!(
+            threads(0, Bound::AtLeast(1)),
+            "--threads must be at least 1"
+        );
+        assert_eq!(
+            threads(300, Bound::AtMost(256)),
+            "--threads 300: at most 256"
+        );
+        assert_eq!(
+            threads(0, Bound::FromTo(1, 256)),
+            "--threads must be from 1 to 256"
+        );
+        assert_eq!(
+            Error::limit(Setting::Workers, 999, Bound::FromTo(1, 256)).to_string(),
+            "--workers must be from 1 to 256"
+        );
+        assert_eq!(
+            Error::limit(Setting::MaxDepth, 0, Bound::AtLeast(1)).to_string(),
+            "--max-depth must be at least 1"
+        );
+        let path = "/t/x";
+        assert_eq!(
+            Error::NotADirectory { path: path.into() }.to_string(),
+            format!("{path} is not a directory")
+        );
+        assert_eq!(
+            Error::Missing { path: path.into() }.to_string(),
+            format!("{path} does not exist")
+        );
     }
 
     #[test]

@@ -42,10 +42,9 @@ impl DirLock {
         let io = |e: std::io::Error| Error::io("open", dir, e);
         let meta = std::fs::metadata(dir).map_err(io)?;
         if !meta.is_dir() {
-            return Err(Error::Argument(format!(
-                "{} is not a directory",
-                dir.display()
-            )));
+            return Err(Error::NotADirectory {
+                path: dir.to_path_buf(),
+            });
         }
         let key = (meta.dev(), meta.ino());
         let mut held = HELD.lock().unwrap_or_else(|e| e.into_inner());

@@ -265,7 +265,9 @@ pub(in crate::retro) fn manifest(dir: &Path) -> Result<Vec<(String, String)>> {
 fn no_manifest(dir: &Path) -> Error {
     let d = dir.display();
     if !dir.exists() {
-        return Error::Argument(format!("{d} does not exist"));
+        return Error::Missing {
+            path: dir.to_path_buf(),
+        };
     }
     if dir.join(PROGRESS).exists() {
         return Error::Argument(format!(
