@@ -14,18 +14,27 @@ pub enum Error {
     Notation(String),
     /// A well-formed action that the rules do not allow in the position.
     IllegalAction(String),
-    /// A request that would need more memory than the budget allows.
+    /// A request that would need more memory than the budget allows. The edges say how
+    /// to raise the budget (the command line: its flag, `cli/error_text.rs`).
     Memory {
         what: String,
         needed: u64,
         budget: u64,
     },
     /// A layer to be written would not fit the free space of the disk that holds `dir`.
+    /// The edges say how to give another disk (the command line: its flag).
     Disk {
         dir: String,
         what: String,
         needed: u64,
         free: u64,
+    },
+    /// A table run's memory budget is below what the least demanding of its cells needs
+    /// (`least`, an estimated `needed` bytes): every cell would be skipped.
+    BudgetBelowCells {
+        budget: u64,
+        least: String,
+        needed: u64,
     },
     /// A number given for `setting` is out of its `bound` (`value` is what was given).
     Limit {
@@ -96,14 +105,18 @@ impl fmt::Display for Error {
                 setting,
                 value,
                 bound,
-            } => {
-                let flag = setting.flag();
-                match bound {
-                    Bound::AtLeast(least) => write!(f, "{flag} must be at least {least}"),
-                    Bound::AtMost(most) => write!(f, "{flag} {value}: at most {most}"),
-                    Bound::FromTo(low, high) => write!(f, "{flag} must be from {low} to {high}"),
-                }
-            }
+            } => write!(f, "{}", limit_text(setting.name(), *value, bound)),
+            Error::BudgetBelowCells {
+                budget,
+                least,
+                needed,
+            } => write!(
+                f,
+                "the memory budget, {}, is below what any selected cell needs: the least is \
+                 {least}, an estimated {}",
+                format_bytes(*budget),
+                format_bytes(*needed)
+            ),
             Error::NotADirectory { path } => write!(f, "{} is not a directory", path.display()),
             Error::Missing { path } => write!(f, "{} does not exist", path.display()),
             Error::Io {
@@ -148,10 +161,8 @@ impl fmt::Display for Error {
                 free,
             } => write!(
                 f,
-                "{what} needs about {} on disk but the disk of {dir} has {} free (free some, or \
-                 point --scratch at a larger disk; the same command goes on from the layers written)",
-                format_bytes(*needed),
-                format_bytes(*free)
+                "{}",
+                disk_text(dir, what, *needed, *free, "write to a larger disk")
             ),
             Error::Memory {
                 what,
@@ -159,7 +170,7 @@ impl fmt::Display for Error {
                 budget,
             } => write!(
                 f,
-                "{what} needs an estimated {} but the memory budget is {} (raise it with --memory)",
+                "{what} needs an estimated {} but the memory budget is {}",
                 format_bytes(*needed),
                 format_bytes(*budget)
             ),
@@ -167,8 +178,29 @@ impl fmt::Display for Error {
     }
 }
 
-/// A setting of a run that a refusal names: the edges (the command line, the Python
-/// package, which repeats the command line's words) give it as a flag.
+/// The refusal of `value` for the setting called `name` (by the library, or by an edge's
+/// flag), outside of `bound`: one wording for every edge.
+pub fn limit_text(name: &str, value: i64, bound: &Bound) -> String {
+    match bound {
+        Bound::AtLeast(least) => format!("{name} must be at least {least}"),
+        Bound::AtMost(most) => format!("{name} {value}: at most {most}"),
+        Bound::FromTo(low, high) => format!("{name} must be from {low} to {high}"),
+    }
+}
+
+/// `Error::Disk` in words, with `remedy` saying how to give a larger disk (the library's
+/// words, or an edge's flag).
+pub fn disk_text(dir: &str, what: &str, needed: u64, free: u64, remedy: &str) -> String {
+    format!(
+        "{what} needs about {} on disk but the disk of {dir} has {} free (free some, or \
+         {remedy}; the same command goes on from the layers written)",
+        format_bytes(needed),
+        format_bytes(free)
+    )
+}
+
+/// A setting of a run that a refusal names. The library names it in words (`name`); the
+/// edges name it by their flag (`cli/error_text.rs`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Setting {
     /// How many threads a run takes.
@@ -180,12 +212,12 @@ pub enum Setting {
 }
 
 impl Setting {
-    /// The command-line flag that gives the setting.
-    pub fn flag(self) -> &'static str {
+    /// The setting in words, as the library's own messages give it.
+    pub fn name(self) -> &'static str {
         match self {
-            Setting::Threads => "--threads",
-            Setting::Workers => "--workers",
-            Setting::MaxDepth => "--max-depth",
+            Setting::Threads => "the thread count",
+            Setting::Workers => "the worker count",
+            Setting::MaxDepth => "the deepest search iteration",
         }
     }
 }
@@ -381,29 +413,30 @@ mod tests {
         assert!(place.source().is_some());
     }
 
-    /// Each refusal prints what the command line printed when it was a string.
+    /// Each refusal prints what the command line printed when it was a string, with the
+    /// flag (which only the edges name: `cli/error_text.rs` tests those) put in words.
     #[test]
     fn argument_families_print_as_before() {
         let threads = |value, bound| Error::limit(Setting::Threads, value, bound).to_string();
         assert_eq!(
             threads(0, Bound::AtLeast(1)),
-            "--threads must be at least 1"
+            "the thread count must be at least 1"
         );
         assert_eq!(
             threads(300, Bound::AtMost(256)),
-            "--threads 300: at most 256"
+            "the thread count 300: at most 256"
         );
         assert_eq!(
             threads(0, Bound::FromTo(1, 256)),
-            "--threads must be from 1 to 256"
+            "the thread count must be from 1 to 256"
         );
         assert_eq!(
             Error::limit(Setting::Workers, 999, Bound::FromTo(1, 256)).to_string(),
-            "--workers must be from 1 to 256"
+            "the worker count must be from 1 to 256"
         );
         assert_eq!(
             Error::limit(Setting::MaxDepth, 0, Bound::AtLeast(1)).to_string(),
-            "--max-depth must be at least 1"
+            "the deepest search iteration must be at least 1"
         );
         let path = "/t/x";
         assert_eq!(
@@ -414,6 +447,38 @@ mod tests {
             Error::Missing { path: path.into() }.to_string(),
             format!("{path} does not exist")
         );
+    }
+
+    /// The budget and disk refusals say what happened, and no flag: the library does not
+    /// know how its caller sets the budget or the directory.
+    #[test]
+    fn budget_refusals_name_no_flag() {
+        let memory = Error::Memory {
+            what: "4x4 with 2 walls".into(),
+            needed: 3 << 20,
+            budget: 1 << 20,
+        };
+        assert_eq!(
+            memory.to_string(),
+            "4x4 with 2 walls needs an estimated 3.00 MiB but the memory budget is 1.00 MiB"
+        );
+        let disk = Error::Disk {
+            dir: "/s".into(),
+            what: "layer 3".into(),
+            needed: 2 << 30,
+            free: 1 << 30,
+        };
+        assert_eq!(
+            disk.to_string(),
+            "layer 3 needs about 2.00 GiB on disk but the disk of /s has 1.00 GiB free (free \
+             some, or write to a larger disk; the same command goes on from the layers written)"
+        );
+        let below = Error::BudgetBelowCells {
+            budget: 1 << 10,
+            least: "3x3 with 0 walls".into(),
+            needed: 5 << 20,
+        };
+        assert!(!below.to_string().contains("--"), "{below}");
     }
 
     #[test]

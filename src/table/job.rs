@@ -10,7 +10,7 @@ use std::time::Duration;
 use crate::cell::estimate::CellEstimate;
 use crate::cell::plan::{self, Plan};
 use crate::cell::solver::{MethodUsed, Need, SolveOptions};
-use crate::error::{Error, Result, format_bytes};
+use crate::error::{Error, Result};
 use crate::output::report::{self, CSV_NAME, CellRecord};
 use crate::retro::spill;
 use crate::rules::geometry::Board;
@@ -57,6 +57,11 @@ pub trait TableEvents: Progress {
     fn cell_begins(&self, board: Board, walls: u8);
     /// The cell is done (solved or skipped).
     fn cell_done(&self);
+    /// The cell `at` is skipped: it needs more memory or disk than the run has (`why`).
+    /// Apart from `line` so that an edge can say `why` in its own words (a flag to raise).
+    fn cell_skipped(&self, at: &str, why: &Error) {
+        self.line(&format!("{at} skipped: {why}"));
+    }
 }
 
 impl TableRun {
@@ -75,12 +80,11 @@ impl TableRun {
             })
             .min_by_key(|(bytes, _)| *bytes);
         match least {
-            Some((bytes, what)) if bytes > options.memory_budget => Err(Error::Argument(format!(
-                "the memory budget, {}, is below what any selected cell needs: the least \
-                     is {what}, an estimated {} (raise it with --memory)",
-                format_bytes(options.memory_budget),
-                format_bytes(bytes)
-            ))),
+            Some((bytes, what)) if bytes > options.memory_budget => Err(Error::BudgetBelowCells {
+                budget: options.memory_budget,
+                least: what,
+                needed: bytes,
+            }),
             _ => Ok(()),
         }
     }
