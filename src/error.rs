@@ -42,6 +42,20 @@ pub enum Error {
         value: i64,
         bound: Bound,
     },
+    /// A list given for `setting` (`text`, e.g. the wall counts of a table run) that
+    /// cannot be read, for `problem`.
+    List {
+        setting: Setting,
+        text: String,
+        problem: ListProblem,
+    },
+    /// A board larger than the retrograde analysis handles (`max` cells); the proof search
+    /// handles it, and the edges say how to ask for it.
+    BoardTooLarge {
+        board: String,
+        squares: usize,
+        max: usize,
+    },
     /// A directory was asked for and `path` is something else.
     NotADirectory { path: PathBuf },
     /// A file or directory to be read does not exist.
@@ -117,6 +131,12 @@ impl fmt::Display for Error {
                 format_bytes(*budget),
                 format_bytes(*needed)
             ),
+            Error::List {
+                setting,
+                text,
+                problem,
+            } => write!(f, "{}", list_text(setting.name(), text, problem)),
+            Error::BoardTooLarge { .. } => write!(f, "{} (use proof search)", board_text(self)),
             Error::NotADirectory { path } => write!(f, "{} is not a directory", path.display()),
             Error::Missing { path } => write!(f, "{} does not exist", path.display()),
             Error::Io {
@@ -188,6 +208,53 @@ pub fn limit_text(name: &str, value: i64, bound: &Bound) -> String {
     }
 }
 
+/// What is wrong with a list given for a setting (`Error::List`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ListProblem {
+    /// Not written as the setting's lists are; `shape` says how they are.
+    Shape { shape: &'static str },
+    /// An item (`item`) outside of `range` (in words).
+    OutOfRange { item: String, range: String },
+    /// A range with no item in it.
+    EmptyRange { noun: &'static str },
+    /// An item given twice.
+    Twice { item: String },
+}
+
+impl fmt::Display for ListProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ListProblem::Shape { shape } => write!(f, "write {shape}"),
+            ListProblem::OutOfRange { item, range } => {
+                write!(f, "{} is out of range: {range}", clip(item))
+            }
+            ListProblem::EmptyRange { noun } => write!(f, "the range is empty (it has no {noun})"),
+            ListProblem::Twice { item } => write!(f, "{item} is given twice"),
+        }
+    }
+}
+
+/// The refusal of the list `text` given for the setting called `name` (by the library, or
+/// by an edge's flag), for `problem`: one wording for every edge.
+pub fn list_text(name: &str, text: &str, problem: &ListProblem) -> String {
+    format!("{name} '{}': {problem}", clip(text))
+}
+
+/// `Error::BoardTooLarge` without its remedy, which each edge words (empty for any other
+/// error).
+pub fn board_text(e: &Error) -> String {
+    match e {
+        Error::BoardTooLarge {
+            board,
+            squares,
+            max,
+        } => format!(
+            "the retrograde analysis handles boards of at most {max} cells; {board} has {squares}"
+        ),
+        _ => String::new(),
+    }
+}
+
 /// `Error::Disk` in words, with `remedy` saying how to give a larger disk (the library's
 /// words, or an edge's flag).
 pub fn disk_text(dir: &str, what: &str, needed: u64, free: u64, remedy: &str) -> String {
@@ -209,6 +276,10 @@ pub enum Setting {
     Workers,
     /// The deepest iteration of the proof search.
     MaxDepth,
+    /// The boards of a table run.
+    Boards,
+    /// The wall counts of a table run.
+    Walls,
 }
 
 impl Setting {
@@ -218,6 +289,8 @@ impl Setting {
             Setting::Threads => "the thread count",
             Setting::Workers => "the worker count",
             Setting::MaxDepth => "the deepest search iteration",
+            Setting::Boards => "the boards",
+            Setting::Walls => "the wall counts",
         }
     }
 }
@@ -364,7 +437,7 @@ pub type Result<T> = std::result::Result<T, Error>;
 
 #[cfg(test)]
 mod tests {
-    use super::{Bound, Error, Setting, clip, count, format_bytes};
+    use super::{Bound, Error, ListProblem, Setting, clip, count, format_bytes};
     use std::error::Error as _;
     use std::io;
 
@@ -437,6 +510,39 @@ mod tests {
         assert_eq!(
             Error::limit(Setting::MaxDepth, 0, Bound::AtLeast(1)).to_string(),
             "the deepest search iteration must be at least 1"
+        );
+        let walls = |text: &str, problem| {
+            Error::List {
+                setting: Setting::Walls,
+                text: text.into(),
+                problem,
+            }
+            .to_string()
+        };
+        assert_eq!(
+            walls("3..3", ListProblem::EmptyRange { noun: "wall count" }),
+            "the wall counts '3..3': the range is empty (it has no wall count)"
+        );
+        let range = "walls per player must be a whole number from 0 to 31";
+        assert_eq!(
+            walls(
+                "0,40",
+                ListProblem::OutOfRange {
+                    item: "40".into(),
+                    range: range.into()
+                }
+            ),
+            format!("the wall counts '0,40': 40 is out of range: {range}")
+        );
+        let board = Error::BoardTooLarge {
+            board: "9x9".into(),
+            squares: 81,
+            max: 64,
+        };
+        assert_eq!(
+            board.to_string(),
+            "the retrograde analysis handles boards of at most 64 cells; 9x9 has 81 (use proof \
+             search)"
         );
         let path = "/t/x";
         assert_eq!(

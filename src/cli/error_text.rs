@@ -4,7 +4,7 @@
 //! this file (`python/src/lib.rs`) rather than keep a copy: it may use only the library.
 
 use quoridor_solver::Error;
-use quoridor_solver::error::{Setting, disk_text, limit_text};
+use quoridor_solver::error::{Setting, board_text, disk_text, limit_text, list_text};
 
 /// The flag that gives `setting`.
 fn flag(setting: Setting) -> &'static str {
@@ -12,6 +12,8 @@ fn flag(setting: Setting) -> &'static str {
         Setting::Threads => "--threads",
         Setting::Workers => "--workers",
         Setting::MaxDepth => "--max-depth",
+        Setting::Boards => "--boards",
+        Setting::Walls => "--walls",
     }
 }
 
@@ -38,6 +40,14 @@ pub fn error_text(e: &Error) -> String {
             value,
             bound,
         } => limit_text(flag(*setting), *value, bound),
+        Error::List {
+            setting,
+            text,
+            problem,
+        } => list_text(flag(*setting), text, problem),
+        Error::BoardTooLarge { .. } => {
+            format!("{} (use proof search: --method search)", board_text(e))
+        }
         Error::Rank { who, error } => format!("{who}: {}", error_text(error)),
         _ => e.to_string(),
     }
@@ -47,7 +57,7 @@ pub fn error_text(e: &Error) -> String {
 mod tests {
     use super::error_text;
     use quoridor_solver::Error;
-    use quoridor_solver::error::{Bound, Setting};
+    use quoridor_solver::error::{Bound, ListProblem, Setting};
 
     /// The messages the library printed when it named the flags itself.
     #[test]
@@ -106,6 +116,44 @@ mod tests {
         assert_eq!(
             error_text(&Error::limit(Setting::MaxDepth, 0, Bound::AtLeast(1))),
             "--max-depth must be at least 1"
+        );
+        let list = |setting, text: &str, problem| {
+            error_text(&Error::List {
+                setting,
+                text: text.into(),
+                problem,
+            })
+        };
+        assert_eq!(
+            list(
+                Setting::Boards,
+                "3x3,3x3",
+                ListProblem::Twice { item: "3x3".into() }
+            ),
+            "--boards '3x3,3x3': 3x3 is given twice"
+        );
+        let shape = "N, A..B, A..=B or A,B,C (e.g. 0..=10)";
+        assert_eq!(
+            list(Setting::Walls, "x", ListProblem::Shape { shape }),
+            format!("--walls 'x': write {shape}")
+        );
+        assert_eq!(
+            list(
+                Setting::Walls,
+                "2,2",
+                ListProblem::Twice { item: "2".into() }
+            ),
+            "--walls '2,2': 2 is given twice"
+        );
+        let board = Error::BoardTooLarge {
+            board: "9x9".into(),
+            squares: 81,
+            max: 64,
+        };
+        assert_eq!(
+            error_text(&board),
+            "the retrograde analysis handles boards of at most 64 cells; 9x9 has 81 (use proof \
+             search: --method search)"
         );
         // What the flags do not mend is printed as the library says it.
         let missing = Error::Missing {
