@@ -42,6 +42,9 @@ pub enum Error {
         value: i64,
         bound: Bound,
     },
+    /// A time limit given for `setting` that is not a positive number of seconds of at
+    /// most `most` (nor 0, where `setting` is the second method's, which 0 turns off).
+    Seconds { setting: Setting, most: u64 },
     /// A list given for `setting` (`text`, e.g. the wall counts of a table run) that
     /// cannot be read, for `problem`.
     List {
@@ -136,6 +139,9 @@ impl fmt::Display for Error {
                 text,
                 problem,
             } => write!(f, "{}", list_text(setting.name(), text, problem)),
+            Error::Seconds { setting, most } => {
+                write!(f, "{}", seconds_text(setting.name(), *setting, *most))
+            }
             Error::BoardTooLarge { .. } => write!(f, "{} (use proof search)", board_text(self)),
             Error::NotADirectory { path } => write!(f, "{} is not a directory", path.display()),
             Error::Missing { path } => write!(f, "{} does not exist", path.display()),
@@ -208,6 +214,16 @@ pub fn limit_text(name: &str, value: i64, bound: &Bound) -> String {
     }
 }
 
+/// The refusal of a time limit given for `setting`, called `name` (by the library, or by
+/// an edge's flag), of at most `most` seconds (a year): one wording for every edge.
+pub fn seconds_text(name: &str, setting: Setting, most: u64) -> String {
+    let zero = match setting {
+        Setting::ConfirmSeconds => "0 (no second method) or ",
+        _ => "",
+    };
+    format!("{name} must be {zero}a positive number of seconds of at most {most} (a year)")
+}
+
 /// What is wrong with a list given for a setting (`Error::List`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ListProblem {
@@ -276,6 +292,10 @@ pub enum Setting {
     Workers,
     /// The deepest iteration of the proof search.
     MaxDepth,
+    /// The longest a proof search may take.
+    MaxSeconds,
+    /// The longest the second method of a table run may take on a cell.
+    ConfirmSeconds,
     /// The boards of a table run.
     Boards,
     /// The wall counts of a table run.
@@ -289,6 +309,8 @@ impl Setting {
             Setting::Threads => "the thread count",
             Setting::Workers => "the worker count",
             Setting::MaxDepth => "the deepest search iteration",
+            Setting::MaxSeconds => "the time limit",
+            Setting::ConfirmSeconds => "the second method's time limit",
             Setting::Boards => "the boards",
             Setting::Walls => "the wall counts",
         }
@@ -533,6 +555,15 @@ mod tests {
                 }
             ),
             format!("the wall counts '0,40': 40 is out of range: {range}")
+        );
+        assert_eq!(
+            Error::Seconds {
+                setting: Setting::ConfirmSeconds,
+                most: 60
+            }
+            .to_string(),
+            "the second method's time limit must be 0 (no second method) or a positive number \
+             of seconds of at most 60 (a year)"
         );
         let board = Error::BoardTooLarge {
             board: "9x9".into(),

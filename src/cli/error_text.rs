@@ -4,7 +4,7 @@
 //! this file (`python/src/lib.rs`) rather than keep a copy: it may use only the library.
 
 use quoridor_solver::Error;
-use quoridor_solver::error::{Setting, board_text, disk_text, limit_text, list_text};
+use quoridor_solver::error::{Setting, board_text, disk_text, limit_text, list_text, seconds_text};
 
 /// The flag that gives `setting`.
 fn flag(setting: Setting) -> &'static str {
@@ -12,6 +12,8 @@ fn flag(setting: Setting) -> &'static str {
         Setting::Threads => "--threads",
         Setting::Workers => "--workers",
         Setting::MaxDepth => "--max-depth",
+        Setting::MaxSeconds => "--max-seconds",
+        Setting::ConfirmSeconds => "--confirm-seconds",
         Setting::Boards => "--boards",
         Setting::Walls => "--walls",
     }
@@ -45,6 +47,7 @@ pub fn error_text(e: &Error) -> String {
             text,
             problem,
         } => list_text(flag(*setting), text, problem),
+        Error::Seconds { setting, most } => seconds_text(flag(*setting), *setting, *most),
         Error::BoardTooLarge { .. } => {
             format!("{} (use proof search: --method search)", board_text(e))
         }
@@ -154,6 +157,21 @@ mod tests {
             error_text(&board),
             "the retrograde analysis handles boards of at most 64 cells; 9x9 has 81 (use proof \
              search: --method search)"
+        );
+        let seconds = |setting| {
+            error_text(&Error::Seconds {
+                setting,
+                most: 31536000,
+            })
+        };
+        assert_eq!(
+            seconds(Setting::MaxSeconds),
+            "--max-seconds must be a positive number of seconds of at most 31536000 (a year)"
+        );
+        assert_eq!(
+            seconds(Setting::ConfirmSeconds),
+            "--confirm-seconds must be 0 (no second method) or a positive number of seconds of \
+             at most 31536000 (a year)"
         );
         // What the flags do not mend is printed as the library says it.
         let missing = Error::Missing {

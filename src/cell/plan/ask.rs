@@ -156,10 +156,8 @@ pub fn time_limit(seconds: f64) -> Result<Duration> {
     (seconds > 0.0 && seconds <= MAX_SECONDS as f64)
         .then(|| Duration::from_secs_f64(seconds))
         .filter(|d| !d.is_zero())
-        .ok_or_else(|| {
-            Error::Argument(format!(
-                "--max-seconds must be a positive number of seconds of at most {MAX_SECONDS} \
-                 (a year)"
-            ))
+        .ok_or(Error::Seconds {
+            setting: Setting::MaxSeconds,
+            most: MAX_SECONDS,
         })
 }
