@@ -42,6 +42,9 @@ pub enum Error {
         value: i64,
         bound: Bound,
     },
+    /// Something asked for that the method this run takes does not use (`Unrun` says
+    /// what); the edges say which flag asks for the method that does.
+    Unrun(Unrun),
     /// A time limit given for `setting` that is not a positive number of seconds of at
     /// most `most` (nor 0, where `setting` is the second method's, which 0 turns off).
     Seconds { setting: Setting, most: u64 },
@@ -139,6 +142,7 @@ impl fmt::Display for Error {
                 text,
                 problem,
             } => write!(f, "{}", list_text(setting.name(), text, problem)),
+            Error::Unrun(u) => write!(f, "{}: {}", u.statement(), u.remedy()),
             Error::Seconds { setting, most } => {
                 write!(f, "{}", seconds_text(setting.name(), *setting, *most))
             }
@@ -211,6 +215,49 @@ pub fn limit_text(name: &str, value: i64, bound: &Bound) -> String {
         Bound::AtLeast(least) => format!("{name} must be at least {least}"),
         Bound::AtMost(most) => format!("{name} {value}: at most {most}"),
         Bound::FromTo(low, high) => format!("{name} must be from {low} to {high}"),
+    }
+}
+
+/// What a solve asked for that its method does not use (`Error::Unrun`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Unrun {
+    /// A guessed winner, which only the proof search follows.
+    Winner,
+    /// Configurations built on demand, which only the proof search uses.
+    OnDemand,
+    /// A checkpoint, which the exact analysis does not need.
+    Checkpoint,
+    /// A rank's share of the analysis with no directory all ranks share.
+    ShareWithoutDirectory,
+    /// Ranks, where the plan runs no retrograde analysis.
+    RanksWithoutRetro,
+}
+
+impl Unrun {
+    /// What is refused and why, the same words at every edge.
+    pub fn statement(self) -> &'static str {
+        match self {
+            Unrun::Winner => "a guessed winner steers the proof search",
+            Unrun::OnDemand => "configurations built on demand serve the proof search only",
+            Unrun::Checkpoint => {
+                "a checkpoint keeps a proof search's table, and the exact analysis finds the \
+                 length without one"
+            }
+            Unrun::ShareWithoutDirectory => {
+                "a rank's share goes through a directory all ranks share"
+            }
+            Unrun::RanksWithoutRetro => "only the retrograde analysis runs across ranks",
+        }
+    }
+
+    /// What to ask for instead, in the library's words (the edges name their flags).
+    pub fn remedy(self) -> &'static str {
+        match self {
+            Unrun::Winner | Unrun::OnDemand => "use the proof search",
+            Unrun::Checkpoint => "use the proof search, or the compact analysis",
+            Unrun::ShareWithoutDirectory => "give one",
+            Unrun::RanksWithoutRetro => "use the retrograde analysis",
+        }
     }
 }
 
@@ -327,6 +374,25 @@ pub enum Bound {
 }
 
 impl Error {
+    /// Whether `self` refuses what was asked (an option, a combination, a budget, a path
+    /// given) rather than reports a failure of the work: every rank of a distributed run
+    /// makes such a refusal alike, before any waits on another (`cell::solve::rank_end`).
+    pub fn is_refusal(&self) -> bool {
+        matches!(
+            self,
+            Error::Memory { .. }
+                | Error::BudgetBelowCells { .. }
+                | Error::Limit { .. }
+                | Error::Seconds { .. }
+                | Error::List { .. }
+                | Error::BoardTooLarge { .. }
+                | Error::Unrun(_)
+                | Error::NotADirectory { .. }
+                | Error::Missing { .. }
+                | Error::Argument(_)
+        )
+    }
+
     /// The refusal of `value` for `setting`, outside of `bound`.
     pub fn limit(setting: Setting, value: impl Into<i64>, bound: Bound) -> Self {
         Error::Limit {

@@ -4,7 +4,9 @@
 //! this file (`python/src/lib.rs`) rather than keep a copy: it may use only the library.
 
 use quoridor_solver::Error;
-use quoridor_solver::error::{Setting, board_text, disk_text, limit_text, list_text, seconds_text};
+use quoridor_solver::error::{
+    Setting, Unrun, board_text, disk_text, limit_text, list_text, seconds_text,
+};
 
 /// The flag that gives `setting`.
 fn flag(setting: Setting) -> &'static str {
@@ -16,6 +18,16 @@ fn flag(setting: Setting) -> &'static str {
         Setting::ConfirmSeconds => "--confirm-seconds",
         Setting::Boards => "--boards",
         Setting::Walls => "--walls",
+    }
+}
+
+/// The flags that ask for what `unrun` needs.
+fn remedy(unrun: Unrun) -> &'static str {
+    match unrun {
+        Unrun::Winner | Unrun::OnDemand => "use --method search",
+        Unrun::Checkpoint => "use --method search, or --precision compact",
+        Unrun::ShareWithoutDirectory => "give --scratch",
+        Unrun::RanksWithoutRetro => "use --method retro",
     }
 }
 
@@ -47,6 +59,7 @@ pub fn error_text(e: &Error) -> String {
             text,
             problem,
         } => list_text(flag(*setting), text, problem),
+        Error::Unrun(u) => format!("{}: {}", u.statement(), remedy(*u)),
         Error::Seconds { setting, most } => seconds_text(flag(*setting), *setting, *most),
         Error::BoardTooLarge { .. } => {
             format!("{} (use proof search: --method search)", board_text(e))
@@ -60,7 +73,7 @@ pub fn error_text(e: &Error) -> String {
 mod tests {
     use super::error_text;
     use quoridor_solver::Error;
-    use quoridor_solver::error::{Bound, ListProblem, Setting};
+    use quoridor_solver::error::{Bound, ListProblem, Setting, Unrun};
 
     /// The messages the library printed when it named the flags itself.
     #[test]
@@ -172,6 +185,28 @@ mod tests {
             seconds(Setting::ConfirmSeconds),
             "--confirm-seconds must be 0 (no second method) or a positive number of seconds of \
              at most 31536000 (a year)"
+        );
+        let unrun = |u| error_text(&Error::Unrun(u));
+        assert_eq!(
+            unrun(Unrun::Winner),
+            "a guessed winner steers the proof search: use --method search"
+        );
+        assert_eq!(
+            unrun(Unrun::OnDemand),
+            "configurations built on demand serve the proof search only: use --method search"
+        );
+        assert_eq!(
+            unrun(Unrun::Checkpoint),
+            "a checkpoint keeps a proof search's table, and the exact analysis finds the length \
+             without one: use --method search, or --precision compact"
+        );
+        assert_eq!(
+            unrun(Unrun::ShareWithoutDirectory),
+            "a rank's share goes through a directory all ranks share: give --scratch"
+        );
+        assert_eq!(
+            unrun(Unrun::RanksWithoutRetro),
+            "only the retrograde analysis runs across ranks: use --method retro"
         );
         // What the flags do not mend is printed as the library says it.
         let missing = Error::Missing {
