@@ -1,5 +1,8 @@
-//! The library's typed errors. Only `main` prints them; every message is one line that says
-//! what is wrong and, where it helps, where.
+//! The library's typed errors. Only the edges print them (`main` through
+//! `cli/error_text.rs`, which names the flags that mend a refusal; the Python package
+//! includes that file); every message is one line that says what is wrong and, where it
+//! helps, where. An error carries what happened: an I/O error keeps the system's as its
+//! `source()`, a refusal the setting, value and bound concerned.
 
 use std::fmt;
 use std::path::PathBuf;
@@ -68,7 +71,9 @@ pub enum Error {
     Missing { path: PathBuf },
     /// Any other invalid argument (a bad combination of options, a directory that holds
     /// the wrong thing, ...): each such refusal is made in one place only, its words are
-    /// its whole content, so a string says it as well as fields would.
+    /// its whole content, so a string says it as well as fields would. Some still name
+    /// the command line's flags (`cell/plan/refuse.rs`, the saved directories' refusals
+    /// of `retro/format/`, `table/run.rs`): they are to move to the edge as those above did.
     Argument(String),
     /// Reading or writing a file failed: what was being done (`action`, a verb such as
     /// "read" or "move aside"), to which file or directory, and the system's error, kept as
