@@ -1,5 +1,6 @@
 //! The `quoridor-solver` binary, kept thin: parse the arguments, run the command, print a
-//! usage or library error as one line and exit 2.
+//! usage or library error as one line (in the command line's words: `cli::error_text`)
+//! and exit 2.
 
 mod cli;
 
@@ -34,7 +35,7 @@ fn main() -> ExitCode {
         // Stopped by a signal (its command said what is kept): 128 + SIGINT.
         Err(quoridor_solver::Error::Interrupted) => ExitCode::from(130),
         Err(e) => {
-            eprintln!("error: {e}");
+            eprintln!("error: {}", cli::error_text(&e));
             ExitCode::from(2)
         }
     }

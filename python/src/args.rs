@@ -4,7 +4,7 @@
 //! command line refuses in clap say so as its one line does, without "; see --help".
 
 use pyo3::prelude::*;
-use quoridor_solver::error::{clip, format_bytes};
+use quoridor_solver::error::{Bound, Setting, clip, format_bytes};
 use quoridor_solver::rules::geometry::Board;
 use quoridor_solver::support::memory::{default_budget, parse_size, physical_bytes};
 use quoridor_solver::{Error, Result};
@@ -38,8 +38,8 @@ pub fn choice(flag: &str, value: &str, values: &[&str]) -> Result<usize> {
 pub fn threads(given: Option<i64>) -> Result<usize> {
     match given {
         None => Ok(std::thread::available_parallelism().map_or(1, |n| n.get())),
-        Some(t) if t < 1 => Err(Error::Argument("--threads must be at least 1".into())),
-        Some(t) if t > 256 => Err(Error::Argument(format!("--threads {t}: at most 256"))),
+        Some(t) if t < 1 => Err(Error::limit(Setting::Threads, t, Bound::AtLeast(1))),
+        Some(t) if t > 256 => Err(Error::limit(Setting::Threads, t, Bound::AtMost(256))),
         Some(t) => Ok(t as usize),
     }
 }

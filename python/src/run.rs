@@ -25,7 +25,7 @@ use crate::QuoridorError;
 pub fn to_py(e: Error) -> PyErr {
     match e {
         Error::Interrupted => PyKeyboardInterrupt::new_err("interrupted"),
-        e => QuoridorError::new_err(e.to_string()),
+        e => QuoridorError::new_err(crate::error_text::error_text(&e)),
     }
 }
 

@@ -5,6 +5,7 @@ use pyo3::prelude::*;
 use quoridor_solver::cell::estimate::CellEstimate;
 use quoridor_solver::cell::plan;
 use quoridor_solver::cell::solver::{Method, SolveOptions, retro_configs_bytes, retro_precision};
+use quoridor_solver::error::{Bound, Setting};
 use quoridor_solver::retro::Precision;
 use quoridor_solver::rules::geometry::Board;
 use quoridor_solver::support::progress::Silent;
@@ -88,7 +89,7 @@ impl Asked<'_> {
             .map(|i| [Precision::Exact, Precision::Compact][i]);
         let max_depth = match self.max_depth {
             None => DEFAULT_MAX_DEPTH,
-            Some(0) => return Err(Error::Argument("--max-depth must be at least 1".into())),
+            Some(0) => return Err(Error::limit(Setting::MaxDepth, 0, Bound::AtLeast(1))),
             Some(d) => u8::try_from(d).map_err(|_| {
                 Error::Argument(format!(
                     "invalid value '{d}' for '--max-depth <D>': {d} is not in 0..=255"

@@ -150,8 +150,10 @@ pub enum RankEnd<T> {
 /// up), are reported by rank 0 alone.
 pub fn rank_end<T>(rank: usize, result: Result<T>) -> RankEnd<T> {
     match result {
-        Err(e @ (Error::Memory { .. } | Error::Argument(_))) if rank == 0 => RankEnd::Refused(e),
-        Err(Error::Memory { .. } | Error::Argument(_)) => RankEnd::Quiet,
+        Err(e) if e.is_refusal() && rank == 0 => RankEnd::Refused(e),
+        Err(e) if e.is_refusal() => RankEnd::Quiet,
+        // Rank 0 could not take up the directory: it reports why, the others end quietly.
+        Err(Error::PeerTakeUp { rank: 0, .. }) => RankEnd::Quiet,
         Err(e) => RankEnd::Abort(e),
         Ok(done) => RankEnd::Done(done),
     }
@@ -166,7 +168,11 @@ mod tests {
         let refused = || Err::<(), _>(Error::Argument("no".into()));
         assert!(matches!(rank_end(0, refused()), RankEnd::Refused(_)));
         assert!(matches!(rank_end(3, refused()), RankEnd::Quiet));
-        let broken = || Err::<(), _>(Error::Io("disk".into()));
+        // A typed refusal (once an `Argument` string) ends the same way.
+        let typed = || Err::<(), _>(Error::Unrun(crate::error::Unrun::RanksWithoutRetro));
+        assert!(matches!(rank_end(0, typed()), RankEnd::Refused(_)));
+        assert!(matches!(rank_end(2, typed()), RankEnd::Quiet));
+        let broken = || Err::<(), _>(Error::io("write", "disk", std::io::Error::other("full")));
         assert!(matches!(rank_end(0, broken()), RankEnd::Abort(_)));
         assert!(matches!(rank_end(1, broken()), RankEnd::Abort(_)));
         assert!(matches!(rank_end(1, Ok(7)), RankEnd::Done(7)));

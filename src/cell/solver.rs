@@ -3,7 +3,7 @@
 
 use crate::cell::estimate::CellEstimate;
 use crate::configs::{ConfigTables, OnDemand, Ranked, Tables};
-use crate::error::{Error, Result, count};
+use crate::error::{Error, Result, Unrun, count};
 use crate::retro::{self, Precision, RetroResult};
 use crate::rules::geometry::Board;
 use crate::rules::position::Position;
@@ -38,15 +38,10 @@ pub fn solve(
     memory::reset_peak();
     let estimate = CellEstimate::new(board, walls);
     if options.winner.is_some() && options.method != Method::Search {
-        return Err(Error::Argument(
-            "a guessed winner steers the proof search: use --method search".into(),
-        ));
+        return Err(Error::Unrun(Unrun::Winner));
     }
     if options.store == Store::OnDemand && options.method != Method::Search {
-        return Err(Error::Argument(
-            "configurations built on demand serve the proof search only: use --method search"
-                .into(),
-        ));
+        return Err(Error::Unrun(Unrun::OnDemand));
     }
     // Before the tables and the analysis: a destination refused at the end would lose them.
     // Taken first: another run writing there would drop or overwrite what this one writes.
@@ -60,11 +55,7 @@ pub fn solve(
     };
     let decision = crate::cell::plan::decide(board, walls, options);
     if options.checkpoint.is_some() && !decision.searches() {
-        return Err(Error::Argument(
-            "a checkpoint keeps a proof search's table, and the exact analysis finds the \
-             length without one: use --method search, or --precision compact"
-                .into(),
-        ));
+        return Err(Error::Unrun(Unrun::Checkpoint));
     }
     // Before the tables and the search: a save that cannot be written is found at once.
     // (A campaign checks its scratch directory once: `TableRun::create_scratch`.)
@@ -377,17 +368,13 @@ pub fn solve_share(
     let to = match &options.save {
         Some(to) if to.ranks.is_some() && to.resume => to,
         _ => {
-            return Err(Error::Argument(
-                "a rank's share goes through a directory all ranks share: give --scratch".into(),
-            ));
+            return Err(Error::Unrun(Unrun::ShareWithoutDirectory));
         }
     };
     crate::retro::check_board(board)?;
     let decision = crate::cell::plan::decide(board, walls, options);
     let Some(precision) = decision.retro.filter(|_| decision.need.ranked) else {
-        return Err(Error::Argument(
-            "only the retrograde analysis runs across ranks: use --method retro".into(),
-        ));
+        return Err(Error::Unrun(Unrun::RanksWithoutRetro));
     };
     let pool = thread_pool(options.threads)?;
     pool.install(|| {

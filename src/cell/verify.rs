@@ -61,8 +61,9 @@ pub fn verify(
     progress: &dyn Progress,
     each_cell: &mut dyn FnMut(&str, &Checked) -> Result<()>,
 ) -> Result<Verified> {
-    let found = saved_dir::contents(dir)?
-        .ok_or_else(|| Error::Argument(format!("{} does not exist", dir.display())))?;
+    let found = saved_dir::contents(dir)?.ok_or_else(|| Error::Missing {
+        path: dir.to_path_buf(),
+    })?;
     if found.table_files {
         return Ok(Verified::Table(check_table(
             dir,

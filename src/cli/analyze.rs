@@ -79,8 +79,7 @@ impl AnalyzeArgs {
         let position = self.position.validate(board, Some(walls), walls)?;
         let game = match &self.game {
             Some(path) => {
-                let text = std::fs::read_to_string(path)
-                    .map_err(|e| Error::Io(format!("cannot read {}: {e}", path.display())))?;
+                let text = std::fs::read_to_string(path).map_err(|e| Error::io("read", path, e))?;
                 Some(parse_moves(board, position, &text)?.0)
             }
             None => None,

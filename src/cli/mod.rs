@@ -12,6 +12,7 @@ mod analyst;
 mod analyze;
 mod choices;
 mod configs;
+mod error_text;
 mod interrupt;
 #[cfg(feature = "mpi")]
 mod mpi_ranks;
@@ -31,6 +32,7 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
+pub use error_text::error_text;
 use progress::{Bars, Verbosity};
 pub use quoridor_solver::cell::plan::{max_depth, refuse_search_flags, time_limit};
 use quoridor_solver::error::clip;

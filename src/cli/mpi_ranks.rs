@@ -33,7 +33,7 @@ pub fn as_a_rank(
         RankEnd::Refused(e) => Err(e),
         RankEnd::Quiet => Ok(ExitCode::SUCCESS),
         RankEnd::Abort(e) => {
-            eprintln!("error: {e}");
+            eprintln!("error: {}", super::error_text(&e));
             ranks.abort(2)
         }
     }

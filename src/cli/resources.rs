@@ -1,7 +1,7 @@
 //! The options that bound a long computation's resources: threads and memory.
 
 use clap::Args;
-use quoridor_solver::error::format_bytes;
+use quoridor_solver::error::{Bound, Setting, format_bytes};
 use quoridor_solver::support::memory::{default_budget, parse_size, physical_bytes};
 use quoridor_solver::{Error, Result};
 
@@ -28,9 +28,9 @@ pub struct Resources {
 impl ResourceArgs {
     pub fn validate(&self) -> Result<Resources> {
         let threads = match self.threads {
-            Some(0) => return Err(Error::Argument("--threads must be at least 1".into())),
+            Some(0) => return Err(Error::limit(Setting::Threads, 0, Bound::AtLeast(1))),
             Some(t) if t > 256 => {
-                return Err(Error::Argument(format!("--threads {t}: at most 256")));
+                return Err(Error::limit(Setting::Threads, t as i64, Bound::AtMost(256)));
             }
             Some(t) => t,
             None => std::thread::available_parallelism().map_or(1, |n| n.get()),

@@ -10,7 +10,7 @@ use std::time::Instant;
 
 use clap::Args;
 use quoridor_solver::configs::Tables;
-use quoridor_solver::error::{clip, count, format_bytes};
+use quoridor_solver::error::{Bound, Setting, clip, count, format_bytes};
 use quoridor_solver::explorer::http::{Pool, serve};
 use quoridor_solver::explorer::{Cell, Explorer, Limits, Saved};
 use quoridor_solver::retro::saved;
@@ -91,11 +91,12 @@ impl ServeArgs {
         })?;
         let seconds = time_limit(self.max_seconds)?.as_secs_f64();
         let memory = parse_size(&self.memory)?;
+        let range = Bound::FromTo(1, 256);
         if !(1..=256).contains(&self.workers) {
-            return Err(Error::Argument("--workers must be from 1 to 256".into()));
+            return Err(Error::limit(Setting::Workers, self.workers as i64, range));
         }
-        if matches!(self.threads, Some(t) if !(1..=256).contains(&t)) {
-            return Err(Error::Argument("--threads must be from 1 to 256".into()));
+        if let Some(t) = self.threads.filter(|t| !(1..=256).contains(t)) {
+            return Err(Error::limit(Setting::Threads, t as i64, range));
         }
         Ok(Serve {
             tables: self.table.clone(),
@@ -157,8 +158,10 @@ pub fn run(s: Serve, bars: &Bars, out: &mut dyn Write) -> Result<ExitCode> {
         });
     }
     let explorer = Explorer::new(kept, s.limits);
-    let listener = std::net::TcpListener::bind(s.addr)
-        .map_err(|e| Error::Io(format!("cannot listen on {}: {e}", s.addr)))?;
+    let listener = std::net::TcpListener::bind(s.addr).map_err(|e| Error::Listen {
+        addr: s.addr.to_string(),
+        source: e.into(),
+    })?;
     let addr = listener.local_addr()?;
     bars.line(&format!(
         "{} solved on request (each within {} s and {}); ready in {:.2} s",

@@ -6,7 +6,6 @@ use std::io::Write;
 use std::sync::OnceLock;
 
 use indicatif::ProgressBar;
-use quoridor_solver::Result;
 use quoridor_solver::cell::solver::Outcome;
 use quoridor_solver::error::count;
 use quoridor_solver::output::report::beyond::even_heights_decided;
@@ -16,6 +15,7 @@ use quoridor_solver::rules::geometry::Board;
 use quoridor_solver::support::progress::Progress;
 use quoridor_solver::table::request::PlanList;
 use quoridor_solver::table::{TableEvents, TableRun, TableSummary};
+use quoridor_solver::{Error, Result};
 
 use super::progress::Bars;
 
@@ -211,6 +211,10 @@ impl TableEvents for TableBars<'_> {
         if let Some(o) = self.overall.get() {
             o.inc(1);
         }
+    }
+    fn cell_skipped(&self, at: &str, why: &Error) {
+        self.bars
+            .line(&format!("{at} skipped: {}", super::error_text(why)));
     }
 }
 

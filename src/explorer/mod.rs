@@ -158,7 +158,9 @@ impl From<Error> for Refusal {
     /// allowed is the cell being too large.
     fn from(e: Error) -> Refusal {
         match e {
-            Error::Memory { .. } => Refusal::TooLarge(e.to_string()),
+            // The explorer speaks `serve`'s flags in its refusals (see `check_solvable`),
+            // so the budget's is named here as the command line names it.
+            Error::Memory { .. } => Refusal::TooLarge(format!("{e} (raise it with --memory)")),
             _ => Refusal::Bad(e.to_string()),
         }
     }

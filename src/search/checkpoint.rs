@@ -170,20 +170,23 @@ impl Checkpoint {
     /// here). Without this, a missing or read-only directory was found at the first save,
     /// ten minutes into the search or at its end.
     pub fn check_place(path: &Path) -> Result<()> {
-        let cannot = |why: String| {
-            Error::Io(format!(
-                "cannot keep a checkpoint in {}: {why} (checked before the search, whose \
-                 saves would fail)",
-                path.display()
-            ))
+        let cannot = |source: std::io::Error| Error::CheckpointPlace {
+            path: path.to_path_buf(),
+            source: source.into(),
         };
         if path.exists() && !path.is_file() {
-            return Err(cannot("it is not a file".into()));
+            return Err(cannot(std::io::Error::other("it is not a file")));
         }
         // The part file itself, what a save creates first (one left by a save that was
-        // killed is nothing to keep): created and removed.
+        // killed is nothing to keep): created and removed. The error names it, keeping
+        // the system's kind.
         let part = output_file::temporary_path(&output_file::resolved(path));
-        output_file::check(path).map_err(|e| cannot(format!("{}: {e}", part.display())))
+        output_file::check(path).map_err(|e| {
+            cannot(std::io::Error::new(
+                e.kind(),
+                format!("{}: {e}", part.display()),
+            ))
+        })
     }
 
     /// The file the table is kept in.

@@ -39,13 +39,12 @@ impl DirLock {
     /// Takes `dir`, which must exist, for this process; refused with the process that holds
     /// it when another run does.
     pub fn take(dir: &Path) -> Result<DirLock> {
-        let io = |e: std::io::Error| Error::Io(format!("cannot open {}: {e}", dir.display()));
+        let io = |e: std::io::Error| Error::io("open", dir, e);
         let meta = std::fs::metadata(dir).map_err(io)?;
         if !meta.is_dir() {
-            return Err(Error::Argument(format!(
-                "{} is not a directory",
-                dir.display()
-            )));
+            return Err(Error::NotADirectory {
+                path: dir.to_path_buf(),
+            });
         }
         let key = (meta.dev(), meta.ino());
         let mut held = HELD.lock().unwrap_or_else(|e| e.into_inner());
@@ -59,7 +58,7 @@ impl DirLock {
         if taken != 0 {
             let e = std::io::Error::last_os_error();
             if e.raw_os_error() != Some(libc::EWOULDBLOCK) {
-                return Err(Error::Io(format!("cannot lock {}: {e}", dir.display())));
+                return Err(Error::io("lock", dir, e));
             }
             return Err(Error::InUse {
                 dir: dir.display().to_string(),
@@ -76,8 +75,7 @@ impl DirLock {
 
     /// Creates `dir` (and its parents) if need be, then takes it.
     pub fn create_and_take(dir: &Path) -> Result<DirLock> {
-        std::fs::create_dir_all(dir)
-            .map_err(|e| Error::Io(format!("cannot create {}: {e}", dir.display())))?;
+        std::fs::create_dir_all(dir).map_err(|e| Error::io("create", dir, e))?;
         DirLock::take(dir)
     }
 }

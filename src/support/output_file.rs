@@ -115,7 +115,7 @@ pub fn replace(path: &Path, bytes: &[u8]) -> Result<()> {
 
 /// The error of a write to `path` that failed.
 pub fn cannot_write(path: &Path, e: io::Error) -> Error {
-    Error::Io(format!("cannot write {}: {e}", path.display()))
+    Error::io("write", path, e)
 }
 
 /// Checks, before any work is done for it, that `path` can be written: not a directory,

@@ -10,7 +10,7 @@ use std::time::Duration;
 use crate::cell::estimate::CellEstimate;
 use crate::cell::plan::{self, Plan};
 use crate::cell::solver::{MethodUsed, Need, SolveOptions};
-use crate::error::{Error, Result, format_bytes};
+use crate::error::{Error, Result};
 use crate::output::report::{self, CSV_NAME, CellRecord};
 use crate::retro::spill;
 use crate::rules::geometry::Board;
@@ -57,6 +57,11 @@ pub trait TableEvents: Progress {
     fn cell_begins(&self, board: Board, walls: u8);
     /// The cell is done (solved or skipped).
     fn cell_done(&self);
+    /// The cell `at` is skipped: it needs more memory or disk than the run has (`why`).
+    /// Apart from `line` so that an edge can say `why` in its own words (a flag to raise).
+    fn cell_skipped(&self, at: &str, why: &Error) {
+        self.line(&format!("{at} skipped: {why}"));
+    }
 }
 
 impl TableRun {
@@ -75,12 +80,11 @@ impl TableRun {
             })
             .min_by_key(|(bytes, _)| *bytes);
         match least {
-            Some((bytes, what)) if bytes > options.memory_budget => Err(Error::Argument(format!(
-                "the memory budget, {}, is below what any selected cell needs: the least \
-                     is {what}, an estimated {} (raise it with --memory)",
-                format_bytes(options.memory_budget),
-                format_bytes(bytes)
-            ))),
+            Some((bytes, what)) if bytes > options.memory_budget => Err(Error::BudgetBelowCells {
+                budget: options.memory_budget,
+                least: what,
+                needed: bytes,
+            }),
             _ => Ok(()),
         }
     }
@@ -146,15 +150,15 @@ impl TableRun {
         let Some(dir) = &self.scratch else {
             return Ok(());
         };
-        std::fs::create_dir_all(dir)
-            .map_err(|e| Error::Argument(format!("cannot create {}: {e}", dir.display())))?;
+        std::fs::create_dir_all(dir).map_err(|e| Error::io("create", dir, e))?;
         let probe = dir.join(SCRATCH_PROBE);
+        // The action names the directory, the path the probe that failed in it.
         crate::support::output_file::check(&probe).map_err(|e| {
-            Error::Io(format!(
-                "cannot write in the scratch directory {}: {}: {e}",
-                dir.display(),
-                probe.display()
-            ))
+            Error::io(
+                format!("write in the scratch directory {}:", dir.display()),
+                probe,
+                e,
+            )
         })
     }
 

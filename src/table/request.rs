@@ -8,8 +8,10 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use crate::cell::plan::{DEFAULT_TT_BYTES, Method, SolveOptions, Store, max_depth, time_limit};
-use crate::error::{Error, Result};
+use crate::cell::plan::{
+    DEFAULT_TT_BYTES, MAX_SECONDS, Method, SolveOptions, Store, max_depth, time_limit,
+};
+use crate::error::{Error, Result, Setting};
 use crate::output::report::check::{CheckSummary, check};
 use crate::output::report::{self, CellRecord, published};
 use crate::rules::geometry::Board;
@@ -91,11 +93,10 @@ impl TableRequest {
         let limit = time_limit(self.max_seconds.unwrap_or(default_seconds))?;
         let confirm = match (self.confirm_seconds, &self.campaign) {
             (Some(0.0), _) => None,
-            (Some(s), _) => Some(time_limit(s).map_err(|e| {
-                Error::Argument(e.to_string().replace(
-                    "--max-seconds must be",
-                    "--confirm-seconds must be 0 (no second method) or",
-                ))
+            // The same range as the search's limit, and 0 (above) besides.
+            (Some(s), _) => Some(time_limit(s).map_err(|_| Error::Seconds {
+                setting: Setting::ConfirmSeconds,
+                most: MAX_SECONDS,
             })?),
             (None, Some(_)) => Some(limit),
             (None, None) => None,

@@ -191,7 +191,7 @@ fn run_numbered(
             // One cell too large for the budget or the disk does not stop the others; it
             // stays missing.
             Err(e @ (Error::Memory { .. } | Error::Disk { .. })) => {
-                events.line(&format!("{at} skipped: {e}"));
+                events.cell_skipped(&at, &e);
                 events.cell_done();
                 skipped += 1;
                 continue;

@@ -3,7 +3,7 @@
 //! CLI's `table --boards --walls --even --beyond` reads its flags through these; anything
 //! else that runs a table (a server, a driver over many machines) can too.
 
-use crate::error::{Error, Result, clip};
+use crate::error::{Error, ListProblem, Result, Setting};
 use crate::output::report::beyond::BEYOND_BOARDS;
 use crate::output::report::published::{self, EVEN_BOARDS};
 use crate::rules::geometry::Board;
@@ -32,10 +32,13 @@ pub fn parse_boards(list: &str) -> Result<Vec<Board>> {
         .enumerate()
         .find(|&(i, b)| boards[..i].contains(b))
     {
-        return Err(Error::Argument(format!(
-            "--boards '{}': {b} is given twice",
-            clip(list)
-        )));
+        return Err(Error::List {
+            setting: Setting::Boards,
+            text: list.to_string(),
+            problem: ListProblem::Twice {
+                item: b.to_string(),
+            },
+        });
     }
     Ok(boards)
 }
@@ -44,17 +47,28 @@ pub fn parse_boards(list: &str) -> Result<Vec<Board>> {
 /// range gets the same words as `--walls` of the other commands; an empty range or a count
 /// given twice is refused rather than quietly dropped, since it is almost surely a slip.
 pub fn parse_wall_counts(text: &str) -> Result<Vec<u8>> {
-    let refuse = |why: String| Error::Argument(format!("--walls '{}': {why}", clip(text)));
+    let refuse = |problem: ListProblem| Error::List {
+        setting: Setting::Walls,
+        text: text.to_string(),
+        problem,
+    };
     let num = |s: &str| -> Result<u8> {
         let s = s.trim();
         let digits = s.strip_prefix('-').unwrap_or(s);
         if digits.is_empty() || !digits.chars().all(|c| c.is_ascii_digit()) {
-            return Err(refuse("write N, A..B, A..=B or A,B,C (e.g. 0..=10)".into()));
+            return Err(refuse(ListProblem::Shape {
+                shape: "N, A..B, A..=B or A,B,C (e.g. 0..=10)",
+            }));
         }
         s.parse::<u8>()
             .ok()
             .filter(|&n| n <= MAX_WALLS_PER_PLAYER)
-            .ok_or_else(|| refuse(format!("{} is out of range: {}", clip(s), walls_range())))
+            .ok_or_else(|| {
+                refuse(ListProblem::OutOfRange {
+                    item: s.to_string(),
+                    range: walls_range(),
+                })
+            })
     };
     let mut v: Vec<u8> = if let Some((a, b)) = text.split_once("..=") {
         (num(a)?..=num(b)?).collect()
@@ -64,11 +78,13 @@ pub fn parse_wall_counts(text: &str) -> Result<Vec<u8>> {
         text.split(',').map(num).collect::<Result<_>>()?
     };
     if v.is_empty() {
-        return Err(refuse("the range is empty (it has no wall count)".into()));
+        return Err(refuse(ListProblem::EmptyRange { noun: "wall count" }));
     }
     v.sort_unstable();
     if let Some(pair) = v.windows(2).find(|p| p[0] == p[1]) {
-        return Err(refuse(format!("{} is given twice", pair[0])));
+        return Err(refuse(ListProblem::Twice {
+            item: pair[0].to_string(),
+        }));
     }
     Ok(v)
 }

@@ -2,7 +2,7 @@
 //! configurations come from, what to save (`SolveOptions`); and the constants the plan
 //! divides a budget by.
 
-use crate::error::{Error, Result};
+use crate::error::{Bound, Error, Result, Setting};
 use crate::retro::{self, Precision};
 use crate::rules::geometry::Player;
 use crate::support::memory;
@@ -139,7 +139,7 @@ pub const DEFAULT_MAX_DEPTH: u8 = 120;
 /// The checked `--max-depth`, or its default.
 pub fn max_depth(given: Option<u8>) -> Result<u8> {
     match given {
-        Some(0) => Err(Error::Argument("--max-depth must be at least 1".into())),
+        Some(0) => Err(Error::limit(Setting::MaxDepth, 0, Bound::AtLeast(1))),
         d => Ok(d.unwrap_or(DEFAULT_MAX_DEPTH)),
     }
 }
@@ -156,10 +156,8 @@ pub fn time_limit(seconds: f64) -> Result<Duration> {
     (seconds > 0.0 && seconds <= MAX_SECONDS as f64)
         .then(|| Duration::from_secs_f64(seconds))
         .filter(|d| !d.is_zero())
-        .ok_or_else(|| {
-            Error::Argument(format!(
-                "--max-seconds must be a positive number of seconds of at most {MAX_SECONDS} \
-                 (a year)"
-            ))
+        .ok_or(Error::Seconds {
+            setting: Setting::MaxSeconds,
+            most: MAX_SECONDS,
         })
 }

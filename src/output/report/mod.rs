@@ -158,12 +158,17 @@ const OUTPUT_NAMES: [&str; 4] = [CSV_NAME, JSON_NAME, MARKDOWN_NAME, SVG_NAME];
 /// result (`CellRecord::impossibility`) or repeats a cell, with the file and line: `--check`
 /// and `--resume` would otherwise count such a row as a match or a new result.
 pub fn read_csv(path: &Path) -> Result<Vec<CellRecord>> {
-    let cannot = |why: String| Error::Io(format!("cannot read {}: {why}", path.display()));
+    // A CSV error before the first row is the file's (opening it, its header), so it is
+    // told as an I/O error of the file (`csv` turns its errors into `io::Error`s).
+    let cannot = |source: std::io::Error| Error::io("read", path, source);
     if path.is_dir() {
-        return Err(cannot("it is a directory, not a CSV file".into()));
+        return Err(cannot(std::io::Error::new(
+            std::io::ErrorKind::IsADirectory,
+            "it is a directory, not a CSV file",
+        )));
     }
-    let mut reader = csv::Reader::from_path(path).map_err(|e| cannot(e.to_string()))?;
-    let headers = reader.headers().map_err(|e| cannot(e.to_string()))?.clone();
+    let mut reader = csv::Reader::from_path(path).map_err(|e| cannot(e.into()))?;
+    let headers = reader.headers().map_err(|e| cannot(e.into()))?.clone();
     let mut records: Vec<(CellRecord, u64)> = Vec::new();
     for row in reader.records() {
         let at =
@@ -226,10 +231,9 @@ fn csv_reason(e: &csv::Error, headers: &csv::StringRecord) -> String {
 /// Writes table.csv, table.json, table.md and table.svg into `dir`, each atomically, records sorted
 /// by board and walls.
 pub fn write_all(dir: &Path, records: &[CellRecord]) -> Result<()> {
-    std::fs::create_dir_all(dir)
-        .map_err(|e| Error::Io(format!("cannot create {}: {e}", dir.display())))?;
+    std::fs::create_dir_all(dir).map_err(|e| Error::io("create", dir, e))?;
     let sorted = write_csv(&dir.join(CSV_NAME), records)?;
-    let json = serde_json::to_string_pretty(&sorted).map_err(|e| Error::Io(e.to_string()))?;
+    let json = serde_json::to_string_pretty(&sorted).map_err(std::io::Error::from)?;
     output_file::replace(&dir.join(JSON_NAME), format!("{json}\n").as_bytes())?;
     output_file::replace(
         &dir.join(MARKDOWN_NAME),
@@ -248,7 +252,7 @@ pub fn write_csv(path: &Path, records: &[CellRecord]) -> Result<Vec<CellRecord>>
     {
         let mut w = csv::Writer::from_writer(&mut csv_bytes);
         for r in &sorted {
-            w.serialize(r).map_err(|e| Error::Io(e.to_string()))?;
+            w.serialize(r).map_err(std::io::Error::from)?;
         }
         w.flush()?;
     }
@@ -264,15 +268,23 @@ pub fn write_csv(path: &Path, records: &[CellRecord]) -> Result<Vec<CellRecord>>
 /// temporaries themselves, so `remove_stale_temporaries` clears them if the run is killed
 /// in between.
 pub fn check_writable(dir: &Path) -> Result<()> {
-    let cannot =
-        |why: String| Error::Io(format!("cannot write results to {}: {why}", dir.display()));
+    let cannot = |source: std::io::Error| Error::io("write results to", dir, source);
     if dir.exists() && !dir.is_dir() {
-        return Err(cannot("it is not a directory".into()));
+        return Err(cannot(std::io::Error::new(
+            std::io::ErrorKind::NotADirectory,
+            "it is not a directory",
+        )));
     }
-    std::fs::create_dir_all(dir).map_err(|e| cannot(e.to_string()))?;
+    std::fs::create_dir_all(dir).map_err(cannot)?;
     for name in OUTPUT_NAMES {
         let path = dir.join(name);
-        output_file::check(&path).map_err(|e| cannot(format!("{}: {e}", path.display())))?;
+        // The file that failed, named before the system's reason, its kind kept.
+        output_file::check(&path).map_err(|e| {
+            cannot(std::io::Error::new(
+                e.kind(),
+                format!("{}: {e}", path.display()),
+            ))
+        })?;
     }
     Ok(())
 }

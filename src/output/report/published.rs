@@ -21,12 +21,12 @@ pub fn parse(text: &str) -> Result<Vec<PublishedCell>> {
     let mut reader = csv::Reader::from_reader(text.as_bytes());
     let mut cells = Vec::new();
     for (i, row) in reader.records().enumerate() {
-        let row = row.map_err(|e| Error::Io(format!("published table row {}: {e}", i + 2)))?;
+        let row = row.map_err(|e| Error::Input(format!("published table row {}: {e}", i + 2)))?;
         let field = |k: usize| row.get(k).unwrap_or("").trim().to_string();
         let num = |k: usize| -> Result<usize> {
             field(k)
                 .parse()
-                .map_err(|_| Error::Io(format!("published table row {}: bad number", i + 2)))
+                .map_err(|_| Error::Input(format!("published table row {}: bad number", i + 2)))
         };
         let outcome = match field(3).as_str() {
             "?" => Outcome::Unknown,
@@ -34,7 +34,7 @@ pub fn parse(text: &str) -> Result<Vec<PublishedCell>> {
                 Outcome::try_from(code.to_string()).expect("1, 2 and D are outcomes")
             }
             other => {
-                return Err(Error::Io(format!(
+                return Err(Error::Input(format!(
                     "published table row {}: outcome '{other}' is not 1, 2, D or ?",
                     i + 2
                 )));

@@ -26,11 +26,11 @@ pub fn handles(board: crate::rules::geometry::Board) -> bool {
 /// Refuses a board over `MAX_SQUARES` cells, saying why.
 pub fn check_board(board: crate::rules::geometry::Board) -> Result<()> {
     if !handles(board) {
-        return Err(crate::Error::Argument(format!(
-            "the retrograde analysis handles boards of at most {MAX_SQUARES} cells; {board} has {} \
-             (use proof search: --method search)",
-            board.squares()
-        )));
+        return Err(crate::Error::BoardTooLarge {
+            board: board.to_string(),
+            squares: board.squares(),
+            max: MAX_SQUARES,
+        });
     }
     Ok(())
 }

@@ -107,10 +107,14 @@ impl Ranks for InProcess {
 }
 
 /// Error `e` of a rank, its message led by `who` (the rank, and the layer where there is
-/// one); refusals every rank makes alike are left as they are.
+/// one); refusals every rank makes alike are left as they are. An I/O error is wrapped
+/// whole (`Error::Rank`), so that it keeps its source.
 pub fn naming(e: Error, who: &str) -> Error {
     match e {
-        Error::Io(m) => Error::Io(format!("{who}: {m}")),
+        e @ (Error::Io { .. } | Error::System(_)) => Error::Rank {
+            who: who.to_string(),
+            error: Box::new(e),
+        },
         Error::Damaged(m) => Error::Damaged(format!("{who}: {m}")),
         Error::Disk {
             dir,

@@ -91,8 +91,8 @@ pub struct SplitFile {
     pub segments: Vec<u64>,
 }
 
-pub(in crate::retro) fn io(path: &Path, what: &str, e: impl std::fmt::Display) -> Error {
-    Error::Io(format!("cannot {what} {}: {e}", path.display()))
+pub(in crate::retro) fn io(path: &Path, what: &str, e: std::io::Error) -> Error {
+    Error::io(what, path, e)
 }
 
 /// A file of a saved table that cannot be read: damage if it is missing or not text where
@@ -265,7 +265,9 @@ pub(in crate::retro) fn manifest(dir: &Path) -> Result<Vec<(String, String)>> {
 fn no_manifest(dir: &Path) -> Error {
     let d = dir.display();
     if !dir.exists() {
-        return Error::Argument(format!("{d} does not exist"));
+        return Error::Missing {
+            path: dir.to_path_buf(),
+        };
     }
     if dir.join(PROGRESS).exists() {
         return Error::Argument(format!(

@@ -158,10 +158,9 @@ pub fn contents(dir: &Path) -> Result<Option<Contents>> {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
         Err(e) => return Err(io(dir, "read", e)),
         Ok(m) if !m.is_dir() => {
-            return Err(Error::Argument(format!(
-                "{} is not a directory",
-                dir.display()
-            )));
+            return Err(Error::NotADirectory {
+                path: dir.to_path_buf(),
+            });
         }
         Ok(_) => {}
     }
@@ -395,11 +394,10 @@ pub fn remove_tables_except(dir: &Path, keep: &[String]) -> Result<()> {
         return Ok(());
     };
     if let Some(foreign) = &c.foreign {
-        return Err(Error::Io(format!(
-            "{} now holds {foreign}, which is not a saved table's: the old tables there were \
-             not removed",
-            dir.display()
-        )));
+        return Err(Error::Foreign {
+            dir: dir.to_path_buf(),
+            entry: foreign.clone(),
+        });
     }
     if c.table_files {
         for (name, _) in entries(dir)? {
@@ -428,8 +426,9 @@ pub fn remove_leftovers(c: &Contents) {
 /// directory (`table --save`, `WxH-wN`), each with its cell read from its header. A
 /// directory that holds neither, or files that are not a saved table's, is refused.
 pub fn tables_in(dir: &Path) -> Result<Vec<(PathBuf, Board, u8)>> {
-    let c = contents(dir)?
-        .ok_or_else(|| Error::Argument(format!("{} does not exist", dir.display())))?;
+    let c = contents(dir)?.ok_or_else(|| Error::Missing {
+        path: dir.to_path_buf(),
+    })?;
     if let Some(foreign) = &c.foreign {
         return Err(Error::Argument(format!(
             "{} holds {foreign}, which is not a saved table's: give a directory written by \

@@ -131,19 +131,19 @@ impl Spill {
         let first_ok = first.as_ref().is_none_or(Result::is_ok) as u8;
         if all_gather(ranks, &[first_ok])[0] != [1] {
             return first.unwrap_or_else(|| {
-                Err(Error::Argument(format!(
-                    "rank 0 could not take up {}: see its message",
-                    dir.display()
-                )))
+                Err(Error::PeerTakeUp {
+                    rank: 0,
+                    dir: dir.to_path_buf(),
+                })
             });
         }
         let mine = first.unwrap_or_else(|| Spill::open_shared(dir, configs, precision, progress));
         let all = all_gather(ranks, &[mine.is_ok() as u8]);
         match all.iter().position(|ok| ok != &[1]) {
-            Some(r) if mine.is_ok() => Err(Error::Io(format!(
-                "rank {r} could not take up {}: see its message",
-                dir.display()
-            ))),
+            Some(r) if mine.is_ok() => Err(Error::PeerTakeUp {
+                rank: r,
+                dir: dir.to_path_buf(),
+            }),
             _ => mine,
         }
     }
