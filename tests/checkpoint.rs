@@ -733,3 +733,23 @@ fn a_checkpoint_the_length_search_cannot_take_is_left_alone() {
     assert_eq!(std::fs::read(&path).unwrap(), before);
     std::fs::remove_file(&path).unwrap();
 }
+
+/// A checkpoint whose keys are the full tables' ids as numbered before 3345ae9
+/// (`enumeration-1`) is refused, and the message says it is an older numbering of the same
+/// cell, read by an earlier binary, not another cell.
+#[test]
+fn a_checkpoint_of_the_old_numbering_is_refused_with_why() {
+    let path = file("old-numbering");
+    let (code, _, err) = solve_cli(&path, &["--store", "full"]);
+    assert_eq!(code, Some(0), "{err}");
+    reseal_header(&path, |header| {
+        assert!(header.contains(" keys enumeration-2 "), "{header}");
+        header.replace(" keys enumeration-2 ", " keys enumeration-1 ")
+    });
+    assert_refused(
+        solve_cli(&path, &["--store", "full"]),
+        &path,
+        "a binary built from an earlier commit goes on from it",
+    );
+    std::fs::remove_file(&path).unwrap();
+}

@@ -528,3 +528,38 @@ fn verify_help_states_the_exit_codes() {
         assert!(flat.contains(code), "{code}\n{help}");
     }
 }
+
+/// A saved table of layout 1 (written before 3345ae9, its configurations numbered
+/// otherwise), whole and matching its manifest, is refused by `verify` with what to do,
+/// never read.
+#[test]
+fn a_table_of_the_old_numbering_is_refused_with_why() {
+    use sha2::{Digest, Sha256};
+    let dir = scratch("old-layout").join("t");
+    save(&["3x4", "--walls", "1"], &dir, &[]);
+    let header = std::fs::read_to_string(dir.join("header.json")).unwrap();
+    let old = header.replace("\"layout_version\": 2,", "\"layout_version\": 1,");
+    assert_ne!(old, header, "{header}");
+    std::fs::write(dir.join("header.json"), &old).unwrap();
+    let digest: String = Sha256::digest(old.as_bytes())
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    let manifest: String = std::fs::read_to_string(dir.join("MANIFEST.sha256"))
+        .unwrap()
+        .lines()
+        .map(|line| match line.strip_suffix("  header.json") {
+            Some(_) => format!("{digest}  header.json\n"),
+            None => format!("{line}\n"),
+        })
+        .collect();
+    std::fs::write(dir.join("MANIFEST.sha256"), manifest).unwrap();
+    let out = run(&["verify", s(&dir), "-q"]);
+    // `verify` reports a failed check on stdout, a refusal on stderr.
+    let err = format!("{}{}", stdout(&out), stderr(&out));
+    assert_ne!(out.status.code(), Some(0), "{err}");
+    assert!(
+        err.contains("(layout 1)") && err.contains("a binary built from an earlier commit"),
+        "{err}"
+    );
+}

@@ -302,11 +302,15 @@ impl Checkpoint {
             .split_once(" no-win ")
             .ok_or("its header does not say which iterations failed")?;
         if cell != self.cell {
-            return Err(format!(
-                "it is for {cell}, not {} (keys name the store's numbering: `--store` must \
-                 be the same)",
-                self.cell
-            ));
+            // The full tables' ids were numbered otherwise before 3345ae9 (keys
+            // "enumeration-1"): not another cell, an older numbering of the same one.
+            let why = if cell.ends_with(" keys enumeration-1") {
+                "; its keys are the full tables' ids as numbered before 2026-11-28 (commit \
+                 3345ae9): a binary built from an earlier commit goes on from it"
+            } else {
+                " (keys name the store's numbering: `--store` must be the same)"
+            };
+            return Err(format!("it is for {cell}, not {}{why}", self.cell));
         }
         let (depths, bytes) = numbers
             .split_once(" bytes ")

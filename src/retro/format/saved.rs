@@ -52,6 +52,17 @@ pub fn precision_of(header: &Header) -> Option<Precision> {
         _ => None,
     }
 }
+/// What to do with files of an older layout version: they are not damaged, only numbered
+/// otherwise (empty for any other version).
+pub(in crate::retro) fn older_layout(version: u32) -> &'static str {
+    if version == 1 {
+        "; layout 1 was written before 2026-11-28 (commit 3345ae9), when configurations were \
+         numbered otherwise: a binary built from an earlier commit reads it"
+    } else {
+        ""
+    }
+}
+
 /// The version of the slot order (`layout.rs`) and of the configuration numbering
 /// (`configs/enumerate.rs`); a change in either must change it. Version 2 (2026-11-28):
 /// configurations numbered with the two walls of an anchor side by side in their keys.
@@ -371,10 +382,11 @@ pub fn header(dir: &Path) -> Result<Header> {
     if precision_of(&header).is_none() || header.layout_version != LAYOUT_VERSION {
         return Err(Error::Damaged(format!(
             "{}: format \"{}\" (layout {}), this program reads \"{FORMAT}\" and \
-             \"{FORMAT_OUTCOMES}\" (layout {LAYOUT_VERSION})",
+             \"{FORMAT_OUTCOMES}\" (layout {LAYOUT_VERSION}){}",
             dir.join(HEADER).display(),
             header.format,
-            header.layout_version
+            header.layout_version,
+            older_layout(header.layout_version)
         )));
     }
     Ok(header)

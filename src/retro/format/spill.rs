@@ -159,10 +159,11 @@ impl Spill {
         if found.format != FORMAT || found.layout_version != mine.layout_version {
             return Err(Error::Damaged(format!(
                 "{}: \"{}\" (layout {}), not what this program writes; delete the directory \
-                 to start again",
+                 to start again{}",
                 path.display(),
                 found.format,
-                found.layout_version
+                found.layout_version,
+                saved::older_layout(found.layout_version)
             )));
         }
         let cell = (found.width, found.height, found.walls);
