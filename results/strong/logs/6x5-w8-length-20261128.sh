@@ -6,7 +6,7 @@ bin=/work/ckpt/bin/qs-403a18d-pv
 w=8
 log=/work/ckpt/logs/6x5-w$w-length-403a18d-pv-$(date -u +%Y%m%dT%H%M)
 echo "length 6x5 w$w $(date -u)" >> /work/ckpt/logs/chain.log
-nice -n 19 /usr/bin/time -v $bin solve 6x5 --walls $w --method retro --memory 16G --precision compact \
+nice -n 19 /usr/bin/time -v $bin solve 6x5 --walls $w --method retro --memory 21G --precision compact \
   --scratch /work/ckpt/strong/6x5-w$w --checkpoint /work/ckpt/strong/6x5-w$w.checkpoint \
   --stats --json -v > $log.json 2> $log.err
 echo "end 6x5 w$w rc $? $(date -u)" >> /work/ckpt/logs/chain.log
