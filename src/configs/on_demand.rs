@@ -27,9 +27,9 @@
 //! search checks the mark where it checks its deadline and stops, storing nothing.
 //!
 //! Where the cell's wall sets can be numbered within a key's bits (`SetNumbers`: 9x9 with up
-//! to 3 walls each, 11x11 too, 7x5 with up to 10), the transposition table knows a configuration by its rank, not
-//! its id: then `forget` may empty the store between two tries of an iteration, and what
-//! the table learnt before stays true.
+//! to 3 walls each, 11x11 too, 7x5 with up to 10), the transposition table knows a
+//! configuration by that number, not its id: then `forget` may empty the store between two
+//! tries of an iteration, and what the table learnt before stays true.
 
 use super::index::{self, Index};
 use super::set_numbers::SetNumbers;

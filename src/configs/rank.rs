@@ -45,10 +45,11 @@ struct Pass {
     choice: [Choice; MOST_ANCHORS],
     state: [usize; MOST_ANCHORS + 1],
     left: [usize; MOST_ANCHORS + 1],
-    /// The terms of the anchors before `a` for a set of one wall more...
-    more: [u64; MOST_ANCHORS + 1],
-    /// ... and of one wall fewer.
-    fewer: [u64; MOST_ANCHORS + 1],
+    /// Whether the neighbours read from the pass have one wall more (children) or fewer
+    /// (parents).
+    more: bool,
+    /// The neighbours' terms of the anchors before `a` (one wall more or fewer to place).
+    before: [u64; MOST_ANCHORS + 1],
     /// The set's own terms of the anchors from `a` on.
     after: [u64; MOST_ANCHORS + 1],
 }
@@ -56,6 +57,19 @@ struct Pass {
 impl Choice {
     fn walls(self) -> usize {
         usize::from(self != Choice::Empty)
+    }
+
+    /// The wall this choice puts on `anchor`, if any.
+    fn wall(self, anchor: Square) -> Option<Wall> {
+        let orientation = match self {
+            Choice::Horizontal => Orientation::Horizontal,
+            Choice::Vertical => Orientation::Vertical,
+            Choice::Empty => return None,
+        };
+        Some(Wall {
+            anchor,
+            orientation,
+        })
     }
 }
 
@@ -195,39 +209,26 @@ impl ProfileRank {
             let at = rank.at(anchors, end.profile(i), 0);
             rank.completions[at] = 1;
         }
+        // Each anchor from the last: the completions of each choice, their sum, and what
+        // each choice passes (the completions of the choices before it).
         for a in (0..anchors).rev() {
             for i in 0..rank.reduced[a].count {
                 let state = rank.reduced[a].profile(i);
                 for m in 0..=most {
-                    let ways = CHOICES
-                        .iter()
-                        .filter(|c| c.walls() <= m)
-                        .filter_map(|&c| rank.step(a, state, c).map(|next| (c, next)))
-                        .map(|(c, next)| rank.completions[rank.at(a + 1, next, m - c.walls())])
-                        .fold(0u64, u64::saturating_add);
-                    let at = rank.at(a, state, m);
-                    rank.completions[at] = ways;
-                }
-            }
-        }
-        for a in 0..anchors {
-            for i in 0..rank.reduced[a].count {
-                let state = rank.reduced[a].profile(i);
-                for (k, &mine) in CHOICES.iter().enumerate() {
-                    for m in 0..=most {
-                        let mut ways = 0u64;
-                        for &earlier in &CHOICES[..k] {
-                            if earlier.walls() <= m
-                                && let Some(next) = rank.step(a, state, earlier)
-                            {
-                                let more =
-                                    rank.completions[rank.at(a + 1, next, m - earlier.walls())];
-                                ways = ways.saturating_add(more);
-                            }
+                    let ways = CHOICES.map(|c| match rank.step(a, state, c) {
+                        Some(next) if c.walls() <= m => {
+                            rank.completions[rank.at(a + 1, next, m - c.walls())]
                         }
-                        let at = rank.passed_at(a, state, mine, m);
-                        rank.passed[at] = ways;
+                        _ => 0,
+                    });
+                    let mut passed = 0u64;
+                    for (&c, &w) in CHOICES.iter().zip(&ways) {
+                        let at = rank.passed_at(a, state, c, m);
+                        rank.passed[at] = passed;
+                        passed = passed.saturating_add(w);
                     }
+                    let at = rank.at(a, state, m);
+                    rank.completions[at] = passed;
                 }
             }
         }
@@ -323,17 +324,17 @@ impl ProfileRank {
         self.passed[self.passed_at(a, state, mine, left)]
     }
 
-    /// The pass over `walls` (a configuration) that the ranks of its children and parents
-    /// are read from: a neighbour agrees with it before the anchor that changes (with one
-    /// wall more or fewer to place) and, once the profile has forgotten that anchor (a row
-    /// later at most), after it.
-    fn pass(&self, walls: WallSet) -> Pass {
+    /// The pass over `walls` (a configuration) that the ranks of its children (`more`) or
+    /// its parents are read from: a neighbour agrees with it before the anchor that changes
+    /// (with one wall more or fewer to place) and, once the profile has forgotten that
+    /// anchor (a row later at most), after it.
+    fn pass(&self, walls: WallSet, more: bool) -> Pass {
         let mut p = Pass {
             choice: [Choice::Empty; MOST_ANCHORS],
             state: [0; MOST_ANCHORS + 1],
             left: [0; MOST_ANCHORS + 1],
-            more: [0; MOST_ANCHORS + 1],
-            fewer: [0; MOST_ANCHORS + 1],
+            more,
+            before: [0; MOST_ANCHORS + 1],
             after: [0; MOST_ANCHORS + 1],
         };
         let n = self.anchors;
@@ -343,13 +344,14 @@ impl ProfileRank {
             let (state, left) = (p.state[a], p.left[a]);
             let mine = self.choice(walls, a).expect("a configuration");
             p.choice[a] = mine;
-            p.more[a + 1] = p.more[a] + self.passed(a, state, mine, left + 1);
-            p.fewer[a + 1] = p.fewer[a]
-                + if left > 0 {
-                    self.passed(a, state, mine, left - 1)
-                } else {
-                    0
-                };
+            // A parent has a wall fewer to place only up to the anchor of the wall it lacks,
+            // so `left` is at least 1 wherever `before` is read.
+            let theirs = if more {
+                left + 1
+            } else {
+                left.saturating_sub(1)
+            };
+            p.before[a + 1] = p.before[a] + self.passed(a, state, mine, theirs);
             p.after[a] = self.passed(a, state, mine, left);
             p.state[a + 1] = self.step(a, state, mine).expect("a configuration");
             p.left[a + 1] = left - mine.walls();
@@ -364,12 +366,9 @@ impl ProfileRank {
     /// instead (a wall added or taken away), in its layer; `None` where the walls clash.
     fn neighbour(&self, p: &Pass, b: usize, new: Choice) -> Option<u64> {
         let (state, left) = (p.state[b], p.left[b]);
-        let (before, left_here) = if new == Choice::Empty {
-            (p.fewer[b], left - 1)
-        } else {
-            (p.more[b], left + 1)
-        };
-        let mut rank = before + self.passed(b, state, new, left_here);
+        debug_assert_eq!(p.more, new != Choice::Empty, "a neighbour the pass serves");
+        let left_here = if p.more { left + 1 } else { left - 1 };
+        let mut rank = p.before[b] + self.passed(b, state, new, left_here);
         let mut s = self.step(b, state, new)?;
         for a in b + 1..=self.anchors {
             if a == self.anchors || self.same(a, s, p.state[a]) {
@@ -386,21 +385,13 @@ impl ProfileRank {
     /// in key order: one pass over `walls` for them all.
     pub fn child_ranks(&self, walls: WallSet, mut f: impl FnMut(Wall, u64)) {
         debug_assert!((walls.len() as usize) < self.most, "a wall left to place");
-        let p = self.pass(walls);
+        let p = self.pass(walls, true);
         for b in (0..self.anchors).filter(|&b| p.choice[b] == Choice::Empty) {
-            for (new, orientation) in [
-                (Choice::Horizontal, Orientation::Horizontal),
-                (Choice::Vertical, Orientation::Vertical),
-            ] {
-                if let Some(rank) = self.neighbour(&p, b, new) {
-                    let anchor = self.cell(b) as Square;
-                    f(
-                        Wall {
-                            anchor,
-                            orientation,
-                        },
-                        rank,
-                    );
+            for new in [Choice::Horizontal, Choice::Vertical] {
+                if let (Some(rank), Some(wall)) =
+                    (self.neighbour(&p, b, new), new.wall(self.cell(b) as Square))
+                {
+                    f(wall, rank);
                 }
             }
         }
@@ -409,23 +400,14 @@ impl ProfileRank {
     /// Calls `f(wall, rank)` for every wall of `walls` (a configuration), with the rank of
     /// `walls` less that wall in the layer below, in key order: one pass for them all.
     pub fn parent_ranks(&self, walls: WallSet, mut f: impl FnMut(Wall, u64)) {
-        let p = self.pass(walls);
-        for b in (0..self.anchors).filter(|&b| p.choice[b] != Choice::Empty) {
-            let orientation = match p.choice[b] {
-                Choice::Horizontal => Orientation::Horizontal,
-                _ => Orientation::Vertical,
-            };
-            let rank = self
-                .neighbour(&p, b, Choice::Empty)
-                .expect("fewer walls never clash");
-            let anchor = self.cell(b) as Square;
-            f(
-                Wall {
-                    anchor,
-                    orientation,
-                },
-                rank,
-            );
+        let p = self.pass(walls, false);
+        for b in 0..self.anchors {
+            if let Some(wall) = p.choice[b].wall(self.cell(b) as Square) {
+                let rank = self
+                    .neighbour(&p, b, Choice::Empty)
+                    .expect("fewer walls never clash");
+                f(wall, rank);
+            }
         }
     }
 
@@ -443,17 +425,8 @@ impl ProfileRank {
                 }
                 let ways = self.completions[self.at(a + 1, next, left - choice.walls())];
                 if rank < ways {
-                    let anchor = self.cell(a) as Square;
-                    let orientation = match choice {
-                        Choice::Horizontal => Some(Orientation::Horizontal),
-                        Choice::Vertical => Some(Orientation::Vertical),
-                        Choice::Empty => None,
-                    };
-                    if let Some(orientation) = orientation {
-                        walls = walls.with(Wall {
-                            anchor,
-                            orientation,
-                        });
+                    if let Some(wall) = choice.wall(self.cell(a) as Square) {
+                        walls = walls.with(wall);
                     }
                     state = next;
                     left -= choice.walls();

@@ -1,7 +1,7 @@
 //! The configurations of a cell numbered as the eager tables number them, without a record
 //! per configuration: what the retrograde analysis needs of a cell whose tables do not fit
 //! memory (6x6 with 4 walls: 44 GiB of tables; 6x5 with 10 walls: 22.6 GiB of tables,
-//! 92 M configurations, numbered here from a table of 0.2 MiB).
+//! 92 M configurations, numbered here from a table of 0.5 MiB).
 //!
 //! The eager tables number layer `k` (configurations of `k` walls) in the lexicographic
 //! order of their ascending key lists (`enumerate.rs`: grouped by parent, siblings by the
