@@ -4,27 +4,26 @@
 //!
 //! 1. `scan_exits`: for every position, the best value its wall moves reach (the smallest
 //!    code among them, see `code.rs`).
-//! 2. `count_children`: a position that is over gets its value; every other one a counter
-//!    of its pawn moves not yet known to lose for it; exits seed wins (and losses of
-//!    positions without pawn moves).
-//! 3. `propagate`: buckets by remoteness, smallest first, so each value is exact: a win
-//!    is fixed by its quickest winning move, a loss by its last refuted move.
-//! 4. `mark_draws`: whatever is still undecided is a draw (`UNDECIDED` is the draw's code
-//!    already); count outcomes.
+//! 2. Positions that are over get their value (level 0).
+//! 3. Remoteness by remoteness, smallest first, so each value is exact: a win is fixed by
+//!    its quickest winning move, a loss by its last refuted move (`levels.rs`, a row of
+//!    positions at a time).
+//! 4. Whatever is still undecided is a draw (`UNDECIDED` is the draw's code already);
+//!    count outcomes.
 //!
 //! The block is solved whole, both sides to move, into the local slots of `Scratch::values`
 //! (see `layout.rs`); `layer.rs` stores what it needs of them.
 
 use super::board::narrow;
-use super::code::{self, Code, NO_EXIT, UNDECIDED};
+use super::code::{Code, NO_EXIT, UNDECIDED};
 use super::layout::{LOCAL_LEN, Layout};
+use super::levels::{self, Levels};
 use super::pawn_graph::PawnGraph;
 use super::source::Child;
 use super::store::Packing;
 use super::value::RetroStats;
-use super::value::Value;
 use crate::rules::bitboard::bits;
-use crate::rules::geometry::{Board, MAX_SQUARES, Player, Square};
+use crate::rules::geometry::{Board, MAX_SQUARES, Player};
 
 /// A remoteness above `code::MAX_REMOTENESS` turned up: the store cannot hold it.
 #[derive(Debug)]
@@ -56,27 +55,23 @@ pub struct Block<'a> {
 pub struct Scratch {
     /// The block's values, by local slot (both sides to move).
     pub values: Vec<Code>,
-    /// Pawn moves of each position not yet known to lose for its mover, plus one if a wall
-    /// move draws or wins (so that such a position never becomes a loss).
-    counters: Vec<u8>,
     /// The best wall move of each position: the smallest code its wall moves reach.
     exits: Vec<Code>,
-    /// `buckets[r]`: slots that get their value with remoteness `r`.
-    buckets: Vec<Vec<u16>>,
+    /// The rows of positions the levels are decided in (`levels.rs`).
+    levels: Levels,
     /// A child block of 2-bit outcomes decoded into codes (`scan_exits`).
     decoded: Vec<Code>,
 }
 
 impl Scratch {
     pub fn new() -> Scratch {
-        // Slots go in `u16` bucket entries: a block has 2 * 64 * 64 local slots (boards of at
-        // most `retro::MAX_SQUARES` cells).
+        // Slots go in `u16` entries (`Levels::due`): a block has 2 * 64 * 64 local slots
+        // (boards of at most `retro::MAX_SQUARES` cells).
         const _: () = assert!(LOCAL_LEN <= 1 << 16);
         Scratch {
             values: vec![UNDECIDED; LOCAL_LEN],
-            counters: vec![0; LOCAL_LEN],
             exits: vec![NO_EXIT; LOCAL_LEN],
-            buckets: Vec::new(),
+            levels: Levels::new(),
             decoded: vec![UNDECIDED; MAX_SQUARES * MAX_SQUARES],
         }
     }
@@ -84,17 +79,6 @@ impl Scratch {
     /// The best exit of each position, by local slot (`Block::exits_given`).
     pub fn exits_mut(&mut self) -> &mut [Code] {
         &mut self.exits
-    }
-
-    fn push(&mut self, r: usize, slot: usize) -> Result<(), TooDeep> {
-        if r > code::MAX_REMOTENESS {
-            return Err(TooDeep);
-        }
-        if self.buckets.len() <= r {
-            self.buckets.resize_with(r + 1, Vec::new);
-        }
-        self.buckets[r].push(slot as u16);
-        Ok(())
     }
 }
 
@@ -109,11 +93,9 @@ pub fn solve<P: Packing>(block: &Block, scratch: &mut Scratch) -> Result<RetroSt
     if !block.exits_given {
         scan_exits::<P>(block, &mut scratch.exits, &mut scratch.decoded);
     }
-    let solved = count_children(block, scratch, &mut values)
-        .and_then(|()| propagate(block, scratch, &mut values));
-    let stats = mark_draws(block, &values);
+    let solved = levels::solve(block, &scratch.exits, &mut values, &mut scratch.levels);
     scratch.values = values;
-    solved.map(|()| stats)
+    solved
 }
 
 impl Block<'_> {
@@ -126,42 +108,9 @@ impl Block<'_> {
         self.reach
     }
 
-    /// Calls `f(side to move, p1, p2)` for every position of the block.
-    pub fn for_each_position(&self, mut f: impl FnMut(Player, Square, Square)) {
-        let [live1, live2] = self.live();
-        for side in [Player::One, Player::Two] {
-            for p1 in bits(live1) {
-                for p2 in bits(live2 & !(1 << p1)) {
-                    f(side, p1, p2);
-                }
-            }
-        }
-    }
-
     /// Each player's goal row, in the analysis's word.
-    fn goals(&self) -> [u64; 2] {
+    pub fn goals(&self) -> [u64; 2] {
         [Player::One, Player::Two].map(|p| narrow(self.board().goal(p)))
-    }
-
-    /// The player who has won in the position with these pawns, if the game is over
-    /// (Player 1 checked first, as `Position::winner` does), given `goals` (`Block::goals`,
-    /// read once per block, not per position).
-    fn winner(goals: [u64; 2], p1: Square, p2: Square) -> Option<Player> {
-        if goals[0] >> p1 & 1 == 1 {
-            Some(Player::One)
-        } else if goals[1] >> p2 & 1 == 1 {
-            Some(Player::Two)
-        } else {
-            None
-        }
-    }
-
-    /// The mover's and the other pawn's cells.
-    fn pawns_of(side: Player, p1: Square, p2: Square) -> (Square, Square) {
-        match side {
-            Player::One => (p1, p2),
-            Player::Two => (p2, p1),
-        }
     }
 }
 
@@ -233,144 +182,105 @@ fn scan_exits<P: Packing>(block: &Block, exits: &mut [Code], decoded: &mut [Code
     }
 }
 
-/// Step 2. Positions that are over get their value and go to bucket 0. Every other one
-/// gets a counter of its pawn moves (plus one if a wall move draws or wins, since then it
-/// cannot lose); a winning wall move seeds a win at its remoteness, and a position whose
-/// only moves are losing walls is seeded as a loss at the longest of them.
-fn count_children(block: &Block, s: &mut Scratch, values: &mut [Code]) -> Result<(), TooDeep> {
-    for bucket in &mut s.buckets {
-        bucket.clear();
-    }
-    if s.buckets.is_empty() {
-        s.buckets.push(Vec::new());
-    }
-    let layout = block.layout;
-    let goals = block.goals();
-    let mut result = Ok(());
-    block.for_each_position(|side, p1, p2| {
-        let slot = layout.index(side, p1, p2);
-        if let Some(winner) = Block::winner(goals, p1, p2) {
-            values[slot] = if winner == side {
-                code::WIN_NOW
-            } else {
-                code::LOSS_NOW
-            };
-            s.buckets[0].push(slot as u16);
-            return;
-        }
-        let (me, other) = Block::pawns_of(side, p1, p2);
-        let moves = block.graph.dests(me, other).count_ones() as u8;
-        let seeded = match code::exit_value(s.exits[slot]) {
-            Some(Value::Win(r)) => {
-                s.counters[slot] = moves + 1;
-                s.push(r as usize, slot)
-            }
-            Some(Value::Draw) => {
-                s.counters[slot] = moves + 1;
-                Ok(())
-            }
-            Some(Value::Loss(r)) if moves == 0 => {
-                s.counters[slot] = 0;
-                s.push(r as usize, slot)
-            }
-            // Without any move at all (only with H = 2) the position stays undecided: a draw.
-            Some(Value::Loss(_)) | None => {
-                s.counters[slot] = moves;
-                Ok(())
-            }
-        };
-        if seeded.is_err() {
-            result = seeded;
-        }
-    });
-    result
-}
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::configs::{ConfigId, Tables};
+    use crate::retro::engine::buckets;
+    use crate::retro::engine::code::{LOSS_NOW, WIN_IN_ONE};
+    use crate::support::progress::Silent;
 
-/// The slots of the positions from which a pawn move leads to `slot`.
-#[inline(always)]
-fn parents(block: &Block, slot: usize, mut f: impl FnMut(usize)) {
-    let layout = block.layout;
-    let (side, p1, p2) = layout.unindex(slot);
-    match side {
-        // Player 1 just moved to p1.
-        Player::Two => {
-            for q in bits(block.graph.preds(p1, p2)) {
-                f(layout.index(Player::One, q, p2));
-            }
-        }
-        // Player 2 just moved to p2.
-        Player::One => {
-            for q in bits(block.graph.preds(p2, p1)) {
-                f(layout.index(Player::Two, p1, q));
-            }
+    /// A small generator of pseudo-random numbers (xorshift), so that the test needs no
+    /// crate and is the same on every run.
+    struct Xorshift(u64);
+
+    impl Xorshift {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            self.0
         }
     }
-}
 
-/// Step 3. Takes the buckets in increasing remoteness. An entry still undecided when its
-/// bucket comes gets that remoteness (bucket 0 holds the finished positions, set in step
-/// 2). A loss makes every undecided parent a win one ply longer; a win refutes one pawn
-/// move of each undecided parent, and the parent whose last move is refuted loses after
-/// the longer of this move and its best wall move. Buckets are taken in order, so the first
-/// value a position gets is its exact one; later entries for it are skipped.
-fn propagate(block: &Block, s: &mut Scratch, values: &mut [Code]) -> Result<(), TooDeep> {
-    let mut r = 0;
-    while r < s.buckets.len() {
-        let entries = std::mem::take(&mut s.buckets[r]);
-        for &slot in &entries {
-            let slot = slot as usize;
-            if r > 0 {
-                if values[slot] != UNDECIDED {
-                    continue;
-                }
-                values[slot] = code::decided(r);
-            }
-            let lost = code::is_loss(values[slot]);
-            let mut result = Ok(());
-            parents(block, slot, |parent| {
-                if values[parent] != UNDECIDED || result.is_err() {
-                    return;
-                }
-                if lost {
-                    result = s.push(r + 1, parent);
-                    return;
-                }
-                s.counters[parent] -= 1;
-                if s.counters[parent] == 0 {
-                    // Every pawn move loses; the wall moves (if any) lose too.
-                    let wall = match code::exit_value(s.exits[parent]) {
-                        Some(Value::Loss(w)) => w as usize,
-                        _ => 0,
+    /// Best wall moves of every kind: none, a draw, quick and slow wins and losses (codes
+    /// of both ends, so that they land before, among and after the pawn moves' levels).
+    fn some_exit(rng: &mut Xorshift, kind: u64) -> Code {
+        let n = rng.next();
+        match (n >> 8) % kind.max(1) {
+            0 => NO_EXIT,
+            1 => UNDECIDED,
+            2 => LOSS_NOW + (n % 40) as Code,
+            3 => WIN_IN_ONE - (n % 40) as Code,
+            // Up to a win in 201 plies and a loss in 200, so that the pawn moves after them
+            // stay within `code::MAX_REMOTENESS` (past it both refuse the block alike).
+            4 => (n % 100) as Code,
+            _ => 155 + (n % 100) as Code,
+        }
+    }
+
+    /// The row-at-a-time levels (`levels.rs`) equal the bucket-by-bucket propagation
+    /// (`buckets.rs`) slot for slot, counts included, on every configuration and split of
+    /// walls of several small boards, with best wall moves drawn at random (from none at
+    /// all, as when no wall is left, to every kind).
+    #[test]
+    fn levels_equal_buckets_on_every_block() {
+        let mut rng = Xorshift(0x9e37_79b9_7f4a_7c15);
+        let mut blocks = 0;
+        for (w, h, n) in [
+            (2, 2, 1),
+            (3, 2, 2),
+            (3, 3, 2),
+            (4, 3, 1),
+            (3, 4, 1),
+            (4, 4, 1),
+            (5, 3, 1),
+        ] {
+            let board = Board::new(w, h).unwrap();
+            let tables = Tables::build(board, n, u64::MAX, &Silent).unwrap();
+            let layout = Layout::new(&tables);
+            let mut graph = PawnGraph::new(board);
+            let mut scratch = Scratch::new();
+            let mut twin = vec![UNDECIDED; LOCAL_LEN];
+            for config in 0..tables.len() as ConfigId {
+                let walls = tables.walls(config);
+                let reach = [Player::One, Player::Two].map(|p| narrow(tables.reach(config, p)));
+                graph.build(board, walls, reach);
+                for kind in [1, 2, 4, 6] {
+                    let block = Block {
+                        board,
+                        layout: &layout,
+                        layer: walls.len() as usize,
+                        reach,
+                        children: &[],
+                        left: [n, n],
+                        graph: &graph,
+                        below: None,
+                        exits_given: true,
                     };
-                    result = s.push((r + 1).max(wall), parent);
+                    for e in scratch.exits_mut().iter_mut() {
+                        *e = some_exit(&mut rng, kind);
+                    }
+                    let fast = solve::<crate::retro::engine::store::Exact>(&block, &mut scratch);
+                    for used in layout.local_used() {
+                        twin[used].fill(UNDECIDED);
+                    }
+                    let slow = buckets::solve(&block, &scratch.exits, &mut twin);
+                    let (fast, slow) = match (fast, slow) {
+                        (Ok(fast), Ok(slow)) => (fast, slow),
+                        (fast, slow) => panic!("{board} config {config} kind {kind}: {fast:?} {slow:?}"),
+                    };
+                    assert_eq!(fast, slow, "{board} config {config} kind {kind}");
+                    for used in layout.local_used() {
+                        assert!(
+                            scratch.values[used.clone()] == twin[used.clone()],
+                            "{board} config {config} kind {kind}: values differ"
+                        );
+                    }
+                    blocks += 1;
                 }
-            });
-            result?;
+            }
         }
-        // Give the emptied vector back to keep its capacity (pushes go to later buckets).
-        let mut entries = entries;
-        entries.clear();
-        s.buckets[r] = entries;
-        r += 1;
+        assert!(blocks > 1000, "{blocks} blocks");
     }
-    Ok(())
-}
-
-/// Step 4. Positions still undecided are draws: neither player can force a win (their
-/// code is already the draw's). Counts the block's positions by who wins.
-fn mark_draws(block: &Block, values: &[Code]) -> RetroStats {
-    let layout = block.layout;
-    let mut stats = RetroStats::default();
-    block.for_each_position(|side, p1, p2| {
-        let c = values[layout.index(side, p1, p2)];
-        stats.positions += 1;
-        if c == UNDECIDED {
-            stats.draws += 1;
-        } else if (code::is_win(c)) == (side == Player::One) {
-            stats.p1_wins += 1;
-        } else {
-            stats.p2_wins += 1;
-        }
-    });
-    stats
 }

@@ -1,6 +1,6 @@
 //! The algorithm of the analysis, with no file I/O: how a layer is laid out and folded by
 //! symmetry (`layout.rs`, `symmetry.rs`), a position's code and how a layer packs codes
-//! (`code.rs`, `store.rs`), one block's pawn game (`pawn_graph.rs`, `block.rs`), a pair of
+//! (`code.rs`, `store.rs`), one block's pawn game (`pawn_graph.rs`, `block.rs`, decided a row of positions at a time in `levels.rs`; its twin in the tests `buckets.rs`), a pair of
 //! splits of a layer (`layer.rs`), what it reads of the configurations (`source.rs`), the
 //! queries on a solved cell (`solved.rs`, `line.rs`), the answers (`value.rs`), the boards it
 //! handles (`board.rs`), its stop (`stop.rs`) and the ranks it may run on (`ranks.rs`).
@@ -8,9 +8,12 @@
 
 pub(super) mod block;
 pub(super) mod board;
+#[cfg(test)]
+mod buckets;
 pub(super) mod code;
 pub(super) mod layer;
 pub(super) mod layout;
+mod levels;
 pub(super) mod line;
 pub(super) mod pawn_graph;
 pub mod ranks;

@@ -3,12 +3,20 @@
 //! walls, so every split of walls left of the configuration shares this graph, and both
 //! players use it (a move depends only on the mover's cell and the other pawn's cell).
 
-use crate::rules::bitboard::bits;
-use crate::rules::geometry::{Board, Square};
+use crate::rules::bitboard::{OpenEdges, bits};
+use crate::rules::geometry::{Board, MAX_SQUARES, Square};
 use crate::rules::walls::WallSet;
 
 pub struct PawnGraph {
     cells: usize,
+    /// The configuration's open edges (the bit-parallel solve in `levels.rs` shifts rows
+    /// of positions along them).
+    edges: OpenEdges<u64>,
+    /// `steps[me]`: the cells one open step from `me` (where the pawn goes when the other
+    /// pawn is not in the way).
+    steps: [u64; MAX_SQUARES],
+    /// `reach[me]`: every cell the pawn on `me` may move to, whatever the other pawn's cell.
+    reach: [u64; MAX_SQUARES],
     /// `dests[me * S + other]`: cells the pawn on `me` may move to.
     dests: Vec<u64>,
     /// `preds[to * S + other]`: cells from which a pawn may move to `to`.
@@ -20,6 +28,9 @@ impl PawnGraph {
         let cells = board.squares();
         PawnGraph {
             cells,
+            edges: WallSet::default().edges_in::<u64>(board),
+            steps: [0; MAX_SQUARES],
+            reach: [0; MAX_SQUARES],
             dests: vec![0; cells * cells],
             preds: vec![0; cells * cells],
         }
@@ -31,6 +42,7 @@ impl PawnGraph {
     pub fn build(&mut self, board: Board, walls: WallSet, reach: [u64; 2]) {
         // Open edges in one word: the analysis's boards have at most 64 cells.
         let edges = walls.edges_in::<u64>(board);
+        self.edges = edges;
         let live = reach[0] | reach[1];
         // Only pairs of live cells are read (a position's pawns are live, and a pawn move
         // stays in its component, which is live): `dests` of every such pair is written
@@ -43,6 +55,8 @@ impl PawnGraph {
         for me in bits(live) {
             // Away from the other pawn a pawn just steps; only a neighbour changes that.
             let steps = edges.expand(1 << me);
+            self.steps[me as usize] = steps;
+            let mut reach = steps;
             for other in bits(live & !(1 << me)) {
                 let d = if steps >> other & 1 == 1 {
                     edges.pawn_destinations(me, other)
@@ -50,11 +64,31 @@ impl PawnGraph {
                     steps
                 };
                 self.dests[me as usize * self.cells + other as usize] = d;
+                reach |= d;
                 for to in bits(d) {
                     self.preds[to as usize * self.cells + other as usize] |= 1 << me;
                 }
             }
+            self.reach[me as usize] = reach;
         }
+    }
+
+    /// The configuration's open edges.
+    #[inline(always)]
+    pub fn edges(&self) -> &OpenEdges<u64> {
+        &self.edges
+    }
+
+    /// Cells one open step from the live cell `me`.
+    #[inline(always)]
+    pub fn steps(&self, me: Square) -> u64 {
+        self.steps[me as usize]
+    }
+
+    /// Every cell a pawn on the live cell `me` may move to, wherever the other pawn is.
+    #[inline(always)]
+    pub fn reach(&self, me: Square) -> u64 {
+        self.reach[me as usize]
     }
 
     /// Squares the pawn on `me` may move to while the other pawn stands on `other`.
