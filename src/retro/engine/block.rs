@@ -268,7 +268,9 @@ mod tests {
                     let slow = buckets::solve(&block, &scratch.exits, &mut twin);
                     let (fast, slow) = match (fast, slow) {
                         (Ok(fast), Ok(slow)) => (fast, slow),
-                        (fast, slow) => panic!("{board} config {config} kind {kind}: {fast:?} {slow:?}"),
+                        (fast, slow) => {
+                            panic!("{board} config {config} kind {kind}: {fast:?} {slow:?}")
+                        }
                     };
                     assert_eq!(fast, slow, "{board} config {config} kind {kind}");
                     for used in layout.local_used() {

@@ -140,14 +140,18 @@ fn parents(block: &Block, slot: usize, mut f: impl FnMut(usize)) {
     match side {
         // Player 1 just moved to p1.
         Player::Two => {
-            for q in bits(block.graph.preds(p1, p2)) {
-                f(layout.index(Player::One, q, p2));
+            for q in bits(block.live()[0]).filter(|&q| q != p2) {
+                if block.graph.dests(q, p2) >> p1 & 1 == 1 {
+                    f(layout.index(Player::One, q, p2));
+                }
             }
         }
         // Player 2 just moved to p2.
         Player::One => {
-            for q in bits(block.graph.preds(p2, p1)) {
-                f(layout.index(Player::Two, p1, q));
+            for q in bits(block.live()[1]).filter(|&q| q != p1) {
+                if block.graph.dests(q, p1) >> p2 & 1 == 1 {
+                    f(layout.index(Player::Two, p1, q));
+                }
             }
         }
     }

@@ -150,9 +150,11 @@ fn start(
 ) -> ([u64; 2], [u64; 2]) {
     let [live1, live2] = block.live();
     let [goal1, goal2] = block.goals();
+    // Rows past the board's cells are never read.
+    let cells = block.layout.squares();
     for rows in [&mut lv.undecided, &mut lv.won, &mut lv.lost, &mut lv.held] {
         for side in rows.iter_mut() {
-            side.fill(0);
+            side[..cells].fill(0);
         }
     }
     let (mut changed_won, mut changed_lost) = ([0u64; 2], [0u64; 2]);

@@ -1,5 +1,6 @@
-//! The pawn moves of one configuration, both ways: where a pawn may go from each pair of
-//! cells (`dests`), and from where it may have come (`preds`). Pawn moves never change the
+//! The pawn moves of one configuration: where a pawn may go from each pair of cells
+//! (`dests`), the open steps from each cell (`steps`) and every cell a pawn may reach in
+//! one move (`reach`). Pawn moves never change the
 //! walls, so every split of walls left of the configuration shares this graph, and both
 //! players use it (a move depends only on the mover's cell and the other pawn's cell).
 
@@ -19,8 +20,6 @@ pub struct PawnGraph {
     reach: [u64; MAX_SQUARES],
     /// `dests[me * S + other]`: cells the pawn on `me` may move to.
     dests: Vec<u64>,
-    /// `preds[to * S + other]`: cells from which a pawn may move to `to`.
-    preds: Vec<u64>,
 }
 
 impl PawnGraph {
@@ -32,7 +31,6 @@ impl PawnGraph {
             steps: [0; MAX_SQUARES],
             reach: [0; MAX_SQUARES],
             dests: vec![0; cells * cells],
-            preds: vec![0; cells * cells],
         }
     }
 
@@ -46,12 +44,7 @@ impl PawnGraph {
         let live = reach[0] | reach[1];
         // Only pairs of live cells are read (a position's pawns are live, and a pawn move
         // stays in its component, which is live): `dests` of every such pair is written
-        // below, and `preds` is cleared only in the rows of live cells (clearing both
-        // whole took 2 % of 5x5 w3's instructions).
-        for to in bits(live) {
-            let row = to as usize * self.cells;
-            self.preds[row..row + self.cells].fill(0);
-        }
+        // below.
         for me in bits(live) {
             // Away from the other pawn a pawn just steps; only a neighbour changes that.
             let steps = edges.expand(1 << me);
@@ -65,9 +58,6 @@ impl PawnGraph {
                 };
                 self.dests[me as usize * self.cells + other as usize] = d;
                 reach |= d;
-                for to in bits(d) {
-                    self.preds[to as usize * self.cells + other as usize] |= 1 << me;
-                }
             }
             self.reach[me as usize] = reach;
         }
@@ -96,12 +86,6 @@ impl PawnGraph {
     pub fn dests(&self, me: Square, other: Square) -> u64 {
         self.dests[me as usize * self.cells + other as usize]
     }
-
-    /// Squares from which a pawn may have moved to `to` while the other pawn stands on `other`.
-    #[inline(always)]
-    pub fn preds(&self, to: Square, other: Square) -> u64 {
-        self.preds[to as usize * self.cells + other as usize]
-    }
 }
 
 #[cfg(test)]
@@ -114,7 +98,7 @@ mod tests {
     use crate::support::progress::Silent;
 
     #[test]
-    fn predecessors_invert_destinations() {
+    fn destinations_steps_and_reach_follow_the_rules() {
         let board = Board::new(4, 3).unwrap();
         let tables = Tables::build(board, 2, u64::MAX, &Silent).unwrap();
         let mut graph = PawnGraph::new(board);
@@ -124,16 +108,17 @@ mod tests {
             let edges = tables.walls(config).edges(board);
             let live = tables.reach(config, Player::One) | tables.reach(config, Player::Two);
             for me in bits(live) {
+                let mut reach = 0;
                 for other in bits(live & !(1 << me)) {
                     assert_eq!(
                         graph.dests(me, other),
                         narrow(edges.pawn_destinations(me, other))
                     );
-                    for to in bits(live) {
-                        let moved = graph.dests(me, other) >> to & 1 == 1;
-                        assert_eq!(graph.preds(to, other) >> me & 1 == 1, moved);
-                    }
+                    reach |= graph.dests(me, other);
                 }
+                // With the other pawn out of the way (or off the board's live cells).
+                assert_eq!(graph.steps(me), narrow(edges.pawn_destinations(me, me)));
+                assert_eq!(graph.reach(me), reach | graph.steps(me));
             }
         }
     }
