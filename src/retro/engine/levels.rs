@@ -195,18 +195,20 @@ fn start(
 
 /// The held positions of row `p1` of `side`, filing each wall move under its level.
 fn hold(block: &Block, exits: &[Code], lv: &mut Levels, side: usize, p1: Square) -> u64 {
-    let graph = block.graph;
     let base = side << 12 | (p1 as usize) << 6;
+    let undecided = lv.undecided[side][p1 as usize];
+    // A row without a wall move (`NO_EXIT` is the only code of all ones): the mover has
+    // no wall left, or none fits. A fold the compiler vectorises.
+    let row = &exits[base..base + block.layout.squares()];
+    if row.iter().fold(NO_EXIT, |all, &e| all & e) == NO_EXIT {
+        return stuck(block, side, p1, undecided);
+    }
     let mut held = 0;
-    for p2 in bits(lv.undecided[side][p1 as usize]) {
+    for p2 in bits(undecided) {
         let slot = base | p2 as usize;
         let e = exits[slot];
         if e == NO_EXIT {
-            let (me, other) = if side == ONE { (p1, p2) } else { (p2, p1) };
-            // Two open steps leave one that the other pawn does not stand on.
-            if graph.steps(me).count_ones() < 2 && graph.dests(me, other) == 0 {
-                held |= 1 << p2; // no move at all: never decided, a draw
-            }
+            held |= stuck(block, side, p1, undecided & 1 << p2);
             continue;
         }
         held |= 1 << p2;
@@ -220,6 +222,32 @@ fn hold(block: &Block, exits: &[Code], lv: &mut Levels, side: usize, p1: Square)
         // A wall move that draws holds the position for good.
     }
     held
+}
+
+/// The positions among `among` (of row `p1` of `side`) whose mover has no pawn move: never
+/// decided, a draw, when no wall move is left either.
+#[inline(always)]
+fn stuck(block: &Block, side: usize, p1: Square, among: u64) -> u64 {
+    let graph = block.graph;
+    // Two open steps leave one that the other pawn does not stand on: only cells with
+    // fewer can be stuck.
+    let narrow = |me: Square| graph.steps(me).count_ones() < 2;
+    let candidates = if side == ONE {
+        if !narrow(p1) {
+            return 0;
+        }
+        among
+    } else {
+        among & block.graph.narrow_cells()
+    };
+    let mut stuck = 0;
+    for p2 in bits(candidates) {
+        let (me, other) = if side == ONE { (p1, p2) } else { (p2, p1) };
+        if narrow(me) && graph.dests(me, other) == 0 {
+            stuck |= 1 << p2;
+        }
+    }
+    stuck
 }
 
 /// Levels 1, 2, ... until nothing changes and no wall move is due.

@@ -18,6 +18,8 @@ pub struct PawnGraph {
     steps: [u64; MAX_SQUARES],
     /// `reach[me]`: every cell the pawn on `me` may move to, whatever the other pawn's cell.
     reach: [u64; MAX_SQUARES],
+    /// The live cells with fewer than two open steps (only a pawn there can be stuck).
+    narrow: u64,
     /// `dests[me * S + other]`: cells the pawn on `me` may move to.
     dests: Vec<u64>,
 }
@@ -30,6 +32,7 @@ impl PawnGraph {
             edges: WallSet::default().edges_in::<u64>(board),
             steps: [0; MAX_SQUARES],
             reach: [0; MAX_SQUARES],
+            narrow: 0,
             dests: vec![0; cells * cells],
         }
     }
@@ -42,6 +45,7 @@ impl PawnGraph {
         let edges = walls.edges_in::<u64>(board);
         self.edges = edges;
         let live = reach[0] | reach[1];
+        self.narrow = 0;
         // Only pairs of live cells are read (a position's pawns are live, and a pawn move
         // stays in its component, which is live): `dests` of every such pair is written
         // below.
@@ -49,6 +53,7 @@ impl PawnGraph {
             // Away from the other pawn a pawn just steps; only a neighbour changes that.
             let steps = edges.expand(1 << me);
             self.steps[me as usize] = steps;
+            self.narrow |= u64::from(steps.count_ones() < 2) << me;
             let mut reach = steps;
             for other in bits(live & !(1 << me)) {
                 let d = if steps >> other & 1 == 1 {
@@ -73,6 +78,12 @@ impl PawnGraph {
     #[inline(always)]
     pub fn steps(&self, me: Square) -> u64 {
         self.steps[me as usize]
+    }
+
+    /// The live cells with fewer than two open steps: a pawn elsewhere always has a move.
+    #[inline(always)]
+    pub fn narrow_cells(&self) -> u64 {
+        self.narrow
     }
 
     /// Every cell a pawn on the live cell `me` may move to, wherever the other pawn is.
@@ -119,6 +130,8 @@ mod tests {
                 // With the other pawn out of the way (or off the board's live cells).
                 assert_eq!(graph.steps(me), narrow(edges.pawn_destinations(me, me)));
                 assert_eq!(graph.reach(me), reach | graph.steps(me));
+                let narrow = graph.narrow_cells() >> me & 1 == 1;
+                assert_eq!(narrow, graph.steps(me).count_ones() < 2);
             }
         }
     }
