@@ -7,6 +7,7 @@ use quoridor_solver::cell::plan;
 use quoridor_solver::cell::solver::{Method, SolveOptions, retro_configs_bytes, retro_precision};
 use quoridor_solver::error::{Bound, Setting};
 use quoridor_solver::retro::Precision;
+use quoridor_solver::rules::cell::Cell;
 use quoridor_solver::rules::geometry::Board;
 use quoridor_solver::support::progress::Silent;
 use quoridor_solver::{Error, Result};
@@ -114,7 +115,11 @@ impl Asked<'_> {
             ..SolveOptions::default()
         };
         self.refuse_ignored_search_limits(board, walls, &options)?;
-        plan::refuse_ignored_precision(board, walls, &options, self.precision.is_some())?;
+        plan::refuse_ignored_precision(
+            Cell::new(board, walls),
+            &options,
+            self.precision.is_some(),
+        )?;
         Ok((board, walls, options))
     }
 

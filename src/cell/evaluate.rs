@@ -14,6 +14,7 @@ use crate::cell::plan::refuse_search_flags;
 use crate::configs::{Ranked, Tables};
 use crate::error::{Error, Result, count};
 use crate::retro::{sampled, saved};
+use crate::rules::cell::Cell;
 use crate::rules::geometry::Board;
 use crate::search::Limits;
 use crate::support::memory;
@@ -121,7 +122,7 @@ impl AnalystConfig {
             return Ok(None);
         };
         let budget = self.memory_budget;
-        Ok(saved_too_large(dir, (board, walls), layers, budget)?.then_some(dir))
+        Ok(saved_too_large(dir, Cell::new(board, walls), layers, budget)?.then_some(dir))
     }
 
     /// The ranked numbering of the configurations of the cell, to read a saved table too

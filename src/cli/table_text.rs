@@ -11,7 +11,7 @@ use quoridor_solver::error::count;
 use quoridor_solver::output::report::beyond::even_heights_decided;
 use quoridor_solver::output::report::check::CheckSummary;
 use quoridor_solver::output::report::{self, CellRecord};
-use quoridor_solver::rules::geometry::Board;
+use quoridor_solver::rules::cell::Cell;
 use quoridor_solver::support::progress::Progress;
 use quoridor_solver::table::request::PlanList;
 use quoridor_solver::table::{TableEvents, TableRun, TableSummary};
@@ -22,11 +22,10 @@ use super::progress::Bars;
 /// Each cell left to solve with its plan, and the hours they add up to; for a campaign in
 /// its order, with the cells it gave up.
 pub fn write_plans(job: &TableRun, plans: &PlanList, out: &mut dyn Write) -> Result<()> {
-    for (board, walls, plan) in &plans.cells {
+    for (cell, plan) in &plans.cells {
         writeln!(
             out,
-            "plan: {board} with {}: {} (at most {})",
-            count(*walls, "wall"),
+            "plan: {cell}: {} (at most {})",
             plan.why,
             duration(plan.at_most)
         )?;
@@ -202,9 +201,9 @@ impl TableEvents for TableBars<'_> {
             bar.set_length(wanted);
         }
     }
-    fn cell_begins(&self, board: Board, walls: u8) {
+    fn cell_begins(&self, cell: Cell) {
         if let Some(o) = self.overall.get() {
-            o.set_message(format!("table: {board} with {}", count(walls, "wall")));
+            o.set_message(format!("table: {cell}"));
         }
     }
     fn cell_done(&self) {

@@ -6,7 +6,7 @@
 use crate::cell::estimate::CellEstimate;
 use crate::error::format_bytes;
 use crate::retro::{self, Keep, Precision};
-use crate::rules::geometry::Board;
+use crate::rules::cell::Cell;
 
 /// The costs of one cell.
 #[derive(Clone, Debug)]
@@ -39,7 +39,8 @@ pub struct Costs {
 
 impl Costs {
     /// The costs of the cell, the analysis in parts sized to `budget`.
-    pub fn of(board: Board, walls: u8, budget: u64) -> Costs {
+    pub fn of(cell: Cell, budget: u64) -> Costs {
+        let Cell { board, walls } = cell;
         let e = CellEstimate::new(board, walls);
         let r = &e.retro;
         let least = |p: Precision| r.peak_in_parts(p, r.least_part(p));
@@ -144,7 +145,8 @@ pub struct AcrossCosts {
 }
 
 impl AcrossCosts {
-    pub fn of(board: Board, walls: u8, ranks: usize) -> AcrossCosts {
+    pub fn of(cell: Cell, ranks: usize) -> AcrossCosts {
+        let Cell { board, walls } = cell;
         let e = CellEstimate::new(board, walls);
         let r = &e.retro;
         let both = |f: &dyn Fn(Precision) -> u64| [f(Precision::Exact), f(Precision::Compact)];
@@ -216,21 +218,22 @@ fn hours(seconds: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::geometry::Board;
 
     #[test]
     fn the_costs_order_as_the_ways_to_run() {
-        let c = Costs::of(Board::new(5, 5).unwrap(), 4, 1 << 30);
+        let c = Costs::of(Cell::new(Board::new(5, 5).unwrap(), 4), 1 << 30);
         assert!(c.parts_compact < c.parts_exact);
         assert!(c.compact_two < c.exact_two && c.exact_two < c.exact_every);
         assert!(c.values_compact * 4 >= c.values_exact && c.values_compact * 3 < c.values_exact);
         assert_eq!(c.lines().len(), 6);
-        let one = AcrossCosts::of(Board::new(5, 5).unwrap(), 4, 1);
-        let four = AcrossCosts::of(Board::new(5, 5).unwrap(), 4, 4);
+        let one = AcrossCosts::of(Cell::new(Board::new(5, 5).unwrap(), 4), 1);
+        let four = AcrossCosts::of(Cell::new(Board::new(5, 5).unwrap(), 4), 4);
         assert!(four.per_rank[0] < one.per_rank[0] && four.per_rank[1] < four.per_rank[0]);
         assert_eq!(one.sent_most, [0, 0], "one rank sends nothing");
         assert!(four.sent_most[0] > 0 && four.disk == one.disk);
         assert!((one.seconds / four.seconds - 4.0).abs() < 1e-9);
-        let big = Costs::of(Board::new(9, 9).unwrap(), 3, 1 << 30);
+        let big = Costs::of(Cell::new(Board::new(9, 9).unwrap(), 3), 1 << 30);
         assert!(!big.retro_board);
         assert!(big.lines().last().unwrap().contains("none"));
     }

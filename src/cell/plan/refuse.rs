@@ -10,22 +10,21 @@ use super::need::{retro_configs_bytes, retro_precision};
 use crate::cell::estimate::CellEstimate;
 use crate::error::{Error, Result};
 use crate::retro::Precision;
-use crate::rules::geometry::Board;
+use crate::rules::cell::Cell;
 
 /// Refuses a precision given (`precision_given`) under `Method::Auto` where the plan runs
 /// no analysis, the proof search alone (the analysis does not fit, or not the board): it
 /// says what the analysis keeps, and would be ignored. Counting the configurations takes
 /// a moment on large boards, so callers ask it last.
 pub fn refuse_ignored_precision(
-    board: Board,
-    walls: u8,
+    cell: Cell,
     options: &SolveOptions,
     precision_given: bool,
 ) -> Result<()> {
     if options.method != Method::Auto || !precision_given {
         return Ok(());
     }
-    let decision = decide(board, walls, options);
+    let decision = decide(cell, options);
     match decision.retro {
         Some(_) => Ok(()),
         None => Err(Error::Argument(format!(
@@ -56,8 +55,7 @@ pub fn refuse_search_flags(runs_search: bool, which: &str, given: &[(&str, bool)
 /// asked for. Counting the configurations takes a moment on large boards, so it is done
 /// only when such a flag was given.
 pub fn refuse_ignored_search_flags(
-    board: Board,
-    walls: u8,
+    cell: Cell,
     options: &SolveOptions,
     given: &[(&str, bool)],
     precision_given: bool,
@@ -65,7 +63,7 @@ pub fn refuse_ignored_search_flags(
     if options.method != Method::Retro || !given.iter().any(|(_, g)| *g) {
         return Ok(());
     }
-    let e = CellEstimate::new(board, walls);
+    let e = CellEstimate::new(cell.board, cell.walls);
     let configs = retro_configs_bytes(&e, options);
     let exact = retro_precision(&e.retro, configs, options) == Precision::Exact;
     // A table saved (or written through a scratch directory) is exact unless asked not.

@@ -10,6 +10,7 @@ use super::saved::{HEADER, MANIFEST, PROGRESS, header, io, write_files};
 use crate::error::{Error, Result, count};
 use crate::retro::engine::solved::Solved;
 use crate::retro::engine::store::Precision;
+use crate::rules::cell::Cell;
 use crate::rules::geometry::Board;
 use crate::support::dir_lock::DirLock;
 use std::path::{Path, PathBuf};
@@ -57,16 +58,16 @@ impl Target {
 }
 
 /// The name of a cell's directory in a `table --save` directory, e.g. `3x3-w1`.
-pub fn cell_dir_name(board: Board, walls: u8) -> String {
-    format!("{board}-w{walls}")
+pub fn cell_dir_name(cell: Cell) -> String {
+    format!("{}-w{}", cell.board, cell.walls)
 }
 
 /// The cell a `table --save` subdirectory is named for, if its name is one.
-pub fn parse_cell_dir_name(name: &str) -> Option<(Board, u8)> {
+pub fn parse_cell_dir_name(name: &str) -> Option<Cell> {
     let (board, walls) = name.split_once("-w")?;
     let walls: u8 = walls.parse().ok()?;
-    let board = Board::parse(board).ok()?;
-    (cell_dir_name(board, walls) == name).then_some((board, walls))
+    let cell = Cell::new(Board::parse(board).ok()?, walls);
+    (cell_dir_name(cell) == name).then_some(cell)
 }
 
 /// Whether `name` is the name of one of a saved table's own files, or of the record of an
@@ -425,7 +426,7 @@ pub fn remove_leftovers(c: &Contents) {
 /// The saved tables in `dir`: the one table it holds (`solve --save`), or one per cell
 /// directory (`table --save`, `WxH-wN`), each with its cell read from its header. A
 /// directory that holds neither, or files that are not a saved table's, is refused.
-pub fn tables_in(dir: &Path) -> Result<Vec<(PathBuf, Board, u8)>> {
+pub fn tables_in(dir: &Path) -> Result<Vec<(PathBuf, Cell)>> {
     let c = contents(dir)?.ok_or_else(|| Error::Missing {
         path: dir.to_path_buf(),
     })?;
@@ -451,7 +452,7 @@ pub fn tables_in(dir: &Path) -> Result<Vec<(PathBuf, Board, u8)>> {
             let h = header(&d)?;
             let board = Board::new(h.width, h.height)
                 .map_err(|e| Error::Damaged(format!("{}: {e}", d.join(HEADER).display())))?;
-            Ok((d, board, h.walls))
+            Ok((d, Cell::new(board, h.walls)))
         })
         .collect()
 }
