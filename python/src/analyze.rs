@@ -105,7 +105,7 @@ fn check(
             "the argument '--table <DIR>' cannot be used with '--method <METHOD>'".into(),
         ));
     }
-    let (board, walls) = args::cell(board, walls)?;
+    let Cell { board, walls } = args::cell(board, walls)?;
     let position = match (position, moves) {
         (Some(_), Some(_)) => {
             return Err(Error::Argument(

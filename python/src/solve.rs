@@ -97,7 +97,7 @@ impl Asked<'_> {
                 ))
             })?,
         };
-        let (board, walls) = args::cell(board, walls)?;
+        let Cell { board, walls } = args::cell(board, walls)?;
         let time_limit = self.max_seconds.map(args::time_limit).transpose()?;
         if precision.is_some() && method == Method::Search {
             return Err(Error::Argument(
