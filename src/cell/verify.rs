@@ -73,11 +73,9 @@ pub fn verify(
         )?));
     }
     if found.cells.is_empty() {
-        return Err(Error::Argument(format!(
-            "{} holds no saved table: neither a MANIFEST.sha256 (solve --save) nor WxH-wN \
-             directories (table --save)",
-            dir.display()
-        )));
+        return Err(Error::NoSavedTable {
+            dir: dir.to_path_buf(),
+        });
     }
     let mut damaged = Vec::new();
     for name in &found.cells {

@@ -9,6 +9,7 @@ use clap::Args;
 use quoridor_solver::cell::plan;
 use quoridor_solver::cell::solve::{checkpoint_note, plan_report, save_target, table_precision};
 use quoridor_solver::cell::solver::{DEFAULT_TT_BYTES, Method, SolveOptions, solve};
+use quoridor_solver::error::Setting;
 use quoridor_solver::retro::Precision;
 use quoridor_solver::rules::cell::Cell;
 use quoridor_solver::rules::geometry::Player;
@@ -215,9 +216,9 @@ impl SolveArgs {
                 .map(|n| if n == 1 { Player::One } else { Player::Two }),
         };
         let search_flags = [
-            ("--tt", self.tt.is_some()),
-            ("--max-depth", self.max_depth.is_some()),
-            ("--max-seconds", self.max_seconds.is_some()),
+            (Setting::TtSize, self.tt.is_some()),
+            (Setting::MaxDepth, self.max_depth.is_some()),
+            (Setting::MaxSeconds, self.max_seconds.is_some()),
         ];
         let precision = self.precision.is_some();
         plan::refuse_ignored_search_flags(cell, &options, &search_flags, precision)?;

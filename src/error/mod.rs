@@ -1,16 +1,22 @@
 //! The library's typed errors. Only the edges print them (`main` through
-//! `cli/error_text.rs`, which names the flags that mend a refusal; the Python package
+//! `cli/error_text/`, which names the flags that mend a refusal; the Python package
 //! includes that file); every message is one line that says what is wrong and, where it
 //! helps, where. An error carries what happened: an I/O error keeps the system's as its
 //! `source()`, a refusal the setting, value and bound concerned.
 //!
 //! - `refusal.rs`: what a refusal names (the setting, its bound, what a method does not
 //!   run, what is wrong with a list) and the wordings every edge shares;
+//! - `clash.rs`: options that clash (`Clash`), in the library's words;
+//! - `occupied.rs`: a directory that holds what a run may not replace (`Occupied`);
 //! - `words.rs`: how every message counts, clips the user's text and gives sizes.
 
+mod clash;
+mod occupied;
 mod refusal;
 mod words;
 
+pub use clash::{Clash, NoSearch, search_bound_text};
+pub use occupied::{LIBRARY_WORDS, Occupied, OccupiedWords};
 pub use refusal::{
     Bound, ListProblem, Setting, Unrun, board_text, disk_text, limit_text, list_text, seconds_text,
 };
@@ -30,7 +36,7 @@ pub enum Error {
     /// A well-formed action that the rules do not allow in the position.
     IllegalAction(String),
     /// A request that would need more memory than the budget allows. The edges say how
-    /// to raise the budget (the command line: its flag, `cli/error_text.rs`).
+    /// to raise the budget (the command line: its flag, `cli/error_text/`).
     Memory {
         what: String,
         needed: u64,
@@ -81,11 +87,22 @@ pub enum Error {
     NotADirectory { path: PathBuf },
     /// A file or directory to be read does not exist.
     Missing { path: PathBuf },
-    /// Any other invalid argument (a bad combination of options, a directory that holds
-    /// the wrong thing, ...): each such refusal is made in one place only, its words are
-    /// its whole content, so a string says it as well as fields would. Some still name
-    /// the command line's flags (`cell/plan/refuse.rs`, the saved directories' refusals
-    /// of `retro/format/`, `table/run.rs`): they are to move to the edge as those above did.
+    /// Options that clash (`Clash` says which): the edges name the flags that asked.
+    Options(Clash),
+    /// The directory `dir` a run would write holds `holds` (in words), which the run may
+    /// not replace as asked (`what`); the edges name the flags that replace or resume.
+    Occupied {
+        dir: PathBuf,
+        holds: String,
+        what: Occupied,
+    },
+    /// A directory given to be checked holds no saved table: neither a manifest nor
+    /// directories named for cells.
+    NoSavedTable { dir: PathBuf },
+    /// Any other invalid argument (a directory that holds the wrong thing, a value out of
+    /// place, ...): each such refusal is made in one place only, its words are its whole
+    /// content, so a string says it as well as fields would. None names a flag: a refusal
+    /// an edge words with its flags is one of the typed variants above.
     Argument(String),
     /// Reading or writing a file failed: what was being done (`action`, a verb such as
     /// "read" or "move aside"), to which file or directory, and the system's error, kept as
@@ -160,6 +177,16 @@ impl fmt::Display for Error {
                 problem,
             } => write!(f, "{}", list_text(setting.name(), text, problem)),
             Error::Unrun(u) => write!(f, "{}: {}", u.statement(), u.remedy()),
+            Error::Options(clash) => write!(f, "{clash}"),
+            Error::Occupied { dir, holds, what } => {
+                let dir = dir.display().to_string();
+                f.write_str(&what.text(&dir, holds, &LIBRARY_WORDS))
+            }
+            Error::NoSavedTable { dir } => write!(
+                f,
+                "{} holds no saved table: neither a MANIFEST.sha256 nor WxH-wN directories",
+                dir.display()
+            ),
             Error::Seconds { setting, most } => {
                 write!(f, "{}", seconds_text(setting.name(), *setting, *most))
             }
@@ -242,6 +269,9 @@ impl Error {
                 | Error::NotADirectory { .. }
                 | Error::Missing { .. }
                 | Error::Argument(_)
+                | Error::Options(_)
+                | Error::Occupied { .. }
+                | Error::NoSavedTable { .. }
         )
     }
 
@@ -369,7 +399,7 @@ mod tests {
     }
 
     /// Each refusal prints what the command line printed when it was a string, with the
-    /// flag (which only the edges name: `cli/error_text.rs` tests those) put in words.
+    /// flag (which only the edges name: `cli/error_text/` tests those) put in words.
     #[test]
     fn argument_families_print_as_before() {
         let threads = |value, bound| Error::limit(Setting::Threads, value, bound).to_string();

@@ -129,7 +129,7 @@ pub fn disk_text(dir: &str, what: &str, needed: u64, free: u64, remedy: &str) ->
 }
 
 /// A setting of a run that a refusal names. The library names it in words (`name`); the
-/// edges name it by their flag (`cli/error_text.rs`).
+/// edges name it by their flag (`cli/error_text/`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Setting {
     /// How many threads a run takes.
@@ -140,6 +140,8 @@ pub enum Setting {
     MaxDepth,
     /// The longest a proof search may take.
     MaxSeconds,
+    /// The most memory the proof search's transposition table may take.
+    TtSize,
     /// The longest the second method of a table run may take on a cell.
     ConfirmSeconds,
     /// The boards of a table run.
@@ -156,6 +158,7 @@ impl Setting {
             Setting::Workers => "the worker count",
             Setting::MaxDepth => "the deepest search iteration",
             Setting::MaxSeconds => "the time limit",
+            Setting::TtSize => "the transposition table's size",
             Setting::ConfirmSeconds => "the second method's time limit",
             Setting::Boards => "the boards",
             Setting::Walls => "the wall counts",

@@ -11,7 +11,7 @@ use std::time::Duration;
 use crate::cell::plan::{
     DEFAULT_TT_BYTES, MAX_SECONDS, Method, SolveOptions, Store, max_depth, time_limit,
 };
-use crate::error::{Error, Result, Setting};
+use crate::error::{Clash, Error, Result, Setting};
 use crate::output::report::check::{CheckSummary, check};
 use crate::output::report::{self, CellRecord, published};
 use crate::rules::cell::Cell;
@@ -103,9 +103,7 @@ impl TableRequest {
         };
         let max_depth = max_depth(self.max_depth)?;
         if self.save.is_some() && self.method == Method::Search {
-            return Err(Error::Argument(
-                "--save keeps the retrograde analysis's values; --method search runs none".into(),
-            ));
+            return Err(Error::Options(Clash::SaveWithSearch));
         }
         Ok(TableLimits {
             time_limit: limit,

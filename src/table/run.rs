@@ -12,7 +12,7 @@ use std::time::Instant;
 
 use crate::cell::estimate::CellEstimate;
 use crate::cell::solver::{Method, SolveOptions, solve};
-use crate::error::{Error, Result, count, format_bytes};
+use crate::error::{Error, Occupied, Result, count, format_bytes};
 use crate::output::report::{self, CellRecord};
 use crate::retro::{Keep, Precision};
 use crate::rules::cell::Cell;
@@ -276,21 +276,16 @@ fn check_save_dir(dir: &Path, force: bool, resume: bool) -> Result<saved_dir::Co
     if let Some(foreign) = &found.foreign {
         return Err(saved_dir::not_a_table(dir, foreign));
     }
+    let occupied = |what| Error::Occupied {
+        dir: dir.to_path_buf(),
+        holds: saved_dir::describe(dir, &found),
+        what,
+    };
     if found.table_files && !force {
-        return Err(Error::Argument(format!(
-            "{} already holds {}, not one per cell; --force replaces it",
-            dir.display(),
-            saved_dir::describe(dir, &found)
-        )));
+        return Err(occupied(Occupied::OneTable));
     }
     if !found.cells.is_empty() && !force && !resume {
-        return Err(Error::Argument(format!(
-            "{} already holds {}; --force replaces {} (--resume keeps those of the cells it \
-             keeps)",
-            dir.display(),
-            saved_dir::describe(dir, &found),
-            found.it_or_them("it", "them")
-        )));
+        return Err(occupied(Occupied::Cells { many: found.many() }));
     }
     saved_dir::remove_leftovers(&found);
     Ok(found)

@@ -7,7 +7,7 @@
 //! `verify` checks.
 
 use super::saved::{HEADER, MANIFEST, PROGRESS, header, io, write_files};
-use crate::error::{Error, Result, count};
+use crate::error::{Clash, Error, Occupied, Result, count};
 use crate::retro::engine::solved::Solved;
 use crate::retro::engine::store::Precision;
 use crate::rules::cell::Cell;
@@ -113,13 +113,10 @@ pub struct Contents {
 }
 
 impl Contents {
-    /// `one` for a single saved table, `many` for the tables of several cells: the words
-    /// of a message about them.
-    pub fn it_or_them<'a>(&self, one: &'a str, many: &'a str) -> &'a str {
-        match !self.table_files && self.cells.len() > 1 {
-            true => many,
-            false => one,
-        }
+    /// Whether it holds the tables of several cells rather than a single saved table:
+    /// what a message about them counts.
+    pub fn many(&self) -> bool {
+        !self.table_files && self.cells.len() > 1
     }
 
     pub fn is_empty(&self) -> bool {
@@ -209,7 +206,10 @@ pub fn describe(dir: &Path, c: &Contents) -> String {
     if !c.cells.is_empty() {
         return format!(
             "the {} of {} ({})",
-            c.it_or_them("saved table", "saved tables"),
+            match c.many() {
+                true => "saved tables",
+                false => "saved table",
+            },
             count(c.cells.len(), "cell"),
             c.cells.join(", ")
         );
@@ -219,11 +219,11 @@ pub fn describe(dir: &Path, c: &Contents) -> String {
 
 /// The refusal of a destination `dir` that holds `foreign`, not a saved table's.
 pub fn not_a_table(dir: &Path, foreign: &str) -> Error {
-    Error::Argument(format!(
-        "{} is not empty and not a saved table (it holds {foreign}); --save writes only into \
-         a new or empty directory, or with --force over a saved table",
-        dir.display()
-    ))
+    Error::Occupied {
+        dir: dir.to_path_buf(),
+        holds: foreign.to_string(),
+        what: Occupied::Foreign,
+    }
 }
 
 /// The refusal of a directory `dir` for the layers of an analysis (`--scratch`) that holds
@@ -264,12 +264,11 @@ pub fn check_destination(to: &Target) -> Result<()> {
             return Ok(());
         }
         if !c.is_empty() && !to.replace {
-            return Err(Error::Argument(format!(
-                "{} already holds {}; --force replaces {}",
-                to.dir.display(),
-                describe(&to.dir, &c),
-                c.it_or_them("it", "them")
-            )));
+            return Err(Error::Occupied {
+                dir: to.dir.clone(),
+                holds: describe(&to.dir, &c),
+                what: Occupied::Tables { many: c.many() },
+            });
         }
     }
     // The directory written: the temporary one beside `dir`, or `dir` itself.
@@ -337,11 +336,7 @@ pub fn save(solved: &Solved, dir: &Path) -> Result<u64> {
 /// once the new one is in place.
 pub fn save_to(solved: &Solved, to: &Target) -> Result<u64> {
     if solved.precision != Precision::Exact || !solved.keeps_all_layers() {
-        return Err(Error::Argument(
-            "only an exact analysis that keeps every layer can be saved (--precision exact, \
-             and a memory budget that holds every layer)"
-                .into(),
-        ));
+        return Err(Error::Options(Clash::SaveNotExact));
     }
     through_temporary(to, |part| write_files(solved, part))
 }
