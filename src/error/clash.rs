@@ -34,6 +34,14 @@ pub enum Clash {
     SaveWithSearch,
     /// A save of an analysis that is not exact or does not keep every layer.
     SaveNotExact,
+    /// The directory `dir` holds `holds` (layers, or a saved table) at the `held`
+    /// precision, where the run asks for `asked`.
+    OtherPrecision {
+        dir: std::path::PathBuf,
+        holds: String,
+        held: String,
+        asked: String,
+    },
 }
 
 /// Why no proof search runs where a bound on one was given (`Clash::SearchBound`).
@@ -116,6 +124,16 @@ impl fmt::Display for Clash {
             Clash::SaveNotExact => f.write_str(
                 "only an exact analysis that keeps every layer can be saved (the exact \
                  precision, and a memory budget that holds every layer)",
+            ),
+            Clash::OtherPrecision {
+                dir,
+                holds,
+                held,
+                asked,
+            } => write!(
+                f,
+                "{} holds {holds} at the {held} precision, not the {asked} one asked for",
+                dir.display()
             ),
         }
     }

@@ -8,17 +8,22 @@
 //!   run, what is wrong with a list) and the wordings every edge shares;
 //! - `clash.rs`: options that clash (`Clash`), in the library's words;
 //! - `occupied.rs`: a directory that holds what a run may not replace (`Occupied`);
+//! - `remedy.rs`: the wordings of errors whose remedy each edge names in its terms;
 //! - `words.rs`: how every message counts, clips the user's text and gives sizes.
 
 mod clash;
 mod occupied;
 mod refusal;
+mod remedy;
 mod words;
 
 pub use clash::{Clash, NoSearch, search_bound_text};
 pub use occupied::{LIBRARY_WORDS, Occupied, OccupiedWords};
 pub use refusal::{
     Bound, ListProblem, Setting, Unrun, board_text, disk_text, limit_text, list_text, seconds_text,
+};
+pub use remedy::{
+    anchors_text, checkpoint_table_text, checkpoint_unusable_text, not_saved_tables_text,
 };
 pub use words::{clip, count, format_bytes};
 
@@ -96,6 +101,23 @@ pub enum Error {
         holds: String,
         what: Occupied,
     },
+    /// A board with more wall anchors (`anchors`) than the full configuration tables can
+    /// number: only the proof search, which builds configurations on demand, handles it
+    /// (the edges say how to ask for it).
+    TooManyAnchors { board: String, anchors: usize },
+    /// The checkpoint `path` cannot be resumed from, for `why`; the edges say how to run
+    /// without one.
+    CheckpointUnusable { path: PathBuf, why: String },
+    /// The table of the checkpoint `path` takes `bytes`, more than the run gives its
+    /// table (`given`); the edges say how to give it more.
+    CheckpointTable {
+        path: PathBuf,
+        bytes: u64,
+        given: u64,
+    },
+    /// A directory to read saved tables from (`dir`) holds `foreign`, which is not a saved
+    /// table's; the edges say which directories do.
+    NotSavedTables { dir: PathBuf, foreign: String },
     /// A directory given to be checked holds no saved table: neither a manifest nor
     /// directories named for cells.
     NoSavedTable { dir: PathBuf },
@@ -182,6 +204,21 @@ impl fmt::Display for Error {
                 let dir = dir.display().to_string();
                 f.write_str(&what.text(&dir, holds, &LIBRARY_WORDS))
             }
+            Error::TooManyAnchors { board, anchors } => {
+                f.write_str(&anchors_text(board, *anchors, ""))
+            }
+            Error::CheckpointUnusable { path, why } => {
+                f.write_str(&checkpoint_unusable_text(path, why, "one"))
+            }
+            Error::CheckpointTable { path, bytes, given } => {
+                let give = |_: &str| "give this run a table that large".to_string();
+                f.write_str(&checkpoint_table_text(path, *bytes, *given, &give))
+            }
+            Error::NotSavedTables { dir, foreign } => f.write_str(&not_saved_tables_text(
+                dir,
+                foreign,
+                "a directory a solve or a table run saved its tables in",
+            )),
             Error::NoSavedTable { dir } => write!(
                 f,
                 "{} holds no saved table: neither a MANIFEST.sha256 nor WxH-wN directories",
@@ -272,6 +309,9 @@ impl Error {
                 | Error::Options(_)
                 | Error::Occupied { .. }
                 | Error::NoSavedTable { .. }
+                | Error::TooManyAnchors { .. }
+                | Error::CheckpointTable { .. }
+                | Error::NotSavedTables { .. }
         )
     }
 

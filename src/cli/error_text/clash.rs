@@ -2,6 +2,7 @@
 //! may not replace (`Occupied`), in the flags' words: the words the library used before
 //! it left flags to the edges, kept byte for byte (tests/cli.rs checks most of them).
 
+use quoridor_solver::Error;
 use quoridor_solver::error::{Clash, NoSearch, OccupiedWords, search_bound_text};
 
 use super::flag;
@@ -42,6 +43,9 @@ pub fn clash_text(clash: &Clash) -> String {
         Clash::SaveNotExact => {
             "only an exact analysis that keeps every layer can be saved (--precision exact, \
              and a memory budget that holds every layer)"
+        }
+        Clash::OtherPrecision { .. } => {
+            return format!("{} (--precision)", Error::Options(clash.clone()));
         }
     };
     text.to_string()
@@ -213,5 +217,61 @@ mod tests {
              directories (table --save)"
         );
         assert!(!none.to_string().contains("--"));
+    }
+
+    /// The errors whose remedy names a flag or a command, as the library worded them.
+    #[test]
+    fn remedies_are_worded_as_before() {
+        let anchors = Error::TooManyAnchors {
+            board: "10x10".into(),
+            anchors: 81,
+        };
+        assert_eq!(
+            error_text(&anchors),
+            "10x10 has 81 wall anchors, more than the 64 whose configurations the full \
+             wall-configuration tables can number (9x9 has 64): only proof search (solve \
+             --method search), which builds configurations on demand, handles it"
+        );
+        let unusable = Error::CheckpointUnusable {
+            path: "/c/tt".into(),
+            why: "it is for 3x3 with 1 wall, not 3x3 with 2 walls".into(),
+        };
+        assert_eq!(
+            error_text(&unusable),
+            "cannot resume from /c/tt: it is for 3x3 with 1 wall, not 3x3 with 2 walls; delete \
+             it to start again, or run without --checkpoint"
+        );
+        let table = Error::CheckpointTable {
+            path: "/c/tt".into(),
+            bytes: 3 << 29,
+            given: 1 << 30,
+        };
+        assert_eq!(
+            error_text(&table),
+            "the table in /c/tt takes 1.50 GiB, more than this run gives its table (1.00 GiB): \
+             run with --tt 1.50G (and a memory budget that leaves room for it)"
+        );
+        let foreign = Error::NotSavedTables {
+            dir: "/s".into(),
+            foreign: "notes.txt".into(),
+        };
+        assert_eq!(
+            error_text(&foreign),
+            "/s holds notes.txt, which is not a saved table's: give a directory written by \
+             `solve --method retro --save` or `table --save`"
+        );
+        let precision = Error::Options(Clash::OtherPrecision {
+            dir: "/s".into(),
+            holds: "layers".into(),
+            held: "compact".into(),
+            asked: "exact".into(),
+        });
+        assert_eq!(
+            error_text(&precision),
+            "/s holds layers at the compact precision, not the exact one asked for (--precision)"
+        );
+        for e in [anchors, unusable, table, foreign, precision] {
+            assert!(!e.to_string().contains("--"), "{e}");
+        }
     }
 }

@@ -9,7 +9,8 @@ mod clash;
 use clash::{OCCUPIED_WORDS, clash_text};
 use quoridor_solver::Error;
 use quoridor_solver::error::{
-    Setting, Unrun, board_text, disk_text, limit_text, list_text, seconds_text,
+    Setting, Unrun, anchors_text, board_text, checkpoint_table_text, checkpoint_unusable_text,
+    disk_text, limit_text, list_text, not_saved_tables_text, seconds_text,
 };
 
 /// The flag that gives `setting`.
@@ -74,6 +75,21 @@ pub fn error_text(e: &Error) -> String {
         Error::Occupied { dir, holds, what } => {
             what.text(&dir.display().to_string(), holds, &OCCUPIED_WORDS)
         }
+        Error::TooManyAnchors { board, anchors } => {
+            anchors_text(board, *anchors, " (solve --method search)")
+        }
+        Error::CheckpointUnusable { path, why } => {
+            checkpoint_unusable_text(path, why, "--checkpoint")
+        }
+        Error::CheckpointTable { path, bytes, given } => {
+            let give = |size: &str| format!("run with --tt {size}");
+            checkpoint_table_text(path, *bytes, *given, &give)
+        }
+        Error::NotSavedTables { dir, foreign } => not_saved_tables_text(
+            dir,
+            foreign,
+            "a directory written by `solve --method retro --save` or `table --save`",
+        ),
         Error::NoSavedTable { dir } => format!(
             "{} holds no saved table: neither a MANIFEST.sha256 (solve --save) nor WxH-wN \
              directories (table --save)",

@@ -426,11 +426,10 @@ pub fn tables_in(dir: &Path) -> Result<Vec<(PathBuf, Cell)>> {
         path: dir.to_path_buf(),
     })?;
     if let Some(foreign) = &c.foreign {
-        return Err(Error::Argument(format!(
-            "{} holds {foreign}, which is not a saved table's: give a directory written by \
-             `solve --method retro --save` or `table --save`",
-            dir.display()
-        )));
+        return Err(Error::NotSavedTables {
+            dir: dir.to_path_buf(),
+            foreign: foreign.clone(),
+        });
     }
     let dirs: Vec<PathBuf> = match c.table_files {
         true => vec![dir.to_path_buf()],

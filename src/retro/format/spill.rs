@@ -20,7 +20,7 @@
 
 use super::saved::{self, SplitFile};
 use super::saved_dir;
-use crate::error::{Error, Result, count};
+use crate::error::{Clash, Error, Result, count};
 use crate::retro::engine::layout::Layout;
 use crate::retro::engine::solved::Splits;
 use crate::retro::engine::source::ConfigSource;
@@ -256,11 +256,12 @@ impl Spill {
         if precision == mine {
             return Ok(());
         }
-        Err(Error::Argument(format!(
-            "{} holds {what} at the {precision} precision, not the {mine} one asked for \
-             (--precision)",
-            self.dir.display()
-        )))
+        Err(Error::Options(Clash::OtherPrecision {
+            dir: self.dir.clone(),
+            holds: what.to_string(),
+            held: precision.to_string(),
+            asked: mine.to_string(),
+        }))
     }
 
     /// Whether every file of `layer` is there with its SHA-256.
