@@ -14,7 +14,7 @@ use quoridor_solver::output::report::{self, CellRecord};
 use quoridor_solver::rules::cell::Cell;
 use quoridor_solver::support::progress::Progress;
 use quoridor_solver::table::request::PlanList;
-use quoridor_solver::table::{TableEvents, TableRun, TableSummary};
+use quoridor_solver::table::{OtherBuilds, TableEvents, TableRun, TableSummary};
 use quoridor_solver::{Error, Result};
 
 use super::progress::Bars;
@@ -121,8 +121,8 @@ pub fn write_done(
         done.seconds,
         job.dir.display()
     )?;
-    if let Some(line) = &done.other_builds {
-        writeln!(out, "{line}")?;
+    if let Some(other) = &done.other_builds {
+        writeln!(out, "{}", other.text("--resume"))?;
     }
     write_summary(summary, out)?;
     write_even_heights(&done.records, out)?;
@@ -210,6 +210,9 @@ impl TableEvents for TableBars<'_> {
         if let Some(o) = self.overall.get() {
             o.inc(1);
         }
+    }
+    fn kept_from_other_builds(&self, other: &OtherBuilds) {
+        self.bars.line(&other.text("--resume"));
     }
     fn cell_skipped(&self, at: &str, why: &Error) {
         self.bars

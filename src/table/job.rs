@@ -10,7 +10,7 @@ use std::time::Duration;
 use crate::cell::estimate::CellEstimate;
 use crate::cell::plan::{self, Plan};
 use crate::cell::solver::{MethodUsed, Need, SolveOptions};
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, count};
 use crate::output::report::{self, CSV_NAME, CellRecord};
 use crate::retro::spill;
 use crate::rules::cell::Cell;
@@ -47,6 +47,39 @@ pub struct TableRun {
     pub confirm: Option<Duration>,
 }
 
+/// The selected cells a resumed run keeps that another build than this one solved
+/// (`run.rs`). They are kept, not solved again: a build differs at every
+/// commit, and most commits change no result, so redoing them would make a resumed run of
+/// the whole table start over. The line says how to redo them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OtherBuilds {
+    /// How many cells.
+    pub cells: usize,
+    /// The builds that solved them, sorted, each once.
+    pub versions: Vec<String>,
+    /// This build (`report::version`).
+    pub this: String,
+}
+
+impl OtherBuilds {
+    /// The line, `resume` naming how a run resumes (the library's words, or an edge's flag).
+    pub fn text(&self, resume: &str) -> String {
+        format!(
+            "kept {} solved by another version of this tool ({}; this is {}): remove their \
+             rows from table.csv, or run without {resume}, to solve them again",
+            count(self.cells, "cell"),
+            self.versions.join(", "),
+            self.this
+        )
+    }
+}
+
+impl std::fmt::Display for OtherBuilds {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.text("resuming"))
+    }
+}
+
 /// What a run tells while it goes, besides the solver's own progress.
 pub trait TableEvents: Progress {
     /// A line for the reader: a cell solved or skipped, a note on the rows kept.
@@ -58,6 +91,11 @@ pub trait TableEvents: Progress {
     fn cell_begins(&self, cell: Cell);
     /// The cell is done (solved or skipped).
     fn cell_done(&self);
+    /// A resumed run keeps cells another build solved (`other`). Apart from `line` so that
+    /// an edge can name its flag that resumes.
+    fn kept_from_other_builds(&self, other: &OtherBuilds) {
+        self.line(&other.to_string());
+    }
     /// The cell `at` is skipped: it needs more memory or disk than the run has (`why`).
     /// Apart from `line` so that an edge can say `why` in its own words (a flag to raise).
     fn cell_skipped(&self, at: &str, why: &Error) {

@@ -17,7 +17,7 @@ use crate::output::report::{self, CellRecord};
 use crate::retro::{Keep, Precision};
 use crate::rules::cell::Cell;
 use crate::table::confirm::{self, ConfirmSummary};
-use crate::table::job::{TableEvents, TableRun, search_checkpoint_name};
+use crate::table::job::{OtherBuilds, TableEvents, TableRun, search_checkpoint_name};
 use crate::table::stopped::{cut_short, remove_checkpoint};
 
 /// What a finished run did.
@@ -34,8 +34,8 @@ pub struct TableSummary {
     /// Cells skipped because a cell of the board with fewer walls stayed undecided.
     pub passed_over: usize,
     pub seconds: f64,
-    /// With `resume`, the line naming the kept cells another build solved.
-    pub other_builds: Option<String>,
+    /// With `resume`, the kept cells another build solved.
+    pub other_builds: Option<OtherBuilds>,
     /// What the second method said, when the run asked for it.
     pub confirmed: Option<ConfirmSummary>,
 }
@@ -90,8 +90,8 @@ fn run_numbered(
         .filter(|&cell| !done(&records, cell))
         .collect();
     let other_builds = kept_from_other_builds(&records, &t.cells);
-    if let Some(line) = &other_builds {
-        events.line(line);
+    if let Some(other) = &other_builds {
+        events.kept_from_other_builds(other);
     }
     events.cells_to_solve(todo.len() as u64);
     let started = Instant::now();
@@ -291,11 +291,9 @@ fn check_save_dir(dir: &Path, force: bool, resume: bool) -> Result<saved_dir::Co
     Ok(found)
 }
 
-/// With --resume, says which of the selected cells it keeps were solved by another build
-/// than this one (`report::version`), or `None`. They are kept, not solved again: a build
-/// differs at every commit, and most commits change no result, so redoing them would make
-/// a resumed run of the whole table start over. The line says how to redo them.
-fn kept_from_other_builds(records: &[CellRecord], cells: &[Cell]) -> Option<String> {
+/// With `resume`, which of the selected `cells` it keeps were solved by another build
+/// than this one, or `None`.
+fn kept_from_other_builds(records: &[CellRecord], cells: &[Cell]) -> Option<OtherBuilds> {
     let this = report::version();
     let selected = |r: &CellRecord| cells.iter().any(|&cell| r.is(cell));
     let others: Vec<&CellRecord> = records
@@ -305,13 +303,12 @@ fn kept_from_other_builds(records: &[CellRecord], cells: &[Cell]) -> Option<Stri
     if others.is_empty() {
         return None;
     }
-    let mut versions: Vec<&str> = others.iter().map(|r| r.version.as_str()).collect();
+    let mut versions: Vec<String> = others.iter().map(|r| r.version.clone()).collect();
     versions.sort_unstable();
     versions.dedup();
-    Some(format!(
-        "kept {} solved by another version of this tool ({}; this is {this}): remove their \
-         rows from table.csv, or run without --resume, to solve them again",
-        count(others.len(), "cell"),
-        versions.join(", ")
-    ))
+    Some(OtherBuilds {
+        cells: others.len(),
+        versions,
+        this,
+    })
 }
