@@ -17,6 +17,7 @@ mod interrupt;
 #[cfg(feature = "mpi")]
 mod mpi_ranks;
 mod perft;
+mod plan_text;
 mod play;
 mod progress;
 mod resources;

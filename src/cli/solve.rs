@@ -17,11 +17,10 @@ use quoridor_solver::{Error, Result};
 
 use super::choices::{MethodArg, PrecisionArg, StoreArg};
 use super::interrupt::Hint;
+use super::plan_text::write_plan;
 use super::progress::Bars;
 use super::resources::{ResourceArgs, Resources};
-use super::solve_text::{
-    checkpoint_hints, write_checkpoint_note, write_json, write_plan, write_text,
-};
+use super::solve_text::{checkpoint_hints, write_checkpoint_note, write_json, write_text};
 use super::{CellArgs, max_depth, time_limit};
 
 /// Solve a board and wall count: who wins, in how many plies, and a line of best play
