@@ -70,7 +70,10 @@ impl AnalystConfig {
         rayon::ThreadPoolBuilder::new()
             .num_threads(self.threads)
             .build_global()
-            .map_err(|e| Error::Argument(format!("cannot start the threads: {e}")))
+            .map_err(|e| Error::ThreadPool {
+                threads: "the threads".into(),
+                why: e.to_string(),
+            })
     }
 
     /// What the answers on the positions of `layers` (walls on the board) of the cell are

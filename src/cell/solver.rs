@@ -396,7 +396,10 @@ fn thread_pool(threads: usize) -> Result<rayon::ThreadPool> {
     rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
-        .map_err(|e| Error::Argument(format!("cannot start {}: {e}", count(threads, "thread"))))
+        .map_err(|e| Error::ThreadPool {
+            threads: count(threads, "thread"),
+            why: e.to_string(),
+        })
 }
 
 /// The analysis's answer into the cell's result (no length after a compact analysis).

@@ -71,7 +71,10 @@ pub fn run(c: Configs, bars: &Bars, out: &mut dyn Write) -> Result<ExitCode> {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(c.resources.threads)
         .build()
-        .map_err(|e| Error::Argument(format!("cannot start threads: {e}")))?;
+        .map_err(|e| Error::ThreadPool {
+            threads: "threads".into(),
+            why: e.to_string(),
+        })?;
     let tables =
         pool.install(|| Tables::build(c.board, c.walls, c.resources.memory_budget, bars))?;
     let report = Report {

@@ -118,8 +118,10 @@ pub fn run(s: Serve, bars: &Bars, out: &mut dyn Write) -> Result<ExitCode> {
     if let Some(t) = s.threads {
         pool = pool.num_threads(t);
     }
-    pool.build_global()
-        .map_err(|e| Error::Argument(format!("cannot start the threads: {e}")))?;
+    pool.build_global().map_err(|e| Error::ThreadPool {
+        threads: "the threads".into(),
+        why: e.to_string(),
+    })?;
     let mut found: Vec<(PathBuf, Cell)> = Vec::new();
     for dir in &s.tables {
         for (path, cell) in saved_dir::tables_in(dir)? {

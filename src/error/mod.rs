@@ -101,6 +101,18 @@ pub enum Error {
         holds: String,
         what: Occupied,
     },
+    /// A pool of threads (`threads`: "the threads", "4 threads") could not be started, for
+    /// `why` (the thread library's message).
+    ThreadPool { threads: String, why: String },
+    /// The directory `dir` holds a saved table or layers (`holds`: "a saved table", "the
+    /// analysis", or nothing more) of the cell `held`, where the run is of `asked` (each
+    /// as "3x3 with 1 wall"; `held` read from its files).
+    OtherCell {
+        dir: PathBuf,
+        holds: Option<String>,
+        held: String,
+        asked: String,
+    },
     /// A board with more wall anchors (`anchors`) than the full configuration tables can
     /// number: only the proof search, which builds configurations on demand, handles it
     /// (the edges say how to ask for it).
@@ -204,6 +216,20 @@ impl fmt::Display for Error {
                 let dir = dir.display().to_string();
                 f.write_str(&what.text(&dir, holds, &LIBRARY_WORDS))
             }
+            Error::ThreadPool { threads, why } => write!(f, "cannot start {threads}: {why}"),
+            Error::OtherCell {
+                dir,
+                holds,
+                held,
+                asked,
+            } => match holds {
+                Some(what) => write!(
+                    f,
+                    "{} holds {what} of {held}, not of {asked}",
+                    dir.display()
+                ),
+                None => write!(f, "{} holds {held}, not {asked}", dir.display()),
+            },
             Error::TooManyAnchors { board, anchors } => {
                 f.write_str(&anchors_text(board, *anchors, ""))
             }
@@ -310,6 +336,8 @@ impl Error {
                 | Error::Occupied { .. }
                 | Error::NoSavedTable { .. }
                 | Error::TooManyAnchors { .. }
+                | Error::ThreadPool { .. }
+                | Error::OtherCell { .. }
                 | Error::CheckpointTable { .. }
                 | Error::NotSavedTables { .. }
         )
@@ -546,6 +574,29 @@ mod tests {
             needed: 5 << 20,
         };
         assert!(!below.to_string().contains("--"), "{below}");
+    }
+
+    #[test]
+    fn cells_and_threads_print_as_before() {
+        let other = |holds: Option<&str>| Error::OtherCell {
+            dir: "/s".into(),
+            holds: holds.map(String::from),
+            held: "3x3 with 1 wall".into(),
+            asked: "4x4 with 2 walls".into(),
+        };
+        assert_eq!(
+            other(Some("the analysis")).to_string(),
+            "/s holds the analysis of 3x3 with 1 wall, not of 4x4 with 2 walls"
+        );
+        assert_eq!(
+            other(None).to_string(),
+            "/s holds 3x3 with 1 wall, not 4x4 with 2 walls"
+        );
+        let threads = Error::ThreadPool {
+            threads: "4 threads".into(),
+            why: "no memory".into(),
+        };
+        assert_eq!(threads.to_string(), "cannot start 4 threads: no memory");
     }
 
     #[test]

@@ -14,6 +14,11 @@ pub enum Occupied {
     /// Saved tables of cells (`many`: more than one), replaced only by a table run asked
     /// to replace them; a resumed run keeps those of its cells.
     Cells { many: bool },
+    /// An entry that is neither layers of an analysis nor a saved table's, where the
+    /// layers of an analysis in parts go.
+    ForeignForLayers,
+    /// The tables of a table run's cells where one cell's layers go.
+    NotOneCell,
 }
 
 impl Occupied {
@@ -51,6 +56,12 @@ impl Occupied {
                 "{dir} already holds {holds}; {replace} {} ({keep})",
                 self.it_or_them()
             ),
+            Occupied::ForeignForLayers => format!(
+                "{dir} is not empty and holds neither layers of an analysis nor a saved table \
+                 (it holds {holds}): the layers go into a new or empty directory, or one of \
+                 this cell's layers, taken up where they stopped"
+            ),
+            Occupied::NotOneCell => format!("{dir} holds {holds}, not one cell's layers"),
         }
     }
 }
@@ -72,3 +83,32 @@ pub const LIBRARY_WORDS: OccupiedWords = OccupiedWords {
                 it is asked to replace",
     keep: "a resumed run keeps those of its cells",
 };
+
+#[cfg(test)]
+mod tests {
+    use super::super::Error;
+    use super::Occupied;
+
+    /// The refusals that name no flag print as the library printed them as strings.
+    #[test]
+    fn layers_refusals_print_as_before() {
+        let occupied = |holds: &str, what| {
+            Error::Occupied {
+                dir: "/s".into(),
+                holds: holds.into(),
+                what,
+            }
+            .to_string()
+        };
+        assert_eq!(
+            occupied("notes.txt", Occupied::ForeignForLayers),
+            "/s is not empty and holds neither layers of an analysis nor a saved table (it \
+             holds notes.txt): the layers go into a new or empty directory, or one of this \
+             cell's layers, taken up where they stopped"
+        );
+        assert_eq!(
+            occupied("the saved table of 1 cell (3x3-w1)", Occupied::NotOneCell),
+            "/s holds the saved table of 1 cell (3x3-w1), not one cell's layers"
+        );
+    }
+}

@@ -229,12 +229,11 @@ pub fn not_a_table(dir: &Path, foreign: &str) -> Error {
 /// The refusal of a directory `dir` for the layers of an analysis (`--scratch`) that holds
 /// `foreign`.
 pub fn not_for_layers(dir: &Path, foreign: &str) -> Error {
-    Error::Argument(format!(
-        "{} is not empty and holds neither layers of an analysis nor a saved table (it holds \
-         {foreign}): the layers go into a new or empty directory, or one of this cell's \
-         layers, taken up where they stopped",
-        dir.display()
-    ))
+    Error::Occupied {
+        dir: dir.to_path_buf(),
+        holds: foreign.to_string(),
+        what: Occupied::ForeignForLayers,
+    }
 }
 
 /// Refuses `to` before any work is done for it, unless a save may write there: `to.dir`
@@ -255,11 +254,11 @@ pub fn check_destination(to: &Target) -> Result<()> {
             // One cell's layers or table is taken up (the cell is checked when the run
             // opens it: `Spill::open`); a `table --save` directory is not one cell's.
             if !c.cells.is_empty() {
-                return Err(Error::Argument(format!(
-                    "{} holds {}, not one cell's layers",
-                    to.dir.display(),
-                    describe(&to.dir, &c)
-                )));
+                return Err(Error::Occupied {
+                    dir: to.dir.clone(),
+                    holds: describe(&to.dir, &c),
+                    what: Occupied::NotOneCell,
+                });
             }
             return Ok(());
         }
