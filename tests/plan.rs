@@ -10,6 +10,7 @@ use quoridor_solver::cell::solver::{
 };
 use quoridor_solver::error::Error;
 use quoridor_solver::retro::{Keep, Precision};
+use quoridor_solver::rules::cell::Cell;
 use quoridor_solver::rules::geometry::Board;
 use quoridor_solver::support::progress::Silent;
 use std::time::Duration;
@@ -85,7 +86,7 @@ fn the_solver_does_what_the_planner_decided() {
                     ..options(method, budget)
                 };
                 let cell = format!("{board} w{walls} {method:?} {store:?} at {budget} B");
-                let d = decide(board, walls, &o);
+                let d = decide(Cell::new(board, walls), &o);
                 match solve(board, walls, &o, &Silent) {
                     Ok(r) => {
                         check(&cell, &d, &r);
@@ -143,8 +144,12 @@ fn the_table_plan_and_the_solver_agree_on_what_fits() {
         for walls in 0..=4 {
             for mib in (0..12).map(|i| 1u64 << i) {
                 let budget = mib << 20;
-                let planned =
-                    quoridor_solver::cell::plan::plan(board, walls, budget, Duration::MAX, &[]);
+                let planned = quoridor_solver::cell::plan::plan(
+                    Cell::new(board, walls),
+                    budget,
+                    Duration::MAX,
+                    &[],
+                );
                 if planned.method == Method::Search {
                     continue;
                 }
@@ -152,7 +157,7 @@ fn the_table_plan_and_the_solver_agree_on_what_fits() {
                     precision: planned.precision,
                     ..options(Method::Retro, budget)
                 };
-                let d = decide(board, walls, &run);
+                let d = decide(Cell::new(board, walls), &run);
                 assert!(
                     d.need.bytes <= budget,
                     "{board} with {walls} at {mib} MiB: planned {:?} ({}), the run needs {} bytes",

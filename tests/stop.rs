@@ -5,6 +5,7 @@
 
 use quoridor_solver::cell::solver::{Method, Outcome, SolveOptions, Store, solve};
 use quoridor_solver::retro::Precision;
+use quoridor_solver::rules::cell::Cell;
 use quoridor_solver::rules::geometry::Board;
 use quoridor_solver::search;
 use quoridor_solver::support::progress::{Progress, Silent};
@@ -64,7 +65,7 @@ impl TableEvents for Lines {
         self.0.lock().unwrap().push(text.to_string());
     }
     fn cells_to_solve(&self, _: u64) {}
-    fn cell_begins(&self, _: Board, _: u8) {}
+    fn cell_begins(&self, _: Cell) {}
     fn cell_done(&self) {}
 }
 

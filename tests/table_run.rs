@@ -5,6 +5,7 @@
 
 use quoridor_solver::cell::solver::{Method, SolveOptions};
 use quoridor_solver::output::report::{self, CellRecord};
+use quoridor_solver::rules::cell::Cell;
 use quoridor_solver::rules::geometry::Board;
 use quoridor_solver::support::progress::Progress;
 use quoridor_solver::table::{self, TableEvents, TableRun};
@@ -38,8 +39,8 @@ impl TableEvents for Told {
     fn cells_to_solve(&self, n: u64) {
         self.push(format!("to solve {n}"));
     }
-    fn cell_begins(&self, board: Board, walls: u8) {
-        self.push(format!("begin {board} {walls}"));
+    fn cell_begins(&self, cell: Cell) {
+        self.push(format!("begin {} {}", cell.board, cell.walls));
     }
     fn cell_done(&self) {
         self.push("done".into());
@@ -53,7 +54,7 @@ fn dir(name: &str) -> PathBuf {
     d
 }
 
-fn job(cells: Vec<(Board, u8)>, dir: PathBuf, max_depth: u8) -> TableRun {
+fn job(cells: Vec<Cell>, dir: PathBuf, max_depth: u8) -> TableRun {
     TableRun {
         cells,
         options: SolveOptions {
@@ -83,7 +84,7 @@ fn rows(dir: &std::path::Path) -> Vec<CellRecord> {
 fn a_run_solves_its_cells_writes_them_and_resumes() {
     let d = dir("resume");
     let b = Board::new(3, 3).unwrap();
-    let mut t = job(vec![(b, 0), (b, 1)], d.clone(), 40);
+    let mut t = job(vec![Cell::new(b, 0), Cell::new(b, 1)], d.clone(), 40);
     let told = Told::default();
     let done = table::run(&t, &told).unwrap();
     assert_eq!((done.solved, done.skipped, done.passed_over), (2, 0, 0));
@@ -101,7 +102,7 @@ fn a_run_solves_its_cells_writes_them_and_resumes() {
     );
     // Resumed: both rows kept, nothing solved again; a new cell is solved.
     t.resume = true;
-    t.cells.push((b, 2));
+    t.cells.push(Cell::new(b, 2));
     let told = Told::default();
     let again = table::run(&t, &told).unwrap();
     assert_eq!(again.solved, 1);
@@ -115,7 +116,7 @@ fn a_board_past_an_undecided_cell_is_passed_over_when_asked() {
     let d = dir("undecided");
     let b = Board::new(3, 5).unwrap();
     // Two plies decide nothing on 3x5: the first cell stays undecided.
-    let mut t = job(vec![(b, 0), (b, 1)], d.clone(), 2);
+    let mut t = job(vec![Cell::new(b, 0), Cell::new(b, 1)], d.clone(), 2);
     t.stop_at_undecided = true;
     let done = table::run(&t, &Told::default()).unwrap();
     // Tried and left undecided: not counted as solved.
@@ -132,7 +133,12 @@ fn a_board_past_an_undecided_cell_is_passed_over_when_asked() {
 fn a_campaign_tells_the_cells_left_as_its_boards_go_on() {
     let d = dir("campaign-count");
     let (b3, b4) = (Board::new(3, 3).unwrap(), Board::new(4, 3).unwrap());
-    let cells = vec![(b3, 0), (b3, 1), (b4, 0), (b4, 1)];
+    let cells = vec![
+        Cell::new(b3, 0),
+        Cell::new(b3, 1),
+        Cell::new(b4, 0),
+        Cell::new(b4, 1),
+    ];
     let mut t = job(cells, d.clone(), 40);
     t.resume = true;
     t.stop_at_undecided = true;

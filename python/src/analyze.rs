@@ -12,6 +12,7 @@ use quoridor_solver::configs::{Ranked, Tables};
 use quoridor_solver::error::count;
 use quoridor_solver::output::report;
 use quoridor_solver::retro::{self, sampled, saved};
+use quoridor_solver::rules::cell::Cell;
 use quoridor_solver::rules::geometry::Board;
 use quoridor_solver::rules::notation::{format_record, parse_moves};
 use quoridor_solver::rules::position::Position;
@@ -104,7 +105,7 @@ fn check(
             "the argument '--table <DIR>' cannot be used with '--method <METHOD>'".into(),
         ));
     }
-    let (board, walls) = args::cell(board, walls)?;
+    let Cell { board, walls } = args::cell(board, walls)?;
     let position = match (position, moves) {
         (Some(_), Some(_)) => {
             return Err(Error::Argument(
@@ -186,7 +187,7 @@ impl Asked {
         let Some(dir) = &self.table else {
             return Ok(None);
         };
-        let cell = (self.board, self.walls);
+        let cell = Cell::new(self.board, self.walls);
         Ok(saved_too_large(dir, cell, layers, self.budget)?.then_some(dir.as_path()))
     }
 

@@ -5,6 +5,7 @@
 
 use pyo3::prelude::*;
 use quoridor_solver::error::{Bound, Setting, clip, format_bytes};
+use quoridor_solver::rules::cell::Cell;
 use quoridor_solver::rules::geometry::Board;
 use quoridor_solver::support::memory::{default_budget, parse_size, physical_bytes};
 use quoridor_solver::{Error, Result};
@@ -16,11 +17,11 @@ pub enum Size {
     Text(String),
 }
 
-/// The board and walls per player (`solve 4x4 --walls 2`).
-pub fn cell(board: &str, walls: i64) -> Result<(Board, u8)> {
+/// The cell: board and walls per player (`solve 4x4 --walls 2`).
+pub fn cell(board: &str, walls: i64) -> Result<Cell> {
     let walls =
         quoridor_solver::rules::position::parse_walls_per_player("--walls", &walls.to_string())?;
-    Ok((Board::parse(board)?, walls))
+    Ok(Cell::new(Board::parse(board)?, walls))
 }
 
 /// One of `values` (`--method`, `--precision`), as clap checks it: its index.

@@ -12,13 +12,13 @@
 //! - `table.rs`: `Table`, a saved table opened once and looked up (the explorer's path);
 //! - `state.rs`: `State`, a position as numbers, and positions given as records;
 //! - `results.rs`: what the calls return;
-//! - `error_text.rs`: the command line's own file (`src/cli/`), the library's errors in
-//!   its words.
+//! - `error_text/`: the command line's own files (`src/cli/error_text/`), the library's
+//!   errors in its words.
 
 mod analyze;
 mod args;
-// The command line's words for the library's errors, one file for both edges.
-#[path = "../../src/cli/error_text.rs"]
+// The command line's words for the library's errors, one folder for both edges.
+#[path = "../../src/cli/error_text/mod.rs"]
 mod error_text;
 mod results;
 mod run;

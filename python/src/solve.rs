@@ -2,11 +2,11 @@
 //! the options that make sense in a library and the command line's refusals of them.
 
 use pyo3::prelude::*;
-use quoridor_solver::cell::estimate::CellEstimate;
 use quoridor_solver::cell::plan;
-use quoridor_solver::cell::solver::{Method, SolveOptions, retro_configs_bytes, retro_precision};
-use quoridor_solver::error::{Bound, Setting};
+use quoridor_solver::cell::solver::{Method, SolveOptions};
+use quoridor_solver::error::{Bound, Clash, Setting};
 use quoridor_solver::retro::Precision;
+use quoridor_solver::rules::cell::Cell;
 use quoridor_solver::rules::geometry::Board;
 use quoridor_solver::support::progress::Silent;
 use quoridor_solver::{Error, Result};
@@ -96,13 +96,10 @@ impl Asked<'_> {
                 ))
             })?,
         };
-        let (board, walls) = args::cell(board, walls)?;
+        let Cell { board, walls } = args::cell(board, walls)?;
         let time_limit = self.max_seconds.map(args::time_limit).transpose()?;
         if precision.is_some() && method == Method::Search {
-            return Err(Error::Argument(
-                "--precision says what the retrograde analysis keeps; --method search runs none"
-                    .into(),
-            ));
+            return Err(Error::Options(Clash::PrecisionWithSearch));
         }
         let options = SolveOptions {
             method,
@@ -113,44 +110,19 @@ impl Asked<'_> {
             precision,
             ..SolveOptions::default()
         };
-        self.refuse_ignored_search_limits(board, walls, &options)?;
-        plan::refuse_ignored_precision(board, walls, &options, self.precision.is_some())?;
+        let cell = Cell::new(board, walls);
+        self.refuse_ignored_search_limits(cell, &options)?;
+        plan::refuse_ignored_precision(cell, &options, self.precision.is_some())?;
         Ok((board, walls, options))
     }
 
     /// Refuses the limits of the proof search where none runs, the exact analysis (as
     /// `solve --method retro` refuses `--max-seconds` and `--max-depth` there).
-    fn refuse_ignored_search_limits(
-        &self,
-        board: Board,
-        walls: u8,
-        options: &SolveOptions,
-    ) -> Result<()> {
+    fn refuse_ignored_search_limits(&self, cell: Cell, options: &SolveOptions) -> Result<()> {
         let given = [
-            ("--max-depth", self.max_depth.is_some()),
-            ("--max-seconds", self.max_seconds.is_some()),
+            (Setting::MaxDepth, self.max_depth.is_some()),
+            (Setting::MaxSeconds, self.max_seconds.is_some()),
         ];
-        let Some((flag, _)) = given.iter().find(|(_, g)| *g) else {
-            return Ok(());
-        };
-        if options.method != Method::Retro {
-            return Ok(());
-        }
-        let e = CellEstimate::new(board, walls);
-        let configs = retro_configs_bytes(&e, options);
-        if retro_precision(&e.retro, configs, options) != Precision::Exact {
-            return Ok(());
-        }
-        let which = match self.precision {
-            Some(_) => "--precision exact does not run",
-            None => {
-                "--method retro runs only in its compact analysis (for the length), and this \
-                 cell gets the exact one: every layer fits the memory budget at a byte \
-                 (--precision compact asks for the other)"
-            }
-        };
-        Err(Error::Argument(format!(
-            "{flag} does not apply here: it bounds the proof search, which {which}"
-        )))
+        plan::refuse_ignored_search_flags(cell, options, &given, self.precision.is_some())
     }
 }

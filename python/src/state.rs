@@ -3,6 +3,7 @@
 //! and wall anchors as `(col, row)`, 0-based, `(0, 0)` being `a1`.
 
 use pyo3::prelude::*;
+use quoridor_solver::rules::cell::Cell;
 use quoridor_solver::rules::geometry::{Board, Player, Square};
 use quoridor_solver::rules::notation::{
     clash_text, format_record, parse_moves, parse_record, position_error_text, wall_name,
@@ -81,7 +82,7 @@ impl State {
     /// The start of a game on `board` with `walls` per player.
     #[staticmethod]
     fn start(board: &str, walls: i64) -> PyResult<State> {
-        let (board, walls) = crate::args::cell(board, walls).map_err(to_py)?;
+        let Cell { board, walls } = crate::args::cell(board, walls).map_err(to_py)?;
         let pos = Position::start(board, walls).map_err(to_py)?;
         Ok(State::of(board, &pos))
     }

@@ -11,6 +11,7 @@ use quoridor_solver::cell::estimate::CellEstimate;
 use quoridor_solver::configs::Tables;
 use quoridor_solver::error::{count, format_bytes};
 use quoridor_solver::retro::{Precision, Solved, saved, saved_dir};
+use quoridor_solver::rules::cell::Cell;
 use quoridor_solver::rules::geometry::Board;
 use quoridor_solver::rules::position::Position;
 use quoridor_solver::support::memory;
@@ -70,7 +71,7 @@ impl Table {
         let budget = args::memory(memory).map_err(to_py)?;
         let threads = args::threads(threads).map_err(to_py)?;
         detached(py, move || {
-            let (dir, board, walls) = one_table(&dir)?;
+            let (dir, Cell { board, walls }) = one_table(&dir)?;
             check_fits(&dir, board, walls, budget)?;
             let loaded = pool(threads)?.install(|| Loaded::read(board, walls, &dir, budget))?;
             Ok(Table {
@@ -152,13 +153,10 @@ impl Table {
 }
 
 /// The one saved table in `dir`, with its cell.
-fn one_table(dir: &std::path::Path) -> Result<(PathBuf, Board, u8)> {
+fn one_table(dir: &std::path::Path) -> Result<(PathBuf, Cell)> {
     let mut found = saved_dir::tables_in(dir)?;
     if found.len() != 1 {
-        let names: Vec<String> = found
-            .iter()
-            .map(|(_, b, w)| format!("{b} with {}", count(*w, "wall")))
-            .collect();
+        let names: Vec<String> = found.iter().map(|(_, cell)| cell.to_string()).collect();
         return Err(Error::Argument(format!(
             "{} holds {} saved tables ({}): open one of them, e.g. {}",
             dir.display(),

@@ -8,7 +8,8 @@ use crate::cell::estimate::CellEstimate;
 use crate::configs::Tables;
 use crate::error::{Error, Result, count};
 use crate::retro::{self, Precision, Solved, Value};
-use crate::rules::geometry::{Board, Player};
+use crate::rules::cell::Cell;
+use crate::rules::geometry::Player;
 use crate::rules::position::{Action, Position};
 use crate::search::{Limits, Prover};
 use crate::support::progress::Progress;
@@ -397,13 +398,13 @@ pub fn random_games_by(
     positions
 }
 
-/// Whether the saved table in `dir` is too large to load with the tables of its cell
-/// (`board`, `walls`) within `budget`: its layers `layers` and the tables do not fit. Then
+/// Whether the saved table in `dir` is too large to load with the tables of its `cell`
+/// within `budget`: its layers `layers` and the tables do not fit. Then
 /// `analyze` and `play` read the positions they ask about from its files in one pass
 /// (`retro::sampled`). A table of outcomes only is refused: they read an exact one.
 pub fn saved_too_large(
     dir: &std::path::Path,
-    (board, walls): (Board, u8),
+    cell: Cell,
     layers: Range<usize>,
     budget: u64,
 ) -> Result<bool> {
@@ -422,6 +423,6 @@ pub fn saved_too_large(
             dir.display()
         )));
     }
-    let tables = CellEstimate::new(board, walls).tables.bytes;
+    let tables = CellEstimate::new(cell.board, cell.walls).tables.bytes;
     Ok(tables.saturating_add(values) > budget)
 }

@@ -12,8 +12,9 @@ use std::time::{Duration, Instant};
 use crate::cell::analysis::{Analyst, retro_fits, saved_too_large};
 use crate::cell::plan::refuse_search_flags;
 use crate::configs::{Ranked, Tables};
-use crate::error::{Error, Result, count};
+use crate::error::{Error, NoSearch, Result, Setting, count};
 use crate::retro::{sampled, saved};
+use crate::rules::cell::Cell;
 use crate::rules::geometry::Board;
 use crate::search::Limits;
 use crate::support::memory;
@@ -46,9 +47,9 @@ pub struct AnalystConfig {
     pub table: Option<PathBuf>,
     pub threads: usize,
     pub memory_budget: u64,
-    /// The flags that bound the search, each with whether it was given: refused where
+    /// The settings that bound the search, each with whether it was given: refused where
     /// `AnalystMethod::Auto` chooses the analysis (`analyst`), which they would not bound.
-    pub search_flags: [(&'static str, bool); 3],
+    pub search_flags: [(Setting, bool); 3],
 }
 
 /// What the answers are read from.
@@ -69,7 +70,10 @@ impl AnalystConfig {
         rayon::ThreadPoolBuilder::new()
             .num_threads(self.threads)
             .build_global()
-            .map_err(|e| Error::Argument(format!("cannot start the threads: {e}")))
+            .map_err(|e| Error::ThreadPool {
+                threads: "the threads".into(),
+                why: e.to_string(),
+            })
     }
 
     /// What the answers on the positions of `layers` (walls on the board) of the cell are
@@ -121,7 +125,7 @@ impl AnalystConfig {
             return Ok(None);
         };
         let budget = self.memory_budget;
-        Ok(saved_too_large(dir, (board, walls), layers, budget)?.then_some(dir))
+        Ok(saved_too_large(dir, Cell::new(board, walls), layers, budget)?.then_some(dir))
     }
 
     /// The ranked numbering of the configurations of the cell, to read a saved table too
@@ -188,14 +192,8 @@ impl AnalystConfig {
         if retro {
             if self.method == AnalystMethod::Auto {
                 // Known only now, from the tables: refused rather than ignored.
-                refuse_search_flags(
-                    false,
-                    &format!(
-                        "--method auto does not run here: {what} fits the budget and \
-                         answers (--method search asks for the search)"
-                    ),
-                    &self.search_flags,
-                )?;
+                let why = NoSearch::AutoChoseRetro { what: what.clone() };
+                refuse_search_flags(false, why, &self.search_flags)?;
             }
             progress.message(&format!("answering from {what}"));
             return Analyst::retro(tables, budget, layers, progress);

@@ -40,16 +40,11 @@ pub(super) fn open_checkpoint<T: ConfigTables>(
     if let Some(bytes) = checkpoint.table_bytes()
         && bytes > options.tt_bytes.min(tt_room)
     {
-        return Err(Error::Argument(format!(
-            "the table in {} takes {}, more than this run gives its table ({}): run with \
-             --tt {} (and a memory budget that leaves room for it)",
-            path.display(),
-            crate::error::format_bytes(bytes),
-            crate::error::format_bytes(options.tt_bytes.min(tt_room)),
-            crate::error::format_bytes(bytes)
-                .replace(' ', "")
-                .replace("iB", ""),
-        )));
+        return Err(Error::CheckpointTable {
+            path: path.clone(),
+            bytes,
+            given: options.tt_bytes.min(tt_room),
+        });
     }
     Ok(Some(checkpoint))
 }

@@ -15,7 +15,7 @@ use crate::error::{Error, Result};
 use crate::retro::Precision;
 use crate::retro::ranks::{Ranks, SharedRanks};
 use crate::retro::saved_dir::Target;
-use crate::rules::geometry::Board;
+use crate::rules::cell::Cell;
 use crate::search::NoWin;
 use crate::support::progress::Silent;
 
@@ -60,18 +60,13 @@ pub struct PlanReport {
 
 /// The report of `solve --plan` for the cell under `options`; with `ranks`, what the
 /// analysis across that many ranks would take too.
-pub fn plan_report(
-    board: Board,
-    walls: u8,
-    options: &SolveOptions,
-    ranks: Option<u16>,
-) -> PlanReport {
-    let decision = decide(board, walls, options);
+pub fn plan_report(cell: Cell, options: &SolveOptions, ranks: Option<u16>) -> PlanReport {
+    let decision = decide(cell, options);
     let fits = decision.need.bytes <= options.memory_budget;
-    let costs = Costs::of(board, walls, options.memory_budget);
+    let costs = Costs::of(cell, options.memory_budget);
     let across = ranks
         .filter(|_| costs.retro_board)
-        .map(|r| AcrossCosts::of(board, walls, r.into()));
+        .map(|r| AcrossCosts::of(cell, r.into()));
     PlanReport {
         decision,
         fits,
@@ -113,7 +108,7 @@ pub fn checkpoint_note(r: &CellResult, max_depth: u8) -> Option<CheckpointNote<'
 /// any other rank its share of every layer of the analysis (`solver::solve_share`),
 /// silently, and ends `Done(None)`. Then how the rank ends (`rank_end`).
 pub fn solve_as_rank<T>(
-    (board, walls): (Board, u8),
+    cell: Cell,
     mut options: SolveOptions,
     ranks: Arc<dyn Ranks>,
     here: impl FnOnce(SolveOptions) -> Result<T>,
@@ -124,7 +119,7 @@ pub fn solve_as_rank<T>(
     }
     let result = match rank {
         0 => here(options).map(Some),
-        _ => solve_share(board, walls, &options, &Silent).map(|()| None),
+        _ => solve_share(cell.board, cell.walls, &options, &Silent).map(|()| None),
     };
     rank_end(rank, result)
 }

@@ -5,6 +5,7 @@ use crate::cell::estimate::CellEstimate;
 use crate::configs::{ConfigTables, OnDemand, Ranked, Tables};
 use crate::error::{Error, Result, Unrun, count};
 use crate::retro::{self, Precision, RetroResult};
+use crate::rules::cell::Cell;
 use crate::rules::geometry::Board;
 use crate::rules::position::Position;
 use crate::search::Checkpoint;
@@ -53,7 +54,7 @@ pub fn solve(
         }
         None => None,
     };
-    let decision = crate::cell::plan::decide(board, walls, options);
+    let decision = crate::cell::plan::decide(Cell::new(board, walls), options);
     if options.checkpoint.is_some() && !decision.searches() {
         return Err(Error::Unrun(Unrun::Checkpoint));
     }
@@ -68,7 +69,7 @@ pub fn solve(
     let need = decision.need;
     let on_demand = need.on_demand;
     memory::check(
-        &need.what(board, walls, &estimate),
+        &need.what(Cell::new(board, walls), &estimate),
         need.bytes,
         options.memory_budget,
     )?;
@@ -372,7 +373,7 @@ pub fn solve_share(
         }
     };
     crate::retro::check_board(board)?;
-    let decision = crate::cell::plan::decide(board, walls, options);
+    let decision = crate::cell::plan::decide(Cell::new(board, walls), options);
     let Some(precision) = decision.retro.filter(|_| decision.need.ranked) else {
         return Err(Error::Unrun(Unrun::RanksWithoutRetro));
     };
@@ -395,7 +396,10 @@ fn thread_pool(threads: usize) -> Result<rayon::ThreadPool> {
     rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
-        .map_err(|e| Error::Argument(format!("cannot start {}: {e}", count(threads, "thread"))))
+        .map_err(|e| Error::ThreadPool {
+            threads: count(threads, "thread"),
+            why: e.to_string(),
+        })
 }
 
 /// The analysis's answer into the cell's result (no length after a compact analysis).

@@ -11,6 +11,7 @@ use crate::cell::estimate::CellEstimate;
 use crate::configs::{Ranked, Tables};
 use crate::error::{Error, Result, count};
 use crate::retro::{Precision, sampled, saved, saved_dir};
+use crate::rules::cell::Cell;
 use crate::rules::geometry::Board;
 use crate::rules::notation::format_record;
 use crate::rules::position::MAX_WALLS_PER_PLAYER;
@@ -25,8 +26,7 @@ const GAMES: usize = 2_000;
 /// A saved table that passed every check.
 #[derive(Clone, Debug)]
 pub struct Whole {
-    pub board: Board,
-    pub walls: u8,
+    pub cell: Cell,
     /// Its value files.
     pub files: usize,
     /// The positions whose values were checked.
@@ -73,11 +73,9 @@ pub fn verify(
         )?));
     }
     if found.cells.is_empty() {
-        return Err(Error::Argument(format!(
-            "{} holds no saved table: neither a MANIFEST.sha256 (solve --save) nor WxH-wN \
-             directories (table --save)",
-            dir.display()
-        )));
+        return Err(Error::NoSavedTable {
+            dir: dir.to_path_buf(),
+        });
     }
     let mut damaged = Vec::new();
     for name in &found.cells {
@@ -99,7 +97,7 @@ pub fn verify(
 /// is damaged.
 pub fn check_table(
     dir: &Path,
-    cell: Option<(Board, u8)>,
+    cell: Option<Cell>,
     memory_budget: u64,
     progress: &dyn Progress,
 ) -> Result<Checked> {
@@ -124,12 +122,11 @@ pub fn check_table(
             )));
         }
     };
-    if let Some((b, n)) = cell.filter(|&c| c != (board, header.walls)) {
+    let held = Cell::new(board, header.walls);
+    if let Some(named) = cell.filter(|&c| c != held) {
         return Ok(Err(format!(
-            "{} holds {board} with {}, not {b} with {} as its name says",
-            dir.display(),
-            count(header.walls, "wall"),
-            count(n, "wall")
+            "{} holds {held}, not {named} as its name says",
+            dir.display()
         )));
     }
     let files = header.layers.iter().map(Vec::len).sum();
@@ -137,7 +134,7 @@ pub fn check_table(
     let estimate = CellEstimate::new(board, header.walls);
     let outcomes_only = saved::precision_of(&header) == Some(Precision::Compact);
     if outcomes_only || estimate.tables.bytes.saturating_add(values) > memory_budget {
-        return check_sampled(dir, (board, header.walls), files, memory_budget, progress);
+        return check_sampled(dir, held, files, memory_budget, progress);
     }
     let tables = Tables::build(board, header.walls, memory_budget, progress)?;
     let solved = match saved::load(&tables, dir, 0..usize::MAX) {
@@ -165,8 +162,7 @@ pub fn check_table(
     }
     progress.finish();
     Ok(Ok(Whole {
-        board,
-        walls: header.walls,
+        cell: held,
         files,
         positions: positions.len(),
         which,
@@ -178,18 +174,16 @@ pub fn check_table(
 /// (`retro::sampled`), over the ranked numbering of the configurations.
 fn check_sampled(
     dir: &Path,
-    (board, walls): (Board, u8),
+    cell: Cell,
     files: usize,
     memory_budget: u64,
     progress: &dyn Progress,
 ) -> Result<Checked> {
+    let Cell { board, walls } = cell;
     let layers = 2 * walls as usize + 1;
     let ranked_bytes = Ranked::estimate_bytes(board, layers);
     memory::check(
-        &format!(
-            "checking the saved table of {board} with {} (numbering the configurations)",
-            count(walls, "wall")
-        ),
+        &format!("checking the saved table of {cell} (numbering the configurations)"),
         ranked_bytes,
         memory_budget,
     )?;
@@ -197,8 +191,7 @@ fn check_sampled(
     let positions = random_games_by(board, walls, GAMES, |p| p.legal_actions(board));
     match sampled::check(&ranked, dir, &positions, progress) {
         Ok(_) => Ok(Ok(Whole {
-            board,
-            walls,
+            cell,
             files,
             positions: positions.len(),
             which: "those of 2000 random games, read from the files in one pass",

@@ -8,6 +8,7 @@ use clap::Args;
 use quoridor_solver::Result;
 use quoridor_solver::cell::evaluate::{AnalystConfig, AnalystMethod};
 use quoridor_solver::cell::solver::DEFAULT_TT_BYTES;
+use quoridor_solver::error::{NoSearch, Setting};
 use quoridor_solver::support::memory::parse_size;
 
 use super::choices::AnalystMethodArg;
@@ -48,14 +49,14 @@ impl AnalystArgs {
     /// `max_seconds`: the command's `--max-seconds`, if it has one.
     pub fn validate(&self, max_seconds: Option<f64>) -> Result<AnalystConfig> {
         let search_flags = [
-            ("--tt", self.tt.is_some()),
-            ("--max-depth", self.max_depth.is_some()),
-            ("--max-seconds", max_seconds.is_some()),
+            (Setting::TtSize, self.tt.is_some()),
+            (Setting::MaxDepth, self.max_depth.is_some()),
+            (Setting::MaxSeconds, max_seconds.is_some()),
         ];
         let method = AnalystMethod::from(self.method);
         refuse_search_flags(
             method != AnalystMethod::Retro,
-            "--method retro does not run",
+            NoSearch::RetroAsked,
             &search_flags,
         )?;
         let resources = self.resources.validate()?;

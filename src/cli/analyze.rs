@@ -11,6 +11,7 @@ use quoridor_solver::cell::analysis::MoveVerdict;
 use quoridor_solver::cell::evaluate::AnalystConfig;
 use quoridor_solver::error::count;
 use quoridor_solver::output::report::{self, analyze::Answer, analyze::Ply, analyze::mark};
+use quoridor_solver::rules::cell::Cell;
 use quoridor_solver::rules::geometry::{Board, Player};
 use quoridor_solver::rules::notation::{action_name, format_record, parse_moves};
 use quoridor_solver::rules::position::{Action, Position};
@@ -75,7 +76,7 @@ pub struct Analyze {
 
 impl AnalyzeArgs {
     pub fn validate(&self) -> Result<Analyze> {
-        let (board, walls) = self.cell.validate()?;
+        let Cell { board, walls } = self.cell.validate()?;
         let position = self.position.validate(board, Some(walls), walls)?;
         let game = match &self.game {
             Some(path) => {

@@ -7,6 +7,7 @@ use std::time::Instant;
 use clap::Args;
 use quoridor_solver::configs::Tables;
 use quoridor_solver::error::{count, format_bytes};
+use quoridor_solver::rules::cell::Cell;
 use quoridor_solver::rules::geometry::Board;
 use quoridor_solver::support::memory;
 use quoridor_solver::{Error, Result};
@@ -43,7 +44,7 @@ pub struct Configs {
 
 impl ConfigsArgs {
     pub fn validate(&self) -> Result<Configs> {
-        let (board, walls) = self.cell.validate()?;
+        let Cell { board, walls } = self.cell.validate()?;
         Ok(Configs {
             board,
             walls,
@@ -70,7 +71,10 @@ pub fn run(c: Configs, bars: &Bars, out: &mut dyn Write) -> Result<ExitCode> {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(c.resources.threads)
         .build()
-        .map_err(|e| Error::Argument(format!("cannot start threads: {e}")))?;
+        .map_err(|e| Error::ThreadPool {
+            threads: "threads".into(),
+            why: e.to_string(),
+        })?;
     let tables =
         pool.install(|| Tables::build(c.board, c.walls, c.resources.memory_budget, bars))?;
     let report = Report {

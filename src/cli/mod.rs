@@ -17,6 +17,7 @@ mod interrupt;
 #[cfg(feature = "mpi")]
 mod mpi_ranks;
 mod perft;
+mod plan_text;
 mod play;
 mod progress;
 mod resources;
@@ -36,6 +37,7 @@ pub use error_text::error_text;
 use progress::{Bars, Verbosity};
 pub use quoridor_solver::cell::plan::{max_depth, refuse_search_flags, time_limit};
 use quoridor_solver::error::clip;
+use quoridor_solver::rules::cell::Cell;
 use quoridor_solver::rules::geometry::Board;
 use quoridor_solver::rules::notation::{parse_moves, parse_record};
 use quoridor_solver::rules::position::{Action, Position};
@@ -253,10 +255,10 @@ pub struct CellArgs {
 }
 
 impl CellArgs {
-    /// The checked board and walls per player.
-    pub fn validate(&self) -> Result<(Board, u8)> {
+    /// The checked cell: board and walls per player.
+    pub fn validate(&self) -> Result<Cell> {
         let walls = walls_per_player(&self.walls)?;
-        Ok((Board::parse(&self.board)?, walls))
+        Ok(Cell::new(Board::parse(&self.board)?, walls))
     }
 }
 

@@ -11,7 +11,7 @@ use mpi::traits::*;
 use quoridor_solver::cell::solve::{RankEnd, solve_as_rank};
 use quoridor_solver::cell::solver::SolveOptions;
 use quoridor_solver::retro::ranks::Ranks;
-use quoridor_solver::rules::geometry::Board;
+use quoridor_solver::rules::cell::Cell;
 use quoridor_solver::{Error, Result};
 use std::process::ExitCode;
 use std::sync::Mutex;
@@ -23,7 +23,7 @@ use std::sync::Mutex;
 /// rank 0 alone, and the job ends with its status 2. Any other error stops the whole job:
 /// the rank prints it, naming itself and the layer, and aborts every rank.
 pub fn as_a_rank(
-    cell: (Board, u8),
+    cell: Cell,
     options: SolveOptions,
     here: impl FnOnce(SolveOptions) -> Result<ExitCode>,
 ) -> Result<ExitCode> {

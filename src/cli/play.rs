@@ -12,6 +12,7 @@ use quoridor_solver::cell::analysis::Analyst;
 use quoridor_solver::cell::evaluate::AnalystConfig;
 use quoridor_solver::error::clip;
 use quoridor_solver::output::diagram::render;
+use quoridor_solver::rules::cell::Cell;
 use quoridor_solver::rules::geometry::{Board, Player};
 use quoridor_solver::rules::notation::{action_name, format_moves, parse_action};
 use quoridor_solver::rules::position::{Action, Position};
@@ -63,7 +64,7 @@ pub struct Play {
 
 impl PlayArgs {
     pub fn validate(&self) -> Result<Play> {
-        let (board, walls) = self.cell.validate()?;
+        let Cell { board, walls } = self.cell.validate()?;
         let user = match self.side.trim() {
             "1" => Player::One,
             "2" => Player::Two,

@@ -12,8 +12,9 @@ use clap::Args;
 use quoridor_solver::configs::Tables;
 use quoridor_solver::error::{Bound, Setting, clip, count, format_bytes};
 use quoridor_solver::explorer::http::{Pool, serve};
-use quoridor_solver::explorer::{Cell, Explorer, Limits, Saved};
+use quoridor_solver::explorer::{Explorer, Limits, Saved};
 use quoridor_solver::retro::saved;
+use quoridor_solver::rules::cell::Cell;
 use quoridor_solver::support::memory::{default_budget, parse_size};
 use quoridor_solver::{Error, Result};
 
@@ -117,12 +118,13 @@ pub fn run(s: Serve, bars: &Bars, out: &mut dyn Write) -> Result<ExitCode> {
     if let Some(t) = s.threads {
         pool = pool.num_threads(t);
     }
-    pool.build_global()
-        .map_err(|e| Error::Argument(format!("cannot start the threads: {e}")))?;
+    pool.build_global().map_err(|e| Error::ThreadPool {
+        threads: "the threads".into(),
+        why: e.to_string(),
+    })?;
     let mut found: Vec<(PathBuf, Cell)> = Vec::new();
     for dir in &s.tables {
-        for (path, board, walls) in saved_dir::tables_in(dir)? {
-            let cell = Cell { board, walls };
+        for (path, cell) in saved_dir::tables_in(dir)? {
             if let Some((other, _)) = found.iter().find(|(_, c)| *c == cell) {
                 return Err(Error::Argument(format!(
                     "{cell} is saved twice: in {} and in {}; give one",

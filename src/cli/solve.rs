@@ -9,17 +9,18 @@ use clap::Args;
 use quoridor_solver::cell::plan;
 use quoridor_solver::cell::solve::{checkpoint_note, plan_report, save_target, table_precision};
 use quoridor_solver::cell::solver::{DEFAULT_TT_BYTES, Method, SolveOptions, solve};
+use quoridor_solver::error::Setting;
 use quoridor_solver::retro::Precision;
-use quoridor_solver::rules::geometry::{Board, Player};
+use quoridor_solver::rules::cell::Cell;
+use quoridor_solver::rules::geometry::Player;
 use quoridor_solver::{Error, Result};
 
 use super::choices::{MethodArg, PrecisionArg, StoreArg};
 use super::interrupt::Hint;
+use super::plan_text::write_plan;
 use super::progress::Bars;
 use super::resources::{ResourceArgs, Resources};
-use super::solve_text::{
-    checkpoint_hints, write_checkpoint_note, write_json, write_plan, write_text,
-};
+use super::solve_text::{checkpoint_hints, write_checkpoint_note, write_json, write_text};
 use super::{CellArgs, max_depth, time_limit};
 
 /// Solve a board and wall count: who wins, in how many plies, and a line of best play
@@ -159,8 +160,7 @@ pub struct SolveArgs {
 }
 
 pub struct Solve {
-    board: Board,
-    walls: u8,
+    cell: Cell,
     json: bool,
     plan: bool,
     ranks: Option<u16>,
@@ -171,7 +171,7 @@ pub struct Solve {
 
 impl SolveArgs {
     pub fn validate(&self) -> Result<Solve> {
-        let (board, walls) = self.cell.validate()?;
+        let cell = self.cell.validate()?;
         let max_depth = max_depth(self.max_depth)?;
         let time_limit = self.max_seconds.map(time_limit).transpose()?;
         let method = Method::from(self.method);
@@ -215,16 +215,15 @@ impl SolveArgs {
                 .map(|n| if n == 1 { Player::One } else { Player::Two }),
         };
         let search_flags = [
-            ("--tt", self.tt.is_some()),
-            ("--max-depth", self.max_depth.is_some()),
-            ("--max-seconds", self.max_seconds.is_some()),
+            (Setting::TtSize, self.tt.is_some()),
+            (Setting::MaxDepth, self.max_depth.is_some()),
+            (Setting::MaxSeconds, self.max_seconds.is_some()),
         ];
         let precision = self.precision.is_some();
-        plan::refuse_ignored_search_flags(board, walls, &options, &search_flags, precision)?;
-        plan::refuse_ignored_precision(board, walls, &options, precision)?;
+        plan::refuse_ignored_search_flags(cell, &options, &search_flags, precision)?;
+        plan::refuse_ignored_precision(cell, &options, precision)?;
         Ok(Solve {
-            board,
-            walls,
+            cell,
             json: self.json,
             plan: self.plan,
             ranks: self.ranks,
@@ -238,7 +237,7 @@ impl SolveArgs {
 pub fn run(s: Solve, bars: &Bars, out: &mut dyn Write) -> Result<ExitCode> {
     if s.distributed {
         #[cfg(feature = "mpi")]
-        return super::mpi_ranks::as_a_rank((s.board, s.walls), s.options.clone(), |options| {
+        return super::mpi_ranks::as_a_rank(s.cell, s.options.clone(), |options| {
             solve_here(Solve { options, ..s }, bars, out)
         });
         #[cfg(not(feature = "mpi"))]
@@ -250,11 +249,7 @@ pub fn run(s: Solve, bars: &Bars, out: &mut dyn Write) -> Result<ExitCode> {
 /// Solves (or plans) the cell in this process: the whole of `solve` but `--distributed`.
 fn solve_here(s: Solve, bars: &Bars, out: &mut dyn Write) -> Result<ExitCode> {
     if s.plan {
-        write_plan(
-            &plan_report(s.board, s.walls, &s.options, s.ranks),
-            &s.options,
-            out,
-        )?;
+        write_plan(&plan_report(s.cell, &s.options, s.ranks), &s.options, out)?;
         return Ok(ExitCode::SUCCESS);
     }
     // Where a search keeps a checkpoint (from the start, or for the length after a compact
@@ -269,15 +264,15 @@ fn solve_here(s: Solve, bars: &Bars, out: &mut dyn Write) -> Result<ExitCode> {
             missing: &missing,
         }));
     }
-    let mut result = solve(s.board, s.walls, &s.options, bars)?;
+    let mut result = solve(s.cell.board, s.cell.walls, &s.options, bars)?;
     if !s.stats {
         result.stats = None;
         result.left_out = None;
     }
     if s.json {
-        write_json(s.board, &result, out)?;
+        write_json(s.cell.board, &result, out)?;
     } else {
-        write_text(s.board, &result, s.options.winner, out)?;
+        write_text(s.cell.board, &result, s.options.winner, out)?;
     }
     if let (Some(path), Some(note)) = (
         &s.options.checkpoint,

@@ -1,12 +1,11 @@
-//! `solve`'s text: the result as text or `--json`, the plan (`--plan`), what became of the
-//! search's checkpoint, and what Ctrl-C says of it.
+//! `solve`'s text: the result as text or `--json`, what became of the search's checkpoint,
+//! and what Ctrl-C says of it (the plan, `--plan`, is `plan_text.rs`'s).
 
 use std::io::Write;
 use std::path::Path;
 
 use quoridor_solver::Result;
-use quoridor_solver::cell::plan::AcrossCosts;
-use quoridor_solver::cell::solve::{CheckpointNote, PlanReport};
+use quoridor_solver::cell::solve::CheckpointNote;
 use quoridor_solver::cell::solver::{CellResult, MethodUsed, Outcome, SolveOptions};
 use quoridor_solver::error::{count, format_bytes};
 use quoridor_solver::rules::geometry::{Board, Player};
@@ -59,28 +58,6 @@ pub fn write_json(board: Board, result: &CellResult, out: &mut dyn Write) -> Res
         "{}",
         serde_json::to_string(&json).expect("serializable")
     )?;
-    Ok(())
-}
-
-/// `solve --plan`: the planner's decision and its memory against the budget, then what each
-/// way to solve the cell would take (and across ranks, when asked).
-pub fn write_plan(report: &PlanReport, options: &SolveOptions, out: &mut dyn Write) -> Result<()> {
-    writeln!(out, "{}", report.decision.why)?;
-    let budget = format_bytes(options.memory_budget);
-    let need = format_bytes(report.decision.need.bytes);
-    match report.fits {
-        true => writeln!(out, "memory: needs at least {need} of {budget}")?,
-        false => writeln!(
-            out,
-            "memory: needs at least {need}, over the budget of {budget}"
-        )?,
-    }
-    for line in report.costs.lines() {
-        writeln!(out, "{line}")?;
-    }
-    for line in report.across.iter().flat_map(AcrossCosts::lines) {
-        writeln!(out, "{line}")?;
-    }
     Ok(())
 }
 

@@ -11,10 +11,10 @@ use quoridor_solver::error::count;
 use quoridor_solver::output::report::beyond::even_heights_decided;
 use quoridor_solver::output::report::check::CheckSummary;
 use quoridor_solver::output::report::{self, CellRecord};
-use quoridor_solver::rules::geometry::Board;
+use quoridor_solver::rules::cell::Cell;
 use quoridor_solver::support::progress::Progress;
 use quoridor_solver::table::request::PlanList;
-use quoridor_solver::table::{TableEvents, TableRun, TableSummary};
+use quoridor_solver::table::{OtherBuilds, TableEvents, TableRun, TableSummary};
 use quoridor_solver::{Error, Result};
 
 use super::progress::Bars;
@@ -22,11 +22,10 @@ use super::progress::Bars;
 /// Each cell left to solve with its plan, and the hours they add up to; for a campaign in
 /// its order, with the cells it gave up.
 pub fn write_plans(job: &TableRun, plans: &PlanList, out: &mut dyn Write) -> Result<()> {
-    for (board, walls, plan) in &plans.cells {
+    for (cell, plan) in &plans.cells {
         writeln!(
             out,
-            "plan: {board} with {}: {} (at most {})",
-            count(*walls, "wall"),
+            "plan: {cell}: {} (at most {})",
             plan.why,
             duration(plan.at_most)
         )?;
@@ -122,8 +121,8 @@ pub fn write_done(
         done.seconds,
         job.dir.display()
     )?;
-    if let Some(line) = &done.other_builds {
-        writeln!(out, "{line}")?;
+    if let Some(other) = &done.other_builds {
+        writeln!(out, "{}", other.text("--resume"))?;
     }
     write_summary(summary, out)?;
     write_even_heights(&done.records, out)?;
@@ -202,15 +201,18 @@ impl TableEvents for TableBars<'_> {
             bar.set_length(wanted);
         }
     }
-    fn cell_begins(&self, board: Board, walls: u8) {
+    fn cell_begins(&self, cell: Cell) {
         if let Some(o) = self.overall.get() {
-            o.set_message(format!("table: {board} with {}", count(walls, "wall")));
+            o.set_message(format!("table: {cell}"));
         }
     }
     fn cell_done(&self) {
         if let Some(o) = self.overall.get() {
             o.inc(1);
         }
+    }
+    fn kept_from_other_builds(&self, other: &OtherBuilds) {
+        self.bars.line(&other.text("--resume"));
     }
     fn cell_skipped(&self, at: &str, why: &Error) {
         self.bars

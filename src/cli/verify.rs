@@ -62,10 +62,9 @@ pub fn run(v: Verify, bars: &Bars, out: &mut dyn Write) -> Result<ExitCode> {
         Verified::Table(Ok(w)) => {
             writeln!(
                 out,
-                "{}: {} with {}, {} and the header match the manifest",
+                "{}: {}, {} and the header match the manifest",
                 v.dir.display(),
-                w.board,
-                count(w.walls, "wall"),
+                w.cell,
                 count(w.files, "value file")
             )?;
             writeln!(

@@ -120,12 +120,10 @@ impl Tables {
             budget,
         )?;
         if !keys_fit(board) {
-            return Err(crate::Error::Argument(format!(
-                "{board} has {} wall anchors, more than the 64 whose configurations the full \
-                 wall-configuration tables can number (9x9 has 64): only proof search \
-                 (solve --method search), which builds configurations on demand, handles it",
-                board.anchor_count()
-            )));
+            return Err(crate::Error::TooManyAnchors {
+                board: board.to_string(),
+                anchors: board.anchor_count(),
+            });
         }
         if estimate.configurations > (NO_CHILD as u128) {
             return Err(crate::Error::Argument(format!(

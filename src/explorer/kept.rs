@@ -21,11 +21,12 @@ use std::thread::JoinHandle;
 use std::time::Instant;
 
 use super::shelf::{Entry, Shelf};
-use super::{Cell, Limits, Refusal};
+use super::{Limits, Refusal};
 use crate::cell::analysis::Analyst;
 use crate::cell::estimate::CellEstimate;
 use crate::configs::Tables;
 use crate::retro::Keep;
+use crate::rules::cell::Cell;
 use crate::rules::position::Position;
 use crate::support::progress::Silent;
 

@@ -28,8 +28,9 @@ use std::time::Instant;
 
 use crate::cell::analysis::Analyst;
 use crate::cell::estimate::CellEstimate;
-use crate::error::{Error, count, format_bytes};
+use crate::error::{Error, format_bytes};
 use crate::retro::{self, Keep, Solved};
+use crate::rules::cell::Cell;
 use crate::rules::geometry::Board;
 use crate::rules::notation::{parse_moves, parse_record};
 use crate::rules::position::{Position, parse_walls_per_player};
@@ -60,19 +61,6 @@ const CSS: &str = "text/css; charset=utf-8";
 /// (a record of 8x8 with every wall is under 300 characters, a long line of moves a few
 /// thousand), short enough that no request makes the server hold much.
 pub const MAX_TARGET: usize = 16 * 1024;
-
-/// A cell: a board and the walls each player starts with.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Cell {
-    pub board: Board,
-    pub walls: u8,
-}
-
-impl std::fmt::Display for Cell {
-    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-        write!(f, "{} with {}", self.board, count(self.walls, "wall"))
-    }
-}
 
 /// What a request may cost when it solves its cell (`serve --max-seconds`, `--memory`).
 #[derive(Clone, Copy, Debug)]

@@ -3,6 +3,7 @@
 //! other layer below it.
 
 pub mod bitboard;
+pub mod cell;
 pub mod geometry;
 pub mod movegen;
 pub mod notation;

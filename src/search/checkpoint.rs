@@ -153,12 +153,9 @@ impl Checkpoint {
             let saved = checkpoint
                 .read()
                 .and_then(|saved| check(&saved, tables).map(|()| saved))
-                .map_err(|e| {
-                    Error::Input(format!(
-                        "cannot resume from {}: {e}; delete it to start again, or run \
-                         without --checkpoint",
-                        path.display()
-                    ))
+                .map_err(|why| Error::CheckpointUnusable {
+                    path: path.to_path_buf(),
+                    why,
                 })?;
             *checkpoint.loaded.lock().unwrap() = Some(saved);
         }

@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 use crate::error::Result;
 use crate::output::report::CellRecord;
-use crate::rules::geometry::Board;
+use crate::rules::cell::Cell;
 use crate::table::confirm;
 use crate::table::job::{Planned, TableEvents, TableRun};
 use crate::table::run::{self, TableSummary};
@@ -20,20 +20,16 @@ use crate::table::run::{self, TableSummary};
 pub fn next_cells(t: &TableRun) -> Result<(Vec<Planned>, Vec<CellRecord>)> {
     let limit = t.options.time_limit.unwrap_or(Duration::MAX);
     let records = t.kept_records()?;
-    let row = |b: Board, n: u8| {
-        records
-            .iter()
-            .find(|r| r.cell() == (b.width(), b.height(), n))
-    };
+    let row = |cell: Cell| records.iter().find(|r| r.is(cell));
     let mut next = Vec::new();
     let mut given = Vec::new();
-    for (b, n, plan) in t.plans(&records) {
-        match row(b, n) {
+    for (cell, plan) in t.plans(&records) {
+        match row(cell) {
             Some(r) if r.undecided_after(limit) => given.push(r.clone()),
-            _ => next.push((b, n, plan)),
+            _ => next.push((cell, plan)),
         }
     }
-    next.sort_by(|x, y| x.2.at_most.total_cmp(&y.2.at_most));
+    next.sort_by(|x, y| x.1.at_most.total_cmp(&y.1.at_most));
     Ok((next, given))
 }
 
@@ -57,21 +53,21 @@ pub fn run(t: &TableRun, events: &dyn TableEvents) -> Result<TableSummary> {
     };
     // A cell this run tried is not tried again in it, whatever became of it (skipped over
     // the budget, or undecided short of the limit at the search's depth or memory).
-    let mut tried: Vec<(Board, u8)> = Vec::new();
+    let mut tried: Vec<Cell> = Vec::new();
     loop {
         let (next, _) = next_cells(t)?;
         let untried: Vec<_> = next
             .iter()
-            .filter(|(b, n, _)| !tried.contains(&(*b, *n)))
+            .filter(|(cell, _)| !tried.contains(cell))
             .collect();
-        let Some(&&(board, walls, _)) = untried.first() else {
+        let Some(&&(cell, _)) = untried.first() else {
             break;
         };
         // A decided cell brings its board's next wall count: the whole grows as it goes.
         events.cells_to_solve(untried.len() as u64);
-        tried.push((board, walls));
+        tried.push(cell);
         let one = TableRun {
-            cells: vec![(board, walls)],
+            cells: vec![cell],
             confirm: None,
             ..t.clone()
         };

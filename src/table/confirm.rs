@@ -16,6 +16,7 @@ use crate::cell::plan::{self, Method, SolveOptions};
 use crate::cell::solver::{Outcome, solve};
 use crate::error::{Result, count};
 use crate::output::report::{self, CellRecord};
+use crate::rules::cell::Cell;
 use crate::rules::geometry::{Board, Player};
 use crate::table::job::{TableEvents, TableRun};
 
@@ -93,12 +94,11 @@ impl ConfirmSummary {
 /// or why it cannot here.
 pub fn second_options(
     first: &CellRecord,
-    board: Board,
+    cell: Cell,
     base: &SolveOptions,
     limit: Duration,
     scratch: Option<&Path>,
 ) -> std::result::Result<(SolveOptions, String), String> {
-    let walls = first.walls;
     let budget = base.memory_budget;
     if first.method.is_retro() {
         let winner = match first.outcome {
@@ -107,10 +107,10 @@ pub fn second_options(
             // A draw has no win to prove; the search alone decides no draw.
             _ => return Err("a draw: the proof search proves wins only".into()),
         };
-        let planned = plan::plan(board, walls, budget, limit, &[]);
+        let planned = plan::plan(cell, budget, limit, &[]);
         // Its table kept apart from the first method's (the search for the length after
         // the analysis), which this search must not lean on.
-        let checkpoint = scratch.map(|dir| dir.join(second_checkpoint_name(board, walls)));
+        let checkpoint = scratch.map(|dir| dir.join(second_checkpoint_name(cell)));
         let options = SolveOptions {
             method: Method::Search,
             winner: Some(winner),
@@ -137,13 +137,13 @@ pub fn second_options(
         Some(_) => plan::Disk::Scratch,
         None => plan::Disk::None,
     };
-    let planned = plan::plan_with_disk(board, walls, (budget, limit), &[], disk);
+    let planned = plan::plan_with_disk(cell, (budget, limit), &[], disk);
     if planned.method == Method::Search {
         return Err(planned.why);
     }
     let save = match (planned.through_disk, scratch) {
         (true, Some(dir)) => Some(saved_dir::Target::scratch(
-            dir.join(saved_dir::cell_dir_name(board, walls)),
+            dir.join(saved_dir::cell_dir_name(cell)),
         )),
         _ => None,
     };
@@ -175,11 +175,8 @@ pub fn second_options(
 
 /// The file in a scratch directory where the second method's proof search of the cell
 /// keeps its table between runs.
-pub fn second_checkpoint_name(board: Board, walls: u8) -> String {
-    format!(
-        "{}.second.checkpoint",
-        saved_dir::cell_dir_name(board, walls)
-    )
+pub fn second_checkpoint_name(cell: Cell) -> String {
+    format!("{}.second.checkpoint", saved_dir::cell_dir_name(cell))
 }
 
 /// The second-method pass over the decided cells of `t`'s selection (`records`: the
@@ -197,16 +194,11 @@ pub fn run(
     let firsts: Vec<&CellRecord> = t
         .cells
         .iter()
-        .filter_map(|(b, n)| {
-            records
-                .iter()
-                .find(|r| r.cell() == (b.width(), b.height(), *n) && r.is_decided())
-        })
+        .filter_map(|&cell| records.iter().find(|r| r.is(cell) && r.is_decided()))
         .collect();
     for (i, first) in firsts.iter().enumerate() {
         let at = format!("[second {}/{}]", i + 1, firsts.len());
-        let board = Board::new(first.width, first.height)?;
-        let name = format!("{board} with {}", count(first.walls, "wall"));
+        let cell = Cell::new(Board::new(first.width, first.height)?, first.walls);
         let before = seconds.iter().find(|r| r.cell() == first.cell()).cloned();
         // Decided, or tried as long as this limit allows: nothing new to learn.
         if let Some(before) = before.filter(|r| r.is_decided() || r.undecided_after(limit)) {
@@ -214,16 +206,16 @@ pub fn run(
             continue;
         }
         let (options, why) =
-            match second_options(first, board, &t.options, limit, t.scratch.as_deref()) {
+            match second_options(first, cell, &t.options, limit, t.scratch.as_deref()) {
                 Ok(planned) => planned,
                 Err(why) => {
-                    events.line(&format!("{at} {name}: no second method here: {why}"));
+                    events.line(&format!("{at} {cell}: no second method here: {why}"));
                     summary.not_tried += 1;
                     continue;
                 }
             };
-        events.cell_begins(board, first.walls);
-        let result = solve(board, first.walls, &options, events)?;
+        events.cell_begins(cell);
+        let result = solve(cell.board, cell.walls, &options, events)?;
         if crate::table::stopped::cut_short(&result, options.checkpoint.as_deref(), events) {
             return Err(crate::error::Error::Interrupted);
         }
@@ -233,7 +225,7 @@ pub fn run(
         }
         let agreement = summary.add(first, &second);
         events.line(&format!(
-            "{at} {name}: {} by the {why}: {} ({}: {})",
+            "{at} {cell}: {} by the {why}: {} ({}: {})",
             report::markdown::cell_text(&second),
             match agreement {
                 Agreement::Agree => "the same",
@@ -305,7 +297,7 @@ mod tests {
 
     #[test]
     fn the_second_method_is_the_other_one() {
-        let board = Board::new(5, 5).unwrap();
+        let cell = Cell::new(Board::new(5, 5).unwrap(), 3);
         let base = SolveOptions {
             max_depth: 60,
             threads: 2,
@@ -315,15 +307,15 @@ mod tests {
         };
         let limit = Duration::from_secs(600);
         let by_retro = record(Outcome::Player2, Some(24), MethodUsed::Retro);
-        let (o, _) = second_options(&by_retro, board, &base, limit, None).unwrap();
+        let (o, _) = second_options(&by_retro, cell, &base, limit, None).unwrap();
         assert_eq!((o.method, o.winner), (Method::Search, Some(Player::Two)));
         let by_search = record(Outcome::Player2, Some(24), MethodUsed::Search);
-        let (o, why) = second_options(&by_search, board, &base, limit, None).unwrap();
+        let (o, why) = second_options(&by_search, cell, &base, limit, None).unwrap();
         assert_eq!((o.method, o.winner), (Method::Retro, None), "{why}");
         let draw = record(Outcome::Draw, None, MethodUsed::Retro);
-        assert!(second_options(&draw, board, &base, limit, None).is_err());
+        assert!(second_options(&draw, cell, &base, limit, None).is_err());
         // A board over the analysis's cells has no second method when the search decided it.
-        let big = Board::new(9, 9).unwrap();
+        let big = Cell::new(Board::new(9, 9).unwrap(), 3);
         assert!(second_options(&by_search, big, &base, limit, None).is_err());
     }
 }

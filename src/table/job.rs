@@ -10,21 +10,22 @@ use std::time::Duration;
 use crate::cell::estimate::CellEstimate;
 use crate::cell::plan::{self, Plan};
 use crate::cell::solver::{MethodUsed, Need, SolveOptions};
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, count};
 use crate::output::report::{self, CSV_NAME, CellRecord};
 use crate::retro::spill;
+use crate::rules::cell::Cell;
 use crate::rules::geometry::Board;
 use crate::support::dir_lock::{self, DirLock};
 use crate::support::progress::Progress;
 
 /// A cell and how the run would solve it now.
-pub type Planned = (Board, u8, Plan);
+pub type Planned = (Cell, Plan);
 
 /// What a table run solves, and where it writes.
 #[derive(Clone, Debug)]
 pub struct TableRun {
     /// The cells, in the order they are solved.
-    pub cells: Vec<(Board, u8)>,
+    pub cells: Vec<Cell>,
     /// The options every cell starts from; the plan sets each cell's method, precision and
     /// transposition table (`method` other than `Auto` is kept).
     pub options: SolveOptions,
@@ -46,6 +47,39 @@ pub struct TableRun {
     pub confirm: Option<Duration>,
 }
 
+/// The selected cells a resumed run keeps that another build than this one solved
+/// (`run.rs`). They are kept, not solved again: a build differs at every
+/// commit, and most commits change no result, so redoing them would make a resumed run of
+/// the whole table start over. The line says how to redo them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OtherBuilds {
+    /// How many cells.
+    pub cells: usize,
+    /// The builds that solved them, sorted, each once.
+    pub versions: Vec<String>,
+    /// This build (`report::version`).
+    pub this: String,
+}
+
+impl OtherBuilds {
+    /// The line, `resume` naming how a run resumes (the library's words, or an edge's flag).
+    pub fn text(&self, resume: &str) -> String {
+        format!(
+            "kept {} solved by another version of this tool ({}; this is {}): remove their \
+             rows from table.csv, or run without {resume}, to solve them again",
+            count(self.cells, "cell"),
+            self.versions.join(", "),
+            self.this
+        )
+    }
+}
+
+impl std::fmt::Display for OtherBuilds {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.text("resuming"))
+    }
+}
+
 /// What a run tells while it goes, besides the solver's own progress.
 pub trait TableEvents: Progress {
     /// A line for the reader: a cell solved or skipped, a note on the rows kept.
@@ -54,9 +88,14 @@ pub trait TableEvents: Progress {
     /// earlier one leaves the total as it was.
     fn cells_to_solve(&self, n: u64);
     /// The next cell begins.
-    fn cell_begins(&self, board: Board, walls: u8);
+    fn cell_begins(&self, cell: Cell);
     /// The cell is done (solved or skipped).
     fn cell_done(&self);
+    /// A resumed run keeps cells another build solved (`other`). Apart from `line` so that
+    /// an edge can name its flag that resumes.
+    fn kept_from_other_builds(&self, other: &OtherBuilds) {
+        self.line(&other.to_string());
+    }
     /// The cell `at` is skipped: it needs more memory or disk than the run has (`why`).
     /// Apart from `line` so that an edge can say `why` in its own words (a flag to raise).
     fn cell_skipped(&self, at: &str, why: &Error) {
@@ -73,10 +112,10 @@ impl TableRun {
         let least = self
             .cells
             .iter()
-            .map(|&(board, walls)| {
-                let estimate = CellEstimate::new(board, walls);
-                let need = Need::least(board, &estimate, options);
-                (need.bytes, need.what(board, walls, &estimate))
+            .map(|&cell| {
+                let estimate = CellEstimate::new(cell.board, cell.walls);
+                let need = Need::least(cell.board, &estimate, options);
+                (need.bytes, need.what(cell, &estimate))
             })
             .min_by_key(|(bytes, _)| *bytes);
         match least {
@@ -92,19 +131,18 @@ impl TableRun {
     /// How the run solves the cell, knowing the rows of the results table so far (and
     /// what its scratch directory holds of the cell: an interrupted run's layers are gone
     /// on from).
-    pub(crate) fn plan_cell(&self, board: Board, walls: u8, records: &[CellRecord]) -> plan::Plan {
+    pub(crate) fn plan_cell(&self, cell: Cell, records: &[CellRecord]) -> plan::Plan {
         let options = &self.options;
         let disk = match &self.scratch {
             None => plan::Disk::None,
-            Some(dir) if spill::holds_layers(&dir.join(saved_dir::cell_dir_name(board, walls))) => {
+            Some(dir) if spill::holds_layers(&dir.join(saved_dir::cell_dir_name(cell))) => {
                 plan::Disk::Written
             }
             Some(_) => plan::Disk::Scratch,
         };
         let limit = options.time_limit.unwrap_or(Duration::MAX);
         plan::plan_with_disk(
-            board,
-            walls,
+            cell,
             (options.memory_budget, limit),
             &earlier(records),
             disk,
@@ -119,15 +157,13 @@ impl TableRun {
     pub fn plans(&self, records: &[CellRecord]) -> Vec<Planned> {
         let mut boards: Vec<Board> = Vec::new();
         let mut plans = Vec::new();
-        for &(b, n) in &self.cells {
-            let solved = records
-                .iter()
-                .any(|r| r.cell() == (b.width(), b.height(), n) && r.is_solved());
-            if solved || (self.stop_at_undecided && boards.contains(&b)) {
+        for &cell in &self.cells {
+            let solved = records.iter().any(|r| r.is(cell) && r.is_solved());
+            if solved || (self.stop_at_undecided && boards.contains(&cell.board)) {
                 continue;
             }
-            boards.push(b);
-            plans.push((b, n, self.plan_cell(b, n, records)));
+            boards.push(cell.board);
+            plans.push((cell, self.plan_cell(cell, records)));
         }
         plans
     }
@@ -198,6 +234,6 @@ const SCRATCH_PROBE: &str = "probe.tmp";
 
 /// The file in a scratch directory where the search of the cell (from the start, or for
 /// its length after the analysis) keeps its table between runs.
-pub fn search_checkpoint_name(board: Board, walls: u8) -> String {
-    format!("{}.checkpoint", saved_dir::cell_dir_name(board, walls))
+pub fn search_checkpoint_name(cell: Cell) -> String {
+    format!("{}.checkpoint", saved_dir::cell_dir_name(cell))
 }

@@ -11,6 +11,6 @@ pub mod run;
 pub mod select;
 pub mod stopped;
 
-pub use job::{Planned, TableEvents, TableRun};
+pub use job::{OtherBuilds, Planned, TableEvents, TableRun};
 pub use request::{TableJob, TableRequest};
 pub use run::{TableSummary, run};

@@ -11,10 +11,10 @@ use std::time::Duration;
 use crate::cell::plan::{
     DEFAULT_TT_BYTES, MAX_SECONDS, Method, SolveOptions, Store, max_depth, time_limit,
 };
-use crate::error::{Error, Result, Setting};
+use crate::error::{Clash, Error, Result, Setting};
 use crate::output::report::check::{CheckSummary, check};
 use crate::output::report::{self, CellRecord, published};
-use crate::rules::geometry::Board;
+use crate::rules::cell::Cell;
 use crate::table::campaign;
 use crate::table::job::{Planned, TableEvents, TableRun};
 use crate::table::run::{self, TableSummary};
@@ -44,7 +44,7 @@ pub enum TableJob {
 #[derive(Clone, Debug)]
 pub struct TableRequest {
     /// The cells, in the order they are solved (`select::select_cells`).
-    pub cells: Vec<(Board, u8)>,
+    pub cells: Vec<Cell>,
     /// The second table, beyond the published one: its own time limit and results
     /// directory, and a board stopped at its first cell left undecided.
     pub beyond: bool,
@@ -103,9 +103,7 @@ impl TableRequest {
         };
         let max_depth = max_depth(self.max_depth)?;
         if self.save.is_some() && self.method == Method::Search {
-            return Err(Error::Argument(
-                "--save keeps the retrograde analysis's values; --method search runs none".into(),
-            ));
+            return Err(Error::Options(Clash::SaveWithSearch));
         }
         Ok(TableLimits {
             time_limit: limit,
@@ -196,7 +194,7 @@ pub fn plans_left(t: &TableRun, campaign: bool) -> Result<PlanList> {
     // Folded from +0.0 as the plans were always added: no plan at all is "0 s", not "-0 s".
     let at_most = cells
         .iter()
-        .fold(0.0, |total, (_, _, plan)| total + plan.at_most);
+        .fold(0.0, |total, (_, plan)| total + plan.at_most);
     Ok(PlanList {
         cells,
         given_up,

@@ -12,12 +12,12 @@ use std::time::Instant;
 
 use crate::cell::estimate::CellEstimate;
 use crate::cell::solver::{Method, SolveOptions, solve};
-use crate::error::{Error, Result, count, format_bytes};
+use crate::error::{Error, Occupied, Result, count, format_bytes};
 use crate::output::report::{self, CellRecord};
 use crate::retro::{Keep, Precision};
-use crate::rules::geometry::Board;
+use crate::rules::cell::Cell;
 use crate::table::confirm::{self, ConfirmSummary};
-use crate::table::job::{TableEvents, TableRun, search_checkpoint_name};
+use crate::table::job::{OtherBuilds, TableEvents, TableRun, search_checkpoint_name};
 use crate::table::stopped::{cut_short, remove_checkpoint};
 
 /// What a finished run did.
@@ -34,8 +34,8 @@ pub struct TableSummary {
     /// Cells skipped because a cell of the board with fewer walls stayed undecided.
     pub passed_over: usize,
     pub seconds: f64,
-    /// With `resume`, the line naming the kept cells another build solved.
-    pub other_builds: Option<String>,
+    /// With `resume`, the kept cells another build solved.
+    pub other_builds: Option<OtherBuilds>,
     /// What the second method said, when the run asked for it.
     pub confirmed: Option<ConfirmSummary>,
 }
@@ -81,26 +81,24 @@ fn run_numbered(
         false => Vec::new(),
     };
     let mut records = t.kept_records()?;
-    let done = |records: &[CellRecord], b: &Board, n: u8| {
-        records
-            .iter()
-            .any(|r| r.cell() == (b.width(), b.height(), n) && r.is_solved())
-    };
-    let todo: Vec<(Board, u8)> = t
+    let done =
+        |records: &[CellRecord], cell: Cell| records.iter().any(|r| r.is(cell) && r.is_solved());
+    let todo: Vec<Cell> = t
         .cells
         .iter()
         .copied()
-        .filter(|(b, n)| !done(&records, b, *n))
+        .filter(|&cell| !done(&records, cell))
         .collect();
     let other_builds = kept_from_other_builds(&records, &t.cells);
-    if let Some(line) = &other_builds {
-        events.line(line);
+    if let Some(other) = &other_builds {
+        events.kept_from_other_builds(other);
     }
     events.cells_to_solve(todo.len() as u64);
     let started = Instant::now();
     let (mut skipped, mut passed_over, mut undecided) = (0, 0, 0);
-    for (i, &(board, walls)) in todo.iter().enumerate() {
-        events.cell_begins(board, walls);
+    for (i, &cell) in todo.iter().enumerate() {
+        let Cell { board, walls } = cell;
+        events.cell_begins(cell);
         let (place, of) = numbered.unwrap_or((i + 1, todo.len()));
         let at = format!("[{place}/{of}]");
         let undecided_below = || {
@@ -114,15 +112,14 @@ fn run_numbered(
             && let Some(r) = undecided_below()
         {
             events.line(&format!(
-                "{at} {board} with {} skipped: {} was not decided within the limit",
-                count(walls, "wall"),
+                "{at} {cell} skipped: {} was not decided within the limit",
                 count(r.walls, "wall")
             ));
             events.cell_done();
             passed_over += 1;
             continue;
         }
-        let planned = t.plan_cell(board, walls, &records);
+        let planned = t.plan_cell(cell, &records);
         let mut cell_options = SolveOptions {
             // `auto` (the default) follows the plan; `search` and `retro` are the user's.
             method: match options.method {
@@ -144,7 +141,7 @@ fn run_numbered(
             if e.retro
                 .exact_fits(e.tables.bytes, options.memory_budget, Keep::Two)
             {
-                let name = saved_dir::cell_dir_name(board, walls);
+                let name = saved_dir::cell_dir_name(cell);
                 let path = save.join(&name);
                 saved = format!("; values saved in {}", path.display());
                 cell_options.method = Method::Retro;
@@ -166,11 +163,11 @@ fn run_numbered(
             }
         }
         if let (true, Some(scratch)) = (planned.through_disk, &t.scratch) {
-            let name = saved_dir::cell_dir_name(board, walls);
+            let name = saved_dir::cell_dir_name(cell);
             let path = scratch.join(&name);
             // The search for the length keeps its table beside the layers: a run stopped
             // in it goes on from there (hours of search on the largest cells).
-            let checkpoint = scratch.join(search_checkpoint_name(board, walls));
+            let checkpoint = scratch.join(search_checkpoint_name(cell));
             saved = format!(
                 "; layers in {}, the length's search in {}",
                 path.display(),
@@ -181,7 +178,7 @@ fn run_numbered(
         } else if let (false, Some(scratch)) = (cell_options.method == Method::Retro, &t.scratch) {
             // A proof search from the start keeps its table there too: a cell stopped (by
             // the end of a session, or its limit) goes on from what it had proven.
-            let checkpoint = scratch.join(search_checkpoint_name(board, walls));
+            let checkpoint = scratch.join(search_checkpoint_name(cell));
             saved = format!("; the search's table in {}", checkpoint.display());
             cell_options.checkpoint = Some(checkpoint);
         }
@@ -227,8 +224,7 @@ fn run_numbered(
             ));
         }
         events.line(&format!(
-            "{at} {board} with {}: {} in {:.2} s{} ({}, peak {:.2} GiB){why}",
-            count(walls, "wall"),
+            "{at} {cell}: {} in {:.2} s{} ({}, peak {:.2} GiB){why}",
             report::markdown::cell_text(&record),
             record.seconds,
             result.earlier_note(),
@@ -280,37 +276,26 @@ fn check_save_dir(dir: &Path, force: bool, resume: bool) -> Result<saved_dir::Co
     if let Some(foreign) = &found.foreign {
         return Err(saved_dir::not_a_table(dir, foreign));
     }
+    let occupied = |what| Error::Occupied {
+        dir: dir.to_path_buf(),
+        holds: saved_dir::describe(dir, &found),
+        what,
+    };
     if found.table_files && !force {
-        return Err(Error::Argument(format!(
-            "{} already holds {}, not one per cell; --force replaces it",
-            dir.display(),
-            saved_dir::describe(dir, &found)
-        )));
+        return Err(occupied(Occupied::OneTable));
     }
     if !found.cells.is_empty() && !force && !resume {
-        return Err(Error::Argument(format!(
-            "{} already holds {}; --force replaces {} (--resume keeps those of the cells it \
-             keeps)",
-            dir.display(),
-            saved_dir::describe(dir, &found),
-            found.it_or_them("it", "them")
-        )));
+        return Err(occupied(Occupied::Cells { many: found.many() }));
     }
     saved_dir::remove_leftovers(&found);
     Ok(found)
 }
 
-/// With --resume, says which of the selected cells it keeps were solved by another build
-/// than this one (`report::version`), or `None`. They are kept, not solved again: a build
-/// differs at every commit, and most commits change no result, so redoing them would make
-/// a resumed run of the whole table start over. The line says how to redo them.
-fn kept_from_other_builds(records: &[CellRecord], cells: &[(Board, u8)]) -> Option<String> {
+/// With `resume`, which of the selected `cells` it keeps were solved by another build
+/// than this one, or `None`.
+fn kept_from_other_builds(records: &[CellRecord], cells: &[Cell]) -> Option<OtherBuilds> {
     let this = report::version();
-    let selected = |r: &CellRecord| {
-        cells
-            .iter()
-            .any(|(b, n)| r.cell() == (b.width(), b.height(), *n))
-    };
+    let selected = |r: &CellRecord| cells.iter().any(|&cell| r.is(cell));
     let others: Vec<&CellRecord> = records
         .iter()
         .filter(|r| r.is_decided() && selected(r) && r.version != this)
@@ -318,13 +303,12 @@ fn kept_from_other_builds(records: &[CellRecord], cells: &[(Board, u8)]) -> Opti
     if others.is_empty() {
         return None;
     }
-    let mut versions: Vec<&str> = others.iter().map(|r| r.version.as_str()).collect();
+    let mut versions: Vec<String> = others.iter().map(|r| r.version.clone()).collect();
     versions.sort_unstable();
     versions.dedup();
-    Some(format!(
-        "kept {} solved by another version of this tool ({}; this is {this}): remove their \
-         rows from table.csv, or run without --resume, to solve them again",
-        count(others.len(), "cell"),
-        versions.join(", ")
-    ))
+    Some(OtherBuilds {
+        cells: others.len(),
+        versions,
+        this,
+    })
 }

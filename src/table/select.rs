@@ -6,6 +6,7 @@
 use crate::error::{Error, ListProblem, Result, Setting};
 use crate::output::report::beyond::BEYOND_BOARDS;
 use crate::output::report::published::{self, EVEN_BOARDS};
+use crate::rules::cell::Cell;
 use crate::rules::geometry::Board;
 use crate::rules::position::{MAX_WALLS_PER_PLAYER, walls_range};
 
@@ -91,7 +92,7 @@ pub fn parse_wall_counts(text: &str) -> Result<Vec<u8>> {
 
 /// The cells of `boards` (with the even-height boards of "Solving Quoridor" too when
 /// `even`) and `walls`, cheapest first: smaller boards, then fewer walls.
-pub fn select_cells(boards: Boards, walls: &[u8], even: bool) -> Result<Vec<(Board, u8)>> {
+pub fn select_cells(boards: Boards, walls: &[u8], even: bool) -> Result<Vec<Cell>> {
     let mut boards: Vec<Board> = match boards {
         Boards::Beyond => BEYOND_BOARDS
             .iter()
@@ -117,11 +118,18 @@ pub fn select_cells(boards: Boards, walls: &[u8], even: bool) -> Result<Vec<(Boa
             }
         }
     }
-    let mut cells: Vec<(Board, u8)> = boards
+    let mut cells: Vec<Cell> = boards
         .iter()
-        .flat_map(|&b| walls.iter().map(move |&n| (b, n)))
+        .flat_map(|&b| walls.iter().map(move |&n| Cell::new(b, n)))
         .collect();
-    cells.sort_by_key(|(b, n)| (b.squares(), *n, b.height(), b.width()));
+    cells.sort_by_key(|c| {
+        (
+            c.board.squares(),
+            c.walls,
+            c.board.height(),
+            c.board.width(),
+        )
+    });
     Ok(cells)
 }
 
@@ -147,7 +155,10 @@ mod tests {
     fn cells_come_cheapest_first() {
         let boards = parse_boards("5x5, 3x3").unwrap();
         let cells = select_cells(Boards::Given(boards), &[1, 0], false).unwrap();
-        let names: Vec<String> = cells.iter().map(|(b, n)| format!("{b}w{n}")).collect();
+        let names: Vec<String> = cells
+            .iter()
+            .map(|c| format!("{}w{}", c.board, c.walls))
+            .collect();
         assert_eq!(names, ["3x3w0", "3x3w1", "5x5w0", "5x5w1"]);
         assert!(parse_boards("3x3,4x4,3x3").is_err());
     }

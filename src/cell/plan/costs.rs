@@ -1,12 +1,12 @@
 //! What each way to solve a cell would take, from the estimates alone (nothing is built):
 //! the configurations' stores, the retrograde analysis in memory and in parts through a
 //! directory, the values it writes, and its time. `solve --plan` prints it beside the
-//! decision, so that a cell too large for this machine says what it needs.
+//! decision (`cli/plan_text.rs`), so that a cell too large for this machine says what it
+//! needs.
 
 use crate::cell::estimate::CellEstimate;
-use crate::error::format_bytes;
 use crate::retro::{self, Keep, Precision};
-use crate::rules::geometry::Board;
+use crate::rules::cell::Cell;
 
 /// The costs of one cell.
 #[derive(Clone, Debug)]
@@ -39,7 +39,8 @@ pub struct Costs {
 
 impl Costs {
     /// The costs of the cell, the analysis in parts sized to `budget`.
-    pub fn of(board: Board, walls: u8, budget: u64) -> Costs {
+    pub fn of(cell: Cell, budget: u64) -> Costs {
+        let Cell { board, walls } = cell;
         let e = CellEstimate::new(board, walls);
         let r = &e.retro;
         let least = |p: Precision| r.peak_in_parts(p, r.least_part(p));
@@ -60,56 +61,6 @@ impl Costs {
                 .map(|p| super::in_parts_seconds(&e, p, budget)),
             retro_board: retro::handles(board),
         }
-    }
-
-    /// The costs as lines of text.
-    pub fn lines(&self) -> Vec<String> {
-        let b = format_bytes;
-        let mut lines = vec![
-            format!("positions: {:.3e} (every placement)", self.positions as f64),
-            format!(
-                "configurations: full tables {}, ranked numbering {}",
-                b(self.tables_bytes),
-                b(self.ranked_bytes)
-            ),
-        ];
-        if !self.retro_board {
-            lines.push(format!(
-                "retrograde analysis: none (boards of at most {} cells)",
-                retro::MAX_SQUARES
-            ));
-            return lines;
-        }
-        lines.extend([
-            format!(
-                "analysis in memory, besides the configurations: exact {} (every layer) or {} \
-                 (two), compact {} (two)",
-                b(self.exact_every),
-                b(self.exact_two),
-                b(self.compact_two)
-            ),
-            format!(
-                "analysis in parts through --scratch DIR: at least {} exact, {} compact, \
-                 besides the configurations",
-                b(self.parts_exact),
-                b(self.parts_compact)
-            ),
-            format!(
-                "values written there before compression: {} exact, {} compact (measured: \
-                 4 to 6 times less on disk)",
-                b(self.values_exact),
-                b(self.values_compact)
-            ),
-            format!(
-                "time: about {} in memory over the tables, {} over the ranked numbering; in \
-                 parts at this budget {} exact, {} compact (2 cores)",
-                hours(self.seconds),
-                hours(self.ranked_seconds),
-                self.parts_seconds[0].map_or("does not fit".into(), hours),
-                self.parts_seconds[1].map_or("does not fit".into(), hours)
-            ),
-        ]);
-        lines
     }
 }
 
@@ -144,7 +95,8 @@ pub struct AcrossCosts {
 }
 
 impl AcrossCosts {
-    pub fn of(board: Board, walls: u8, ranks: usize) -> AcrossCosts {
+    pub fn of(cell: Cell, ranks: usize) -> AcrossCosts {
+        let Cell { board, walls } = cell;
         let e = CellEstimate::new(board, walls);
         let r = &e.retro;
         let both = |f: &dyn Fn(Precision) -> u64| [f(Precision::Exact), f(Precision::Compact)];
@@ -167,71 +119,26 @@ impl AcrossCosts {
             seconds: r.positions as f64 / (ACROSS_POSITIONS_PER_SECOND * ranks.max(1) as f64),
         }
     }
-
-    /// The costs as lines of text.
-    pub fn lines(&self) -> Vec<String> {
-        let b = format_bytes;
-        let [exact, compact] = self.per_rank;
-        vec![
-            format!(
-                "across {} (--distributed): each rank about {} exact or {} compact",
-                crate::error::count(self.ranks, "rank"),
-                b(exact),
-                b(compact),
-            ),
-            format!(
-                "  of which every rank holds whole the ranked numbering {} and the layout's \
-                 indices {}; the rest is its share of the largest layer and the pieces \
-                 exchanged",
-                b(self.numbering),
-                b(self.index)
-            ),
-            format!(
-                "  the directory every rank reaches: about {} exact or {} compact on disk",
-                b(self.disk[0]),
-                b(self.disk[1])
-            ),
-            format!(
-                "  sent between ranks: at most {} exact or {} compact for one layer",
-                b(self.sent_most[0]),
-                b(self.sent_most[1])
-            ),
-            format!(
-                "  time: about {} with 2 cores a rank, the exchanges not included",
-                hours(self.seconds)
-            ),
-        ]
-    }
-}
-
-/// Seconds as seconds, minutes or hours.
-fn hours(seconds: f64) -> String {
-    match seconds {
-        s if s < 120.0 => format!("{s:.0} s"),
-        s if s < 7200.0 => format!("{:.0} min", s / 60.0),
-        s => format!("{:.1} h", s / 3600.0),
-    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::geometry::Board;
 
     #[test]
     fn the_costs_order_as_the_ways_to_run() {
-        let c = Costs::of(Board::new(5, 5).unwrap(), 4, 1 << 30);
+        let c = Costs::of(Cell::new(Board::new(5, 5).unwrap(), 4), 1 << 30);
         assert!(c.parts_compact < c.parts_exact);
         assert!(c.compact_two < c.exact_two && c.exact_two < c.exact_every);
         assert!(c.values_compact * 4 >= c.values_exact && c.values_compact * 3 < c.values_exact);
-        assert_eq!(c.lines().len(), 6);
-        let one = AcrossCosts::of(Board::new(5, 5).unwrap(), 4, 1);
-        let four = AcrossCosts::of(Board::new(5, 5).unwrap(), 4, 4);
+        let one = AcrossCosts::of(Cell::new(Board::new(5, 5).unwrap(), 4), 1);
+        let four = AcrossCosts::of(Cell::new(Board::new(5, 5).unwrap(), 4), 4);
         assert!(four.per_rank[0] < one.per_rank[0] && four.per_rank[1] < four.per_rank[0]);
         assert_eq!(one.sent_most, [0, 0], "one rank sends nothing");
         assert!(four.sent_most[0] > 0 && four.disk == one.disk);
         assert!((one.seconds / four.seconds - 4.0).abs() < 1e-9);
-        let big = Costs::of(Board::new(9, 9).unwrap(), 3, 1 << 30);
+        let big = Costs::of(Cell::new(Board::new(9, 9).unwrap(), 3), 1 << 30);
         assert!(!big.retro_board);
-        assert!(big.lines().last().unwrap().contains("none"));
     }
 }

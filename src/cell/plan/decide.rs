@@ -8,6 +8,7 @@ use super::need::{Need, retro_configs_bytes, retro_precision};
 use crate::cell::estimate::CellEstimate;
 use crate::error::count;
 use crate::retro::{self, Precision};
+use crate::rules::cell::Cell;
 use crate::rules::geometry::Board;
 use std::time::Duration;
 
@@ -34,8 +35,9 @@ impl Decision {
     }
 }
 
-/// Decides how `solve` runs the cell (`board`, `walls`) under `options`.
-pub fn decide(board: Board, walls: u8, options: &SolveOptions) -> Decision {
+/// Decides how `solve` runs `cell` under `options`.
+pub fn decide(cell: Cell, options: &SolveOptions) -> Decision {
+    let Cell { board, walls } = cell;
     let estimate = CellEstimate::new(board, walls);
     let need = Need::new(board, &estimate, options);
     let precision = || {

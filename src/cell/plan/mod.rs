@@ -25,6 +25,7 @@
 use crate::cell::estimate::CellEstimate;
 use crate::error::count;
 use crate::retro::{Keep, Precision};
+use crate::rules::cell::Cell;
 use crate::rules::geometry::Board;
 mod ask;
 mod costs;
@@ -135,28 +136,21 @@ impl Plan {
     }
 }
 
-/// Plans the cell (`board`, `walls`) within `budget` bytes and `time_limit`, knowing the
-/// cells solved before it.
-pub fn plan(
-    board: Board,
-    walls: u8,
-    budget: u64,
-    time_limit: Duration,
-    earlier: &[Earlier],
-) -> Plan {
-    plan_with_disk(board, walls, (budget, time_limit), earlier, Disk::None)
+/// Plans `cell` within `budget` bytes and `time_limit`, knowing the cells solved before it.
+pub fn plan(cell: Cell, budget: u64, time_limit: Duration, earlier: &[Earlier]) -> Plan {
+    plan_with_disk(cell, (budget, time_limit), earlier, Disk::None)
 }
 
 /// `plan`, for a run that may have a scratch directory (`disk`): a cell whose analysis
 /// does not fit in memory (or whose layers are there already) runs it in parts through
 /// the directory, where its parts and its estimated time at the rate in parts fit.
 pub fn plan_with_disk(
-    board: Board,
-    walls: u8,
+    cell: Cell,
     (budget, time_limit): (u64, Duration),
     earlier: &[Earlier],
     disk: Disk,
 ) -> Plan {
+    let Cell { board, walls } = cell;
     let estimate = CellEstimate::new(board, walls);
     let (tables, retro) = (&estimate.tables, &estimate.retro);
     let configs_bytes = tables.bytes.min(estimate.ranked_bytes);
@@ -333,46 +327,70 @@ mod tests {
         let b = Board::new(4, 7).unwrap();
         let limit = Duration::from_secs(900);
         // Nothing known yet: search first.
-        assert_eq!(plan(b, 2, 20 * GIB, limit, &[]).method, Method::Auto);
+        assert_eq!(
+            plan(Cell::new(b, 2), 20 * GIB, limit, &[]).method,
+            Method::Auto
+        );
         // The search decided 2 walls: search first again, however long it took.
         let decided = [earlier(b, 2, true)];
-        assert_eq!(plan(b, 3, 20 * GIB, limit, &decided).method, Method::Auto);
+        assert_eq!(
+            plan(Cell::new(b, 3), 20 * GIB, limit, &decided).method,
+            Method::Auto
+        );
         // It did not decide 3 walls: 4 and 6 go straight to the analysis.
         let failed = [earlier(b, 2, true), earlier(b, 3, false)];
         for walls in [4, 6] {
-            let p = plan(b, walls, 20 * GIB, limit, &failed);
+            let p = plan(Cell::new(b, walls), 20 * GIB, limit, &failed);
             assert_eq!(p.method, Method::Retro, "{}", p.why);
             assert!(p.why.contains("did not decide 3 walls"), "{}", p.why);
         }
         // The failure says nothing of its own cell or fewer walls, nor of another board.
         for walls in [2, 3] {
             assert_eq!(
-                plan(b, walls, 20 * GIB, limit, &failed).method,
+                plan(Cell::new(b, walls), 20 * GIB, limit, &failed).method,
                 Method::Auto
             );
         }
         let other = [earlier(Board::new(3, 9).unwrap(), 3, false)];
-        assert_eq!(plan(b, 4, 20 * GIB, limit, &other).method, Method::Auto);
+        assert_eq!(
+            plan(Cell::new(b, 4), 20 * GIB, limit, &other).method,
+            Method::Auto
+        );
     }
 
     #[test]
     fn without_room_for_the_analysis_only_search_is_left() {
         let b = Board::new(4, 7).unwrap();
         let hard = [earlier(b, 9, false)];
-        let p = plan(b, 10, 4 * GIB, Duration::from_secs(900), &hard);
+        let p = plan(Cell::new(b, 10), 4 * GIB, Duration::from_secs(900), &hard);
         assert_eq!(p.method, Method::Search, "{}", p.why);
         assert!(p.why.contains("does not fit"), "{}", p.why);
-        let p = plan(b, 10, 20 * GIB, Duration::from_secs(10), &hard);
+        let p = plan(Cell::new(b, 10), 20 * GIB, Duration::from_secs(10), &hard);
         assert_eq!(p.method, Method::Search, "{}", p.why);
     }
 
     #[test]
     fn the_table_grows_with_the_cell_within_the_budget() {
-        let small = plan(Board::new(3, 3).unwrap(), 1, 20 * GIB, Duration::MAX, &[]);
+        let small = plan(
+            Cell::new(Board::new(3, 3).unwrap(), 1),
+            20 * GIB,
+            Duration::MAX,
+            &[],
+        );
         assert_eq!(small.tt_bytes, DEFAULT_TT_BYTES);
-        let big = plan(Board::new(4, 7).unwrap(), 8, 20 * GIB, Duration::MAX, &[]);
+        let big = plan(
+            Cell::new(Board::new(4, 7).unwrap(), 8),
+            20 * GIB,
+            Duration::MAX,
+            &[],
+        );
         assert!(big.tt_bytes > DEFAULT_TT_BYTES && big.tt_bytes <= MAX_TT_BYTES);
-        let tight = plan(Board::new(4, 7).unwrap(), 8, 6 * GIB, Duration::MAX, &[]);
+        let tight = plan(
+            Cell::new(Board::new(4, 7).unwrap(), 8),
+            6 * GIB,
+            Duration::MAX,
+            &[],
+        );
         assert!(tight.tt_bytes < big.tt_bytes);
     }
 
@@ -386,14 +404,19 @@ mod tests {
             budget < e.retro_bytes(None),
             "the numbering needs less than the tables"
         );
-        let p = plan(b, 4, budget, Duration::MAX, &[]);
+        let p = plan(Cell::new(b, 4), budget, Duration::MAX, &[]);
         assert_eq!(p.method, Method::Retro, "{}", p.why);
         assert!(p.why.contains("ranked numbering"), "{}", p.why);
         // Planned at the numbering's rate, not the tables'.
         assert_eq!(p.at_most, e.ranked_seconds());
         assert!(e.ranked_seconds() > e.retro_seconds());
         // With room for the tables (the search failed on 3 walls: the analysis alone).
-        let roomy = plan(b, 4, 1024 * GIB, Duration::MAX, &[earlier(b, 3, false)]);
+        let roomy = plan(
+            Cell::new(b, 4),
+            1024 * GIB,
+            Duration::MAX,
+            &[earlier(b, 3, false)],
+        );
         assert_eq!(roomy.at_most, e.retro_seconds(), "{}", roomy.why);
     }
 
@@ -402,10 +425,10 @@ mod tests {
         let limit = Duration::from_secs(3600);
         // 3x9 with 5 walls at 200 MiB: its analysis needs 376 MiB in memory, 157 in parts.
         let b = Board::new(3, 9).unwrap();
-        let without = plan(b, 5, 200 << 20, limit, &[]);
+        let without = plan(Cell::new(b, 5), 200 << 20, limit, &[]);
         assert_eq!(without.method, Method::Search, "{}", without.why);
         assert!(!without.through_disk);
-        let with = plan_with_disk(b, 5, (200 << 20, limit), &[], Disk::Scratch);
+        let with = plan_with_disk(Cell::new(b, 5), (200 << 20, limit), &[], Disk::Scratch);
         assert_eq!(with.method, Method::Retro, "{}", with.why);
         assert_eq!(with.precision, Some(Precision::Compact));
         assert!(
@@ -415,15 +438,14 @@ mod tests {
         );
         // Where the analysis fits in memory, the directory changes nothing.
         assert_eq!(
-            plan_with_disk(b, 5, (20 * GIB, limit), &[], Disk::Scratch),
-            plan(b, 5, 20 * GIB, limit, &[])
+            plan_with_disk(Cell::new(b, 5), (20 * GIB, limit), &[], Disk::Scratch),
+            plan(Cell::new(b, 5), 20 * GIB, limit, &[])
         );
         // Nor where even the parts do not fit the budget or their time the limit.
-        let tight = plan_with_disk(b, 5, (100 << 20, limit), &[], Disk::Scratch);
+        let tight = plan_with_disk(Cell::new(b, 5), (100 << 20, limit), &[], Disk::Scratch);
         assert!(!tight.through_disk, "{}", tight.why);
         let short = plan_with_disk(
-            b,
-            5,
+            Cell::new(b, 5),
             (200 << 20, Duration::from_secs(10)),
             &[],
             Disk::Scratch,
@@ -436,9 +458,9 @@ mod tests {
         let limit = Duration::from_secs(3600);
         let b = Board::new(3, 9).unwrap();
         // At 20 GiB the analysis fits in memory: a fresh run would start over there.
-        let fresh = plan_with_disk(b, 5, (20 * GIB, limit), &[], Disk::Scratch);
+        let fresh = plan_with_disk(Cell::new(b, 5), (20 * GIB, limit), &[], Disk::Scratch);
         assert!(!fresh.through_disk, "{}", fresh.why);
-        let going_on = plan_with_disk(b, 5, (20 * GIB, limit), &[], Disk::Written);
+        let going_on = plan_with_disk(Cell::new(b, 5), (20 * GIB, limit), &[], Disk::Written);
         assert_eq!(going_on.method, Method::Retro, "{}", going_on.why);
         assert_eq!(going_on.precision, Some(Precision::Compact));
         assert!(
@@ -450,27 +472,27 @@ mod tests {
         );
         // A limit shorter than the whole analysis: the layers written spare most of it.
         let short = Duration::from_secs(10);
-        let going_on = plan_with_disk(b, 5, (20 * GIB, short), &[], Disk::Written);
+        let going_on = plan_with_disk(Cell::new(b, 5), (20 * GIB, short), &[], Disk::Written);
         assert!(going_on.through_disk, "{}", going_on.why);
         // Where even the parts do not fit, the layers cannot be used: planned as ever.
         assert_eq!(
-            plan_with_disk(b, 5, (100 << 20, limit), &[], Disk::Written),
-            plan_with_disk(b, 5, (100 << 20, limit), &[], Disk::Scratch)
+            plan_with_disk(Cell::new(b, 5), (100 << 20, limit), &[], Disk::Written),
+            plan_with_disk(Cell::new(b, 5), (100 << 20, limit), &[], Disk::Scratch)
         );
     }
 
     #[test]
     fn the_analysis_is_exact_where_that_fits() {
         let b = Board::new(4, 7).unwrap();
-        let p = plan(b, 5, 20 * GIB, Duration::MAX, &[]);
+        let p = plan(Cell::new(b, 5), 20 * GIB, Duration::MAX, &[]);
         assert_eq!(p.precision, Some(Precision::Exact), "{}", p.why);
         assert!(p.why.contains("exact retrograde"), "{}", p.why);
         // 10 walls at a byte: about 15.6 GiB with the tables (a layer and a pair of splits).
-        let p = plan(b, 10, 20 * GIB, Duration::MAX, &[]);
+        let p = plan(Cell::new(b, 10), 20 * GIB, Duration::MAX, &[]);
         assert_eq!(p.precision, Some(Precision::Exact), "{}", p.why);
         // Below the exact analysis's two layers (11.78 GiB over the ranked numbering, which
         // takes 45 KiB), the compact one.
-        let p = plan(b, 10, 11 * GIB, Duration::MAX, &[]);
+        let p = plan(Cell::new(b, 10), 11 * GIB, Duration::MAX, &[]);
         assert_eq!(p.precision, None, "{}", p.why);
         assert!(p.why.contains("compact retrograde"), "{}", p.why);
     }

@@ -6,8 +6,8 @@ use super::ask::{
     EAGER_SLACK_BYTES, MIN_ON_DEMAND_BYTES, Method, ON_DEMAND_SLACK_BYTES, SolveOptions, Store,
 };
 use crate::cell::estimate::CellEstimate;
-use crate::error::count;
 use crate::retro::{Keep, Precision, RetroEstimate};
+use crate::rules::cell::Cell;
 use crate::rules::geometry::Board;
 
 /// How `solve` runs a cell within the options' budget, and the least budget that takes.
@@ -79,12 +79,10 @@ impl Need {
     }
 
     /// What needs the bytes, as the memory error names it.
-    pub fn what(&self, board: Board, walls: u8, estimate: &CellEstimate) -> String {
+    pub fn what(&self, cell: Cell, estimate: &CellEstimate) -> String {
         format!(
-            "{} {board} with {} ({} positions)",
-            self.what,
-            count(walls, "wall"),
-            estimate.retro.positions
+            "{} {cell} ({} positions)",
+            self.what, estimate.retro.positions
         )
     }
 }

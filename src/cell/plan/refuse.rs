@@ -1,50 +1,49 @@
-//! The flags refused because they would do nothing on this cell: a caller asked for
+//! The options refused because they would do nothing on this cell: a caller asked for
 //! something the plan does not run (a precision where no analysis runs, a bound on the
 //! proof search where none runs). Never accepted and then silently ignored. Some of these
 //! are known only from the estimates, so they live beside the planner rather than at the
-//! edge; the messages name the command line's flags, which the Python package shares.
+//! edge; each is a typed `Clash`, which the edges word with their flags.
 
 use super::ask::{Method, SolveOptions};
 use super::decide::decide;
 use super::need::{retro_configs_bytes, retro_precision};
 use crate::cell::estimate::CellEstimate;
-use crate::error::{Error, Result};
+use crate::error::{Clash, Error, NoSearch, Result, Setting};
 use crate::retro::Precision;
-use crate::rules::geometry::Board;
+use crate::rules::cell::Cell;
 
 /// Refuses a precision given (`precision_given`) under `Method::Auto` where the plan runs
 /// no analysis, the proof search alone (the analysis does not fit, or not the board): it
 /// says what the analysis keeps, and would be ignored. Counting the configurations takes
 /// a moment on large boards, so callers ask it last.
 pub fn refuse_ignored_precision(
-    board: Board,
-    walls: u8,
+    cell: Cell,
     options: &SolveOptions,
     precision_given: bool,
 ) -> Result<()> {
     if options.method != Method::Auto || !precision_given {
         return Ok(());
     }
-    let decision = decide(board, walls, options);
+    let decision = decide(cell, options);
     match decision.retro {
         Some(_) => Ok(()),
-        None => Err(Error::Argument(format!(
-            "--precision does not apply here: it says what the retrograde analysis keeps, \
-             and --method auto runs none on this cell ({})",
-            decision.why
-        ))),
+        None => Err(Error::Options(Clash::PrecisionUnused { why: decision.why })),
     }
 }
 
-/// Refuses the flags that bound the proof search when the command runs none: there they
-/// would do nothing, silently. `which` completes "it bounds the proof search, which ..."
-/// (e.g. "--method retro does not run"). `given` pairs each flag with whether it was given;
-/// that is why these flags are `Option`s with their default stated in the help.
-pub fn refuse_search_flags(runs_search: bool, which: &str, given: &[(&str, bool)]) -> Result<()> {
+/// Refuses the settings that bound the proof search when the command runs none: there
+/// they would do nothing, silently. `why` says why none runs. `given` pairs each setting
+/// with whether it was given; that is why these flags are `Option`s with their default
+/// stated in the help.
+pub fn refuse_search_flags(
+    runs_search: bool,
+    why: NoSearch,
+    given: &[(Setting, bool)],
+) -> Result<()> {
     match given.iter().find(|(_, g)| *g) {
-        Some((flag, _)) if !runs_search => Err(Error::Argument(format!(
-            "{flag} does not apply here: it bounds the proof search, which {which}"
-        ))),
+        Some(&(setting, _)) if !runs_search => {
+            Err(Error::Options(Clash::SearchBound { setting, why }))
+        }
         _ => Ok(()),
     }
 }
@@ -56,29 +55,24 @@ pub fn refuse_search_flags(runs_search: bool, which: &str, given: &[(&str, bool)
 /// asked for. Counting the configurations takes a moment on large boards, so it is done
 /// only when such a flag was given.
 pub fn refuse_ignored_search_flags(
-    board: Board,
-    walls: u8,
+    cell: Cell,
     options: &SolveOptions,
-    given: &[(&str, bool)],
+    given: &[(Setting, bool)],
     precision_given: bool,
 ) -> Result<()> {
     if options.method != Method::Retro || !given.iter().any(|(_, g)| *g) {
         return Ok(());
     }
-    let e = CellEstimate::new(board, walls);
+    let e = CellEstimate::new(cell.board, cell.walls);
     let configs = retro_configs_bytes(&e, options);
     let exact = retro_precision(&e.retro, configs, options) == Precision::Exact;
     // A table saved (or written through a scratch directory) is exact unless asked not.
-    let which = match (options.save.is_some(), precision_given) {
-        (true, _) => "the exact analysis that --save and --scratch keep does not run",
-        (false, true) => "--precision exact does not run",
-        (false, false) => {
-            "--method retro runs only in its compact analysis (for the length), and this \
-             cell gets the exact one: every layer fits the memory budget at a byte \
-             (--precision compact asks for the other)"
-        }
+    let why = match (options.save.is_some(), precision_given) {
+        (true, _) => NoSearch::SavedExact,
+        (false, true) => NoSearch::ExactAsked,
+        (false, false) => NoSearch::ExactChosen,
     };
-    refuse_search_flags(!exact, which, given)
+    refuse_search_flags(!exact, why, given)
 }
 
 /// What a solve asks for beside its method, for the refusals that hold whatever the cell
@@ -101,32 +95,21 @@ pub struct Asked {
 /// a precision, the analysis across ranks or a table written without the analysis (or
 /// ranks without MPI in this build, or with only the plan asked for).
 pub fn refuse_unrun_by_method(method: Method, asked: &Asked) -> Result<()> {
-    let refuse = |why: &str| Err(Error::Argument(why.into()));
+    let refuse = |clash| Err(Error::Options(clash));
     if asked.stats && method != Method::Retro {
-        return refuse("--stats counts every position, which only --method retro visits");
+        return refuse(Clash::StatsWithoutRetro);
     }
     if asked.precision && method == Method::Search {
-        return refuse(
-            "--precision says what the retrograde analysis keeps; --method search runs none",
-        );
+        return refuse(Clash::PrecisionWithSearch);
     }
     if asked.distributed && (method != Method::Retro || asked.plan) {
-        return refuse(
-            "--distributed shares out the retrograde analysis: use it with --method retro \
-             (and without --plan)",
-        );
+        return refuse(Clash::RanksWithoutRetro);
     }
     if asked.distributed && !cfg!(feature = "mpi") {
-        return refuse(
-            "--distributed needs MPI, and this build has none: build with `cargo build \
-             --release --features mpi` (docs/CLUSTER.md)",
-        );
+        return refuse(Clash::RanksWithoutMpi);
     }
     if asked.table && method != Method::Retro {
-        return refuse(
-            "--save and --scratch write the retrograde analysis's values: use them with \
-             --method retro",
-        );
+        return refuse(Clash::TableWithoutRetro);
     }
     Ok(())
 }

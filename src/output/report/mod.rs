@@ -11,6 +11,7 @@ pub mod svg;
 
 use crate::cell::solver::{CellResult, MethodUsed, Outcome};
 use crate::error::{Error, Result, count};
+use crate::rules::cell::Cell;
 use crate::rules::geometry::{Board, Player};
 use crate::rules::notation::format_moves;
 use crate::rules::position::MAX_WALLS_PER_PLAYER;
@@ -65,6 +66,11 @@ impl CellRecord {
 
     pub fn cell(&self) -> (usize, usize, u8) {
         (self.width, self.height, self.walls)
+    }
+
+    /// Whether this row is `cell`'s.
+    pub fn is(&self, cell: Cell) -> bool {
+        self.cell() == (cell.board.width(), cell.board.height(), cell.walls)
     }
 
     /// Whether this row is a cell left unsolved (undecided, or a win without its length)

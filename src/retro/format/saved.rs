@@ -23,6 +23,7 @@ use crate::retro::engine::solved::Splits;
 use crate::retro::engine::source::ConfigSource;
 use crate::retro::engine::store::Precision;
 use crate::retro::engine::value::RetroStats;
+use crate::rules::cell::Cell;
 use flate2::read::MultiGzDecoder;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -404,14 +405,17 @@ pub(in crate::retro) fn checked_header(
     let board = configs.board();
     let n = configs.walls_per_player();
     if (header.width, header.height, header.walls) != (board.width(), board.height(), n) {
-        return Err(Error::Argument(format!(
-            "{} holds {}x{} with {}, not {board} with {}",
-            dir.display(),
-            header.width,
-            header.height,
-            count(header.walls, "wall"),
-            count(n, "wall")
-        )));
+        return Err(Error::OtherCell {
+            dir: dir.to_path_buf(),
+            holds: None,
+            held: format!(
+                "{}x{} with {}",
+                header.width,
+                header.height,
+                count(header.walls, "wall")
+            ),
+            asked: Cell::new(board, n).to_string(),
+        });
     }
     let shape_error =
         |what: String| Error::Damaged(format!("{}: {what}", dir.join(HEADER).display()));

@@ -7,9 +7,10 @@
 //! `verify` checks.
 
 use super::saved::{HEADER, MANIFEST, PROGRESS, header, io, write_files};
-use crate::error::{Error, Result, count};
+use crate::error::{Clash, Error, Occupied, Result, count};
 use crate::retro::engine::solved::Solved;
 use crate::retro::engine::store::Precision;
+use crate::rules::cell::Cell;
 use crate::rules::geometry::Board;
 use crate::support::dir_lock::DirLock;
 use std::path::{Path, PathBuf};
@@ -57,16 +58,16 @@ impl Target {
 }
 
 /// The name of a cell's directory in a `table --save` directory, e.g. `3x3-w1`.
-pub fn cell_dir_name(board: Board, walls: u8) -> String {
-    format!("{board}-w{walls}")
+pub fn cell_dir_name(cell: Cell) -> String {
+    format!("{}-w{}", cell.board, cell.walls)
 }
 
 /// The cell a `table --save` subdirectory is named for, if its name is one.
-pub fn parse_cell_dir_name(name: &str) -> Option<(Board, u8)> {
+pub fn parse_cell_dir_name(name: &str) -> Option<Cell> {
     let (board, walls) = name.split_once("-w")?;
     let walls: u8 = walls.parse().ok()?;
-    let board = Board::parse(board).ok()?;
-    (cell_dir_name(board, walls) == name).then_some((board, walls))
+    let cell = Cell::new(Board::parse(board).ok()?, walls);
+    (cell_dir_name(cell) == name).then_some(cell)
 }
 
 /// Whether `name` is the name of one of a saved table's own files, or of the record of an
@@ -112,13 +113,10 @@ pub struct Contents {
 }
 
 impl Contents {
-    /// `one` for a single saved table, `many` for the tables of several cells: the words
-    /// of a message about them.
-    pub fn it_or_them<'a>(&self, one: &'a str, many: &'a str) -> &'a str {
-        match !self.table_files && self.cells.len() > 1 {
-            true => many,
-            false => one,
-        }
+    /// Whether it holds the tables of several cells rather than a single saved table:
+    /// what a message about them counts.
+    pub fn many(&self) -> bool {
+        !self.table_files && self.cells.len() > 1
     }
 
     pub fn is_empty(&self) -> bool {
@@ -208,7 +206,10 @@ pub fn describe(dir: &Path, c: &Contents) -> String {
     if !c.cells.is_empty() {
         return format!(
             "the {} of {} ({})",
-            c.it_or_them("saved table", "saved tables"),
+            match c.many() {
+                true => "saved tables",
+                false => "saved table",
+            },
             count(c.cells.len(), "cell"),
             c.cells.join(", ")
         );
@@ -218,22 +219,21 @@ pub fn describe(dir: &Path, c: &Contents) -> String {
 
 /// The refusal of a destination `dir` that holds `foreign`, not a saved table's.
 pub fn not_a_table(dir: &Path, foreign: &str) -> Error {
-    Error::Argument(format!(
-        "{} is not empty and not a saved table (it holds {foreign}); --save writes only into \
-         a new or empty directory, or with --force over a saved table",
-        dir.display()
-    ))
+    Error::Occupied {
+        dir: dir.to_path_buf(),
+        holds: foreign.to_string(),
+        what: Occupied::Foreign,
+    }
 }
 
 /// The refusal of a directory `dir` for the layers of an analysis (`--scratch`) that holds
 /// `foreign`.
 pub fn not_for_layers(dir: &Path, foreign: &str) -> Error {
-    Error::Argument(format!(
-        "{} is not empty and holds neither layers of an analysis nor a saved table (it holds \
-         {foreign}): the layers go into a new or empty directory, or one of this cell's \
-         layers, taken up where they stopped",
-        dir.display()
-    ))
+    Error::Occupied {
+        dir: dir.to_path_buf(),
+        holds: foreign.to_string(),
+        what: Occupied::ForeignForLayers,
+    }
 }
 
 /// Refuses `to` before any work is done for it, unless a save may write there: `to.dir`
@@ -254,21 +254,20 @@ pub fn check_destination(to: &Target) -> Result<()> {
             // One cell's layers or table is taken up (the cell is checked when the run
             // opens it: `Spill::open`); a `table --save` directory is not one cell's.
             if !c.cells.is_empty() {
-                return Err(Error::Argument(format!(
-                    "{} holds {}, not one cell's layers",
-                    to.dir.display(),
-                    describe(&to.dir, &c)
-                )));
+                return Err(Error::Occupied {
+                    dir: to.dir.clone(),
+                    holds: describe(&to.dir, &c),
+                    what: Occupied::NotOneCell,
+                });
             }
             return Ok(());
         }
         if !c.is_empty() && !to.replace {
-            return Err(Error::Argument(format!(
-                "{} already holds {}; --force replaces {}",
-                to.dir.display(),
-                describe(&to.dir, &c),
-                c.it_or_them("it", "them")
-            )));
+            return Err(Error::Occupied {
+                dir: to.dir.clone(),
+                holds: describe(&to.dir, &c),
+                what: Occupied::Tables { many: c.many() },
+            });
         }
     }
     // The directory written: the temporary one beside `dir`, or `dir` itself.
@@ -336,11 +335,7 @@ pub fn save(solved: &Solved, dir: &Path) -> Result<u64> {
 /// once the new one is in place.
 pub fn save_to(solved: &Solved, to: &Target) -> Result<u64> {
     if solved.precision != Precision::Exact || !solved.keeps_all_layers() {
-        return Err(Error::Argument(
-            "only an exact analysis that keeps every layer can be saved (--precision exact, \
-             and a memory budget that holds every layer)"
-                .into(),
-        ));
+        return Err(Error::Options(Clash::SaveNotExact));
     }
     through_temporary(to, |part| write_files(solved, part))
 }
@@ -425,16 +420,15 @@ pub fn remove_leftovers(c: &Contents) {
 /// The saved tables in `dir`: the one table it holds (`solve --save`), or one per cell
 /// directory (`table --save`, `WxH-wN`), each with its cell read from its header. A
 /// directory that holds neither, or files that are not a saved table's, is refused.
-pub fn tables_in(dir: &Path) -> Result<Vec<(PathBuf, Board, u8)>> {
+pub fn tables_in(dir: &Path) -> Result<Vec<(PathBuf, Cell)>> {
     let c = contents(dir)?.ok_or_else(|| Error::Missing {
         path: dir.to_path_buf(),
     })?;
     if let Some(foreign) = &c.foreign {
-        return Err(Error::Argument(format!(
-            "{} holds {foreign}, which is not a saved table's: give a directory written by \
-             `solve --method retro --save` or `table --save`",
-            dir.display()
-        )));
+        return Err(Error::NotSavedTables {
+            dir: dir.to_path_buf(),
+            foreign: foreign.clone(),
+        });
     }
     let dirs: Vec<PathBuf> = match c.table_files {
         true => vec![dir.to_path_buf()],
@@ -451,7 +445,7 @@ pub fn tables_in(dir: &Path) -> Result<Vec<(PathBuf, Board, u8)>> {
             let h = header(&d)?;
             let board = Board::new(h.width, h.height)
                 .map_err(|e| Error::Damaged(format!("{}: {e}", d.join(HEADER).display())))?;
-            Ok((d, board, h.walls))
+            Ok((d, Cell::new(board, h.walls)))
         })
         .collect()
 }

@@ -20,7 +20,7 @@
 
 use super::saved::{self, SplitFile};
 use super::saved_dir;
-use crate::error::{Error, Result, count};
+use crate::error::{Clash, Error, Occupied, Result, count};
 use crate::retro::engine::layout::Layout;
 use crate::retro::engine::solved::Splits;
 use crate::retro::engine::source::ConfigSource;
@@ -102,11 +102,11 @@ impl Spill {
             return Err(saved_dir::not_for_layers(dir, foreign));
         }
         if !found.cells.is_empty() {
-            return Err(Error::Argument(format!(
-                "{} holds {}, not one cell's layers",
-                dir.display(),
-                saved_dir::describe(dir, &found)
-            )));
+            return Err(Error::Occupied {
+                dir: dir.to_path_buf(),
+                holds: saved_dir::describe(dir, &found),
+                what: Occupied::NotOneCell,
+            });
         }
         if dir.join(PROGRESS).exists() {
             spill.take_up(progress)?;
@@ -238,16 +238,14 @@ impl Spill {
         if cell == (mine.width, mine.height, mine.walls) && layers == mine.layers.len() {
             return Ok(());
         }
-        Err(Error::Argument(format!(
-            "{} holds {what} of {}x{} with {}, not of {}x{} with {}",
-            self.dir.display(),
-            cell.0,
-            cell.1,
-            count(cell.2, "wall"),
-            mine.width,
-            mine.height,
-            count(mine.walls, "wall")
-        )))
+        let cell_text =
+            |(w, h, n): (usize, usize, u8)| format!("{w}x{h} with {}", count(n, "wall"));
+        Err(Error::OtherCell {
+            dir: self.dir.clone(),
+            holds: Some(what.to_string()),
+            held: cell_text(cell),
+            asked: cell_text((mine.width, mine.height, mine.walls)),
+        })
     }
 
     /// Refuses what the directory holds (`what`) when it is of another precision.
@@ -256,11 +254,12 @@ impl Spill {
         if precision == mine {
             return Ok(());
         }
-        Err(Error::Argument(format!(
-            "{} holds {what} at the {precision} precision, not the {mine} one asked for \
-             (--precision)",
-            self.dir.display()
-        )))
+        Err(Error::Options(Clash::OtherPrecision {
+            dir: self.dir.clone(),
+            holds: what.to_string(),
+            held: precision.to_string(),
+            asked: mine.to_string(),
+        }))
     }
 
     /// Whether every file of `layer` is there with its SHA-256.

@@ -1,11 +1,16 @@
 //! The library's errors in the command line's words. The library says what happened ("the
 //! memory budget is 1.00 MiB"); where a flag mends it, the message here names that flag.
 //! The Python package, which gives the command line's messages word for word, includes
-//! this file (`python/src/lib.rs`) rather than keep a copy: it may use only the library.
+//! this folder (`python/src/lib.rs`) rather than keep a copy: it may use only the library.
+//! `clash.rs` words the options that clash and the directories a run may not write.
 
+mod clash;
+
+use clash::{OCCUPIED_WORDS, clash_text};
 use quoridor_solver::Error;
 use quoridor_solver::error::{
-    Setting, Unrun, board_text, disk_text, limit_text, list_text, seconds_text,
+    Setting, Unrun, anchors_text, board_text, checkpoint_table_text, checkpoint_unusable_text,
+    disk_text, limit_text, list_text, not_saved_tables_text, seconds_text,
 };
 
 /// The flag that gives `setting`.
@@ -15,6 +20,7 @@ fn flag(setting: Setting) -> &'static str {
         Setting::Workers => "--workers",
         Setting::MaxDepth => "--max-depth",
         Setting::MaxSeconds => "--max-seconds",
+        Setting::TtSize => "--tt",
         Setting::ConfirmSeconds => "--confirm-seconds",
         Setting::Boards => "--boards",
         Setting::Walls => "--walls",
@@ -65,6 +71,30 @@ pub fn error_text(e: &Error) -> String {
             format!("{} (use proof search: --method search)", board_text(e))
         }
         Error::Rank { who, error } => format!("{who}: {}", error_text(error)),
+        Error::Options(clash) => clash_text(clash),
+        Error::Occupied { dir, holds, what } => {
+            what.text(&dir.display().to_string(), holds, &OCCUPIED_WORDS)
+        }
+        Error::TooManyAnchors { board, anchors } => {
+            anchors_text(board, *anchors, " (solve --method search)")
+        }
+        Error::CheckpointUnusable { path, why } => {
+            checkpoint_unusable_text(path, why, "--checkpoint")
+        }
+        Error::CheckpointTable { path, bytes, given } => {
+            let give = |size: &str| format!("run with --tt {size}");
+            checkpoint_table_text(path, *bytes, *given, &give)
+        }
+        Error::NotSavedTables { dir, foreign } => not_saved_tables_text(
+            dir,
+            foreign,
+            "a directory written by `solve --method retro --save` or `table --save`",
+        ),
+        Error::NoSavedTable { dir } => format!(
+            "{} holds no saved table: neither a MANIFEST.sha256 (solve --save) nor WxH-wN \
+             directories (table --save)",
+            dir.display()
+        ),
         _ => e.to_string(),
     }
 }

@@ -1,8 +1,31 @@
 //! The library's typed errors. Only the edges print them (`main` through
-//! `cli/error_text.rs`, which names the flags that mend a refusal; the Python package
+//! `cli/error_text/`, which names the flags that mend a refusal; the Python package
 //! includes that file); every message is one line that says what is wrong and, where it
 //! helps, where. An error carries what happened: an I/O error keeps the system's as its
 //! `source()`, a refusal the setting, value and bound concerned.
+//!
+//! - `refusal.rs`: what a refusal names (the setting, its bound, what a method does not
+//!   run, what is wrong with a list) and the wordings every edge shares;
+//! - `clash.rs`: options that clash (`Clash`), in the library's words;
+//! - `occupied.rs`: a directory that holds what a run may not replace (`Occupied`);
+//! - `remedy.rs`: the wordings of errors whose remedy each edge names in its terms;
+//! - `words.rs`: how every message counts, clips the user's text and gives sizes.
+
+mod clash;
+mod occupied;
+mod refusal;
+mod remedy;
+mod words;
+
+pub use clash::{Clash, NoSearch, search_bound_text};
+pub use occupied::{LIBRARY_WORDS, Occupied, OccupiedWords};
+pub use refusal::{
+    Bound, ListProblem, Setting, Unrun, board_text, disk_text, limit_text, list_text, seconds_text,
+};
+pub use remedy::{
+    anchors_text, checkpoint_table_text, checkpoint_unusable_text, not_saved_tables_text,
+};
+pub use words::{clip, count, format_bytes};
 
 use std::fmt;
 use std::path::PathBuf;
@@ -18,7 +41,7 @@ pub enum Error {
     /// A well-formed action that the rules do not allow in the position.
     IllegalAction(String),
     /// A request that would need more memory than the budget allows. The edges say how
-    /// to raise the budget (the command line: its flag, `cli/error_text.rs`).
+    /// to raise the budget (the command line: its flag, `cli/error_text/`).
     Memory {
         what: String,
         needed: u64,
@@ -69,11 +92,51 @@ pub enum Error {
     NotADirectory { path: PathBuf },
     /// A file or directory to be read does not exist.
     Missing { path: PathBuf },
-    /// Any other invalid argument (a bad combination of options, a directory that holds
-    /// the wrong thing, ...): each such refusal is made in one place only, its words are
-    /// its whole content, so a string says it as well as fields would. Some still name
-    /// the command line's flags (`cell/plan/refuse.rs`, the saved directories' refusals
-    /// of `retro/format/`, `table/run.rs`): they are to move to the edge as those above did.
+    /// Options that clash (`Clash` says which): the edges name the flags that asked.
+    Options(Clash),
+    /// The directory `dir` a run would write holds `holds` (in words), which the run may
+    /// not replace as asked (`what`); the edges name the flags that replace or resume.
+    Occupied {
+        dir: PathBuf,
+        holds: String,
+        what: Occupied,
+    },
+    /// A pool of threads (`threads`: "the threads", "4 threads") could not be started, for
+    /// `why` (the thread library's message).
+    ThreadPool { threads: String, why: String },
+    /// The directory `dir` holds a saved table or layers (`holds`: "a saved table", "the
+    /// analysis", or nothing more) of the cell `held`, where the run is of `asked` (each
+    /// as "3x3 with 1 wall"; `held` read from its files).
+    OtherCell {
+        dir: PathBuf,
+        holds: Option<String>,
+        held: String,
+        asked: String,
+    },
+    /// A board with more wall anchors (`anchors`) than the full configuration tables can
+    /// number: only the proof search, which builds configurations on demand, handles it
+    /// (the edges say how to ask for it).
+    TooManyAnchors { board: String, anchors: usize },
+    /// The checkpoint `path` cannot be resumed from, for `why`; the edges say how to run
+    /// without one.
+    CheckpointUnusable { path: PathBuf, why: String },
+    /// The table of the checkpoint `path` takes `bytes`, more than the run gives its
+    /// table (`given`); the edges say how to give it more.
+    CheckpointTable {
+        path: PathBuf,
+        bytes: u64,
+        given: u64,
+    },
+    /// A directory to read saved tables from (`dir`) holds `foreign`, which is not a saved
+    /// table's; the edges say which directories do.
+    NotSavedTables { dir: PathBuf, foreign: String },
+    /// A directory given to be checked holds no saved table: neither a manifest nor
+    /// directories named for cells.
+    NoSavedTable { dir: PathBuf },
+    /// Any other invalid argument (a directory that holds the wrong thing, a value out of
+    /// place, ...): each such refusal is made in one place only, its words are its whole
+    /// content, so a string says it as well as fields would. None names a flag: a refusal
+    /// an edge words with its flags is one of the typed variants above.
     Argument(String),
     /// Reading or writing a file failed: what was being done (`action`, a verb such as
     /// "read" or "move aside"), to which file or directory, and the system's error, kept as
@@ -148,6 +211,45 @@ impl fmt::Display for Error {
                 problem,
             } => write!(f, "{}", list_text(setting.name(), text, problem)),
             Error::Unrun(u) => write!(f, "{}: {}", u.statement(), u.remedy()),
+            Error::Options(clash) => write!(f, "{clash}"),
+            Error::Occupied { dir, holds, what } => {
+                let dir = dir.display().to_string();
+                f.write_str(&what.text(&dir, holds, &LIBRARY_WORDS))
+            }
+            Error::ThreadPool { threads, why } => write!(f, "cannot start {threads}: {why}"),
+            Error::OtherCell {
+                dir,
+                holds,
+                held,
+                asked,
+            } => match holds {
+                Some(what) => write!(
+                    f,
+                    "{} holds {what} of {held}, not of {asked}",
+                    dir.display()
+                ),
+                None => write!(f, "{} holds {held}, not {asked}", dir.display()),
+            },
+            Error::TooManyAnchors { board, anchors } => {
+                f.write_str(&anchors_text(board, *anchors, ""))
+            }
+            Error::CheckpointUnusable { path, why } => {
+                f.write_str(&checkpoint_unusable_text(path, why, "one"))
+            }
+            Error::CheckpointTable { path, bytes, given } => {
+                let give = |_: &str| "give this run a table that large".to_string();
+                f.write_str(&checkpoint_table_text(path, *bytes, *given, &give))
+            }
+            Error::NotSavedTables { dir, foreign } => f.write_str(&not_saved_tables_text(
+                dir,
+                foreign,
+                "a directory a solve or a table run saved its tables in",
+            )),
+            Error::NoSavedTable { dir } => write!(
+                f,
+                "{} holds no saved table: neither a MANIFEST.sha256 nor WxH-wN directories",
+                dir.display()
+            ),
             Error::Seconds { setting, most } => {
                 write!(f, "{}", seconds_text(setting.name(), *setting, *most))
             }
@@ -213,171 +315,6 @@ impl fmt::Display for Error {
     }
 }
 
-/// The refusal of `value` for the setting called `name` (by the library, or by an edge's
-/// flag), outside of `bound`: one wording for every edge.
-pub fn limit_text(name: &str, value: i64, bound: &Bound) -> String {
-    match bound {
-        Bound::AtLeast(least) => format!("{name} must be at least {least}"),
-        Bound::AtMost(most) => format!("{name} {value}: at most {most}"),
-        Bound::FromTo(low, high) => format!("{name} must be from {low} to {high}"),
-    }
-}
-
-/// What a solve asked for that its method does not use (`Error::Unrun`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Unrun {
-    /// A guessed winner, which only the proof search follows.
-    Winner,
-    /// Configurations built on demand, which only the proof search uses.
-    OnDemand,
-    /// A checkpoint, which the exact analysis does not need.
-    Checkpoint,
-    /// A rank's share of the analysis with no directory all ranks share.
-    ShareWithoutDirectory,
-    /// Ranks, where the plan runs no retrograde analysis.
-    RanksWithoutRetro,
-}
-
-impl Unrun {
-    /// What is refused and why, the same words at every edge.
-    pub fn statement(self) -> &'static str {
-        match self {
-            Unrun::Winner => "a guessed winner steers the proof search",
-            Unrun::OnDemand => "configurations built on demand serve the proof search only",
-            Unrun::Checkpoint => {
-                "a checkpoint keeps a proof search's table, and the exact analysis finds the \
-                 length without one"
-            }
-            Unrun::ShareWithoutDirectory => {
-                "a rank's share goes through a directory all ranks share"
-            }
-            Unrun::RanksWithoutRetro => "only the retrograde analysis runs across ranks",
-        }
-    }
-
-    /// What to ask for instead, in the library's words (the edges name their flags).
-    pub fn remedy(self) -> &'static str {
-        match self {
-            Unrun::Winner | Unrun::OnDemand => "use the proof search",
-            Unrun::Checkpoint => "use the proof search, or the compact analysis",
-            Unrun::ShareWithoutDirectory => "give one",
-            Unrun::RanksWithoutRetro => "use the retrograde analysis",
-        }
-    }
-}
-
-/// The refusal of a time limit given for `setting`, called `name` (by the library, or by
-/// an edge's flag), of at most `most` seconds (a year): one wording for every edge.
-pub fn seconds_text(name: &str, setting: Setting, most: u64) -> String {
-    let zero = match setting {
-        Setting::ConfirmSeconds => "0 (no second method) or ",
-        _ => "",
-    };
-    format!("{name} must be {zero}a positive number of seconds of at most {most} (a year)")
-}
-
-/// What is wrong with a list given for a setting (`Error::List`).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum ListProblem {
-    /// Not written as the setting's lists are; `shape` says how they are.
-    Shape { shape: &'static str },
-    /// An item (`item`) outside of `range` (in words).
-    OutOfRange { item: String, range: String },
-    /// A range with no item in it.
-    EmptyRange { noun: &'static str },
-    /// An item given twice.
-    Twice { item: String },
-}
-
-impl fmt::Display for ListProblem {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            ListProblem::Shape { shape } => write!(f, "write {shape}"),
-            ListProblem::OutOfRange { item, range } => {
-                write!(f, "{} is out of range: {range}", clip(item))
-            }
-            ListProblem::EmptyRange { noun } => write!(f, "the range is empty (it has no {noun})"),
-            ListProblem::Twice { item } => write!(f, "{item} is given twice"),
-        }
-    }
-}
-
-/// The refusal of the list `text` given for the setting called `name` (by the library, or
-/// by an edge's flag), for `problem`: one wording for every edge.
-pub fn list_text(name: &str, text: &str, problem: &ListProblem) -> String {
-    format!("{name} '{}': {problem}", clip(text))
-}
-
-/// `Error::BoardTooLarge` without its remedy, which each edge words (empty for any other
-/// error).
-pub fn board_text(e: &Error) -> String {
-    match e {
-        Error::BoardTooLarge {
-            board,
-            squares,
-            max,
-        } => format!(
-            "the retrograde analysis handles boards of at most {max} cells; {board} has {squares}"
-        ),
-        _ => String::new(),
-    }
-}
-
-/// `Error::Disk` in words, with `remedy` saying how to give a larger disk (the library's
-/// words, or an edge's flag).
-pub fn disk_text(dir: &str, what: &str, needed: u64, free: u64, remedy: &str) -> String {
-    format!(
-        "{what} needs about {} on disk but the disk of {dir} has {} free (free some, or \
-         {remedy}; the same command goes on from the layers written)",
-        format_bytes(needed),
-        format_bytes(free)
-    )
-}
-
-/// A setting of a run that a refusal names. The library names it in words (`name`); the
-/// edges name it by their flag (`cli/error_text.rs`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Setting {
-    /// How many threads a run takes.
-    Threads,
-    /// How many requests `serve` answers at once.
-    Workers,
-    /// The deepest iteration of the proof search.
-    MaxDepth,
-    /// The longest a proof search may take.
-    MaxSeconds,
-    /// The longest the second method of a table run may take on a cell.
-    ConfirmSeconds,
-    /// The boards of a table run.
-    Boards,
-    /// The wall counts of a table run.
-    Walls,
-}
-
-impl Setting {
-    /// The setting in words, as the library's own messages give it.
-    pub fn name(self) -> &'static str {
-        match self {
-            Setting::Threads => "the thread count",
-            Setting::Workers => "the worker count",
-            Setting::MaxDepth => "the deepest search iteration",
-            Setting::MaxSeconds => "the time limit",
-            Setting::ConfirmSeconds => "the second method's time limit",
-            Setting::Boards => "the boards",
-            Setting::Walls => "the wall counts",
-        }
-    }
-}
-
-/// The bound a number given for a `Setting` is outside of.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Bound {
-    AtLeast(i64),
-    AtMost(i64),
-    /// Both ends included.
-    FromTo(i64, i64),
-}
-
 impl Error {
     /// Whether `self` refuses what was asked (an option, a combination, a budget, a path
     /// given) rather than reports a failure of the work: every rank of a distributed run
@@ -395,6 +332,14 @@ impl Error {
                 | Error::NotADirectory { .. }
                 | Error::Missing { .. }
                 | Error::Argument(_)
+                | Error::Options(_)
+                | Error::Occupied { .. }
+                | Error::NoSavedTable { .. }
+                | Error::TooManyAnchors { .. }
+                | Error::ThreadPool { .. }
+                | Error::OtherCell { .. }
+                | Error::CheckpointTable { .. }
+                | Error::NotSavedTables { .. }
         )
     }
 
@@ -468,69 +413,11 @@ impl fmt::Display for IoSource {
     }
 }
 
-/// `n` and its noun, singular for exactly one ("1 wall", "3 walls", "1 ply", "8 plies"), for
-/// every message that counts something: one place that knows the plural, rather than an
-/// if/else or a "1 walls" at each. A noun ending in a consonant and `y` takes `ies`.
-pub fn count<N: fmt::Display + PartialEq + From<u8>>(n: N, noun: &str) -> String {
-    if n == N::from(1) {
-        return format!("{n} {noun}");
-    }
-    match noun.strip_suffix('y') {
-        Some(stem) if !stem.ends_with(['a', 'e', 'i', 'o', 'u']) => format!("{n} {stem}ies"),
-        _ => format!("{n} {noun}s"),
-    }
-}
-
-/// The most characters of the user's text an error message repeats.
-const CLIP_CHARS: usize = 40;
-
-/// The user's `text` as an error message repeats it: whole when it is short, else its
-/// first characters, an ellipsis and its length, so that a message stays one readable
-/// line whatever was typed (a 2 MB argument used to be echoed whole). Control characters
-/// are escaped, so a newline in the text cannot split the line either. Every message that
-/// repeats what the user typed goes through here; each keeps its own quotes around it.
-pub fn clip(text: &str) -> String {
-    let shown: String = text
-        .chars()
-        .take(CLIP_CHARS)
-        .flat_map(|c| match c.is_control() {
-            true => c.escape_default().collect::<Vec<_>>(),
-            false => vec![c],
-        })
-        .collect();
-    let length = text.chars().count();
-    match length > CLIP_CHARS {
-        true => format!("{shown}... ({length} characters)"),
-        false => shown,
-    }
-}
-
-/// Bytes in the largest binary unit that keeps the number at or above 1 (e.g. `3.50 GiB`).
-/// The sizes are computed saturating, so `u64::MAX` stands for any size past 64 bits and
-/// says so rather than print a number it is not.
-pub fn format_bytes(bytes: u64) -> String {
-    const UNITS: [&str; 7] = ["B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"];
-    if bytes == u64::MAX {
-        return "over 16 EiB".into();
-    }
-    let mut value = bytes as f64;
-    let mut unit = 0;
-    while value >= 1024.0 && unit + 1 < UNITS.len() {
-        value /= 1024.0;
-        unit += 1;
-    }
-    if unit == 0 {
-        format!("{bytes} B")
-    } else {
-        format!("{value:.2} {}", UNITS[unit])
-    }
-}
-
 pub type Result<T> = std::result::Result<T, Error>;
 
 #[cfg(test)]
 mod tests {
-    use super::{Bound, Error, ListProblem, Setting, clip, count, format_bytes};
+    use super::{Bound, Error, ListProblem, Setting};
     use std::error::Error as _;
     use std::io;
 
@@ -580,7 +467,7 @@ mod tests {
     }
 
     /// Each refusal prints what the command line printed when it was a string, with the
-    /// flag (which only the edges name: `cli/error_text.rs` tests those) put in words.
+    /// flag (which only the edges name: `cli/error_text/` tests those) put in words.
     #[test]
     fn argument_families_print_as_before() {
         let threads = |value, bound| Error::limit(Setting::Threads, value, bound).to_string();
@@ -690,6 +577,29 @@ mod tests {
     }
 
     #[test]
+    fn cells_and_threads_print_as_before() {
+        let other = |holds: Option<&str>| Error::OtherCell {
+            dir: "/s".into(),
+            holds: holds.map(String::from),
+            held: "3x3 with 1 wall".into(),
+            asked: "4x4 with 2 walls".into(),
+        };
+        assert_eq!(
+            other(Some("the analysis")).to_string(),
+            "/s holds the analysis of 3x3 with 1 wall, not of 4x4 with 2 walls"
+        );
+        assert_eq!(
+            other(None).to_string(),
+            "/s holds 3x3 with 1 wall, not 4x4 with 2 walls"
+        );
+        let threads = Error::ThreadPool {
+            threads: "4 threads".into(),
+            why: "no memory".into(),
+        };
+        assert_eq!(threads.to_string(), "cannot start 4 threads: no memory");
+    }
+
+    #[test]
     fn file_refusals_print_as_before() {
         let foreign = Error::Foreign {
             dir: "/s".into(),
@@ -723,40 +633,5 @@ mod tests {
             )
         );
         assert!(ranked.source().is_some());
-    }
-
-    #[test]
-    fn sizes_past_a_tebibyte_keep_their_unit() {
-        assert_eq!(format_bytes(1023), "1023 B");
-        assert_eq!(format_bytes(3 << 40), "3.00 TiB");
-        assert_eq!(format_bytes(5 << 50), "5.00 PiB");
-        assert_eq!(format_bytes(u64::MAX - 1), "16.00 EiB");
-        assert_eq!(format_bytes(u64::MAX), "over 16 EiB");
-    }
-
-    #[test]
-    fn clipped_text_is_short_and_on_one_line() {
-        assert_eq!(clip("5x5"), "5x5");
-        assert_eq!(clip("a\nb"), "a\\nb");
-        let long = "x".repeat(2_000_000);
-        assert_eq!(
-            clip(&long),
-            format!("{}... (2000000 characters)", "x".repeat(40))
-        );
-        // Characters, not bytes: a multi-byte letter is never cut in half.
-        assert_eq!(
-            clip(&"é".repeat(41)),
-            format!("{}... (41 characters)", "é".repeat(40))
-        );
-    }
-
-    #[test]
-    fn counts_are_singular_for_one() {
-        assert_eq!(count(1u8, "wall"), "1 wall");
-        assert_eq!(count(0u8, "wall"), "0 walls");
-        assert_eq!(count(1u32, "ply"), "1 ply");
-        assert_eq!(count(8u32, "ply"), "8 plies");
-        assert_eq!(count(2usize, "day"), "2 days");
-        assert_eq!(count(12u64, "cell"), "12 cells");
     }
 }

@@ -1,0 +1,145 @@
+//! `solve --plan`'s text: the planner's decision and its memory against the budget, then
+//! what each way to solve the cell would take (`cell::plan::Costs`), and across ranks when
+//! asked (`AcrossCosts`), in the flags' words.
+
+use std::io::Write;
+
+use quoridor_solver::Result;
+use quoridor_solver::cell::plan::{AcrossCosts, Costs};
+use quoridor_solver::cell::solve::PlanReport;
+use quoridor_solver::cell::solver::SolveOptions;
+use quoridor_solver::error::{count, format_bytes};
+use quoridor_solver::retro;
+
+/// `solve --plan`: the planner's decision and its memory against the budget, then what each
+/// way to solve the cell would take (and across ranks, when asked).
+pub fn write_plan(report: &PlanReport, options: &SolveOptions, out: &mut dyn Write) -> Result<()> {
+    writeln!(out, "{}", report.decision.why)?;
+    let budget = format_bytes(options.memory_budget);
+    let need = format_bytes(report.decision.need.bytes);
+    match report.fits {
+        true => writeln!(out, "memory: needs at least {need} of {budget}")?,
+        false => writeln!(
+            out,
+            "memory: needs at least {need}, over the budget of {budget}"
+        )?,
+    }
+    for line in costs_lines(&report.costs) {
+        writeln!(out, "{line}")?;
+    }
+    for line in report.across.iter().flat_map(across_lines) {
+        writeln!(out, "{line}")?;
+    }
+    Ok(())
+}
+
+/// The costs of one cell as lines of text.
+fn costs_lines(c: &Costs) -> Vec<String> {
+    let b = format_bytes;
+    let mut lines = vec![
+        format!("positions: {:.3e} (every placement)", c.positions as f64),
+        format!(
+            "configurations: full tables {}, ranked numbering {}",
+            b(c.tables_bytes),
+            b(c.ranked_bytes)
+        ),
+    ];
+    if !c.retro_board {
+        lines.push(format!(
+            "retrograde analysis: none (boards of at most {} cells)",
+            retro::MAX_SQUARES
+        ));
+        return lines;
+    }
+    lines.extend([
+        format!(
+            "analysis in memory, besides the configurations: exact {} (every layer) or {} \
+             (two), compact {} (two)",
+            b(c.exact_every),
+            b(c.exact_two),
+            b(c.compact_two)
+        ),
+        format!(
+            "analysis in parts through --scratch DIR: at least {} exact, {} compact, \
+             besides the configurations",
+            b(c.parts_exact),
+            b(c.parts_compact)
+        ),
+        format!(
+            "values written there before compression: {} exact, {} compact (measured: \
+             4 to 6 times less on disk)",
+            b(c.values_exact),
+            b(c.values_compact)
+        ),
+        format!(
+            "time: about {} in memory over the tables, {} over the ranked numbering; in \
+             parts at this budget {} exact, {} compact (2 cores)",
+            hours(c.seconds),
+            hours(c.ranked_seconds),
+            c.parts_seconds[0].map_or("does not fit".into(), hours),
+            c.parts_seconds[1].map_or("does not fit".into(), hours)
+        ),
+    ]);
+    lines
+}
+
+/// The costs across ranks as lines of text.
+fn across_lines(c: &AcrossCosts) -> Vec<String> {
+    let b = format_bytes;
+    let [exact, compact] = c.per_rank;
+    vec![
+        format!(
+            "across {} (--distributed): each rank about {} exact or {} compact",
+            count(c.ranks, "rank"),
+            b(exact),
+            b(compact),
+        ),
+        format!(
+            "  of which every rank holds whole the ranked numbering {} and the layout's \
+             indices {}; the rest is its share of the largest layer and the pieces \
+             exchanged",
+            b(c.numbering),
+            b(c.index)
+        ),
+        format!(
+            "  the directory every rank reaches: about {} exact or {} compact on disk",
+            b(c.disk[0]),
+            b(c.disk[1])
+        ),
+        format!(
+            "  sent between ranks: at most {} exact or {} compact for one layer",
+            b(c.sent_most[0]),
+            b(c.sent_most[1])
+        ),
+        format!(
+            "  time: about {} with 2 cores a rank, the exchanges not included",
+            hours(c.seconds)
+        ),
+    ]
+}
+
+/// Seconds as seconds, minutes or hours.
+fn hours(seconds: f64) -> String {
+    match seconds {
+        s if s < 120.0 => format!("{s:.0} s"),
+        s if s < 7200.0 => format!("{:.0} min", s / 60.0),
+        s => format!("{:.1} h", s / 3600.0),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use quoridor_solver::rules::cell::Cell;
+    use quoridor_solver::rules::geometry::Board;
+
+    #[test]
+    fn the_costs_are_six_lines_or_none_for_the_analysis() {
+        let c = Costs::of(Cell::new(Board::new(5, 5).unwrap(), 4), 1 << 30);
+        assert_eq!(costs_lines(&c).len(), 6);
+        let big = Costs::of(Cell::new(Board::new(9, 9).unwrap(), 3), 1 << 30);
+        assert!(costs_lines(&big).last().unwrap().contains("none"));
+        let across = AcrossCosts::of(Cell::new(Board::new(5, 5).unwrap(), 4), 4);
+        assert!(across_lines(&across)[0].starts_with("across 4 ranks (--distributed)"));
+    }
+}
