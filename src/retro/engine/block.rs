@@ -17,7 +17,7 @@
 use super::board::narrow;
 use super::code::{Code, NO_EXIT, UNDECIDED};
 use super::layout::{LOCAL_LEN, Layout};
-use super::levels::{self, Levels};
+use super::levels::{self, Levels, Pawns};
 use super::pawn_graph::PawnGraph;
 use super::source::Child;
 use super::store::Packing;
@@ -25,9 +25,7 @@ use super::value::RetroStats;
 use crate::rules::bitboard::bits;
 use crate::rules::geometry::{Board, MAX_SQUARES, Player};
 
-/// A remoteness above `code::MAX_REMOTENESS` turned up: the store cannot hold it.
-#[derive(Debug)]
-pub struct TooDeep;
+pub use super::code::TooDeep;
 
 /// What one block is and what it reads.
 pub struct Block<'a> {
@@ -93,7 +91,12 @@ pub fn solve<P: Packing>(block: &Block, scratch: &mut Scratch) -> Result<RetroSt
     if !block.exits_given {
         scan_exits::<P>(block, &mut scratch.exits, &mut scratch.decoded);
     }
-    let solved = levels::solve(block, &scratch.exits, &mut values, &mut scratch.levels);
+    let solved = levels::solve(
+        &block.pawns(),
+        &scratch.exits,
+        &mut values,
+        &mut scratch.levels,
+    );
     scratch.values = values;
     solved
 }
@@ -108,9 +111,15 @@ impl Block<'_> {
         self.reach
     }
 
-    /// Each player's goal row, in the analysis's word.
-    pub fn goals(&self) -> [u64; 2] {
-        [Player::One, Player::Two].map(|p| narrow(self.board().goal(p)))
+    /// What the levels read of the block (`levels.rs`).
+    pub fn pawns(&self) -> Pawns<'_> {
+        Pawns {
+            layout: self.layout,
+            graph: self.graph,
+            live: self.live(),
+            goals: [Player::One, Player::Two].map(|p| narrow(self.board().goal(p))),
+            width: self.board.width(),
+        }
     }
 }
 
@@ -265,7 +274,7 @@ mod tests {
                     for used in layout.local_used() {
                         twin[used].fill(UNDECIDED);
                     }
-                    let slow = buckets::solve(&block, &scratch.exits, &mut twin);
+                    let slow = buckets::solve(&block.pawns(), &scratch.exits, &mut twin);
                     let (fast, slow) = match (fast, slow) {
                         (Ok(fast), Ok(slow)) => (fast, slow),
                         (fast, slow) => {

@@ -3,9 +3,9 @@
 //! Kept as the twin the tests compare the row-at-a-time levels with, on every block of
 //! small boards and on wall moves of every kind (`block.rs`'s tests).
 
-use super::block::{Block, TooDeep};
-use super::code::{self, Code, UNDECIDED};
+use super::code::{self, Code, TooDeep, UNDECIDED};
 use super::layout::LOCAL_LEN;
+use super::levels::Pawns;
 use super::value::{RetroStats, Value};
 use crate::rules::bitboard::bits;
 use crate::rules::geometry::{Player, Square};
@@ -36,7 +36,7 @@ impl Scratch {
 
 /// Steps 2 to 4 of `block.rs` into `values` (its local slots cleared to `UNDECIDED`),
 /// given the best wall move of every position in `exits`.
-pub fn solve(block: &Block, exits: &[Code], values: &mut [Code]) -> Result<RetroStats, TooDeep> {
+pub fn solve(block: &Pawns, exits: &[Code], values: &mut [Code]) -> Result<RetroStats, TooDeep> {
     let mut s = Scratch {
         counters: vec![0; LOCAL_LEN],
         exits: exits.to_vec(),
@@ -48,8 +48,8 @@ pub fn solve(block: &Block, exits: &[Code], values: &mut [Code]) -> Result<Retro
 }
 
 /// Calls `f(side to move, p1, p2)` for every position of the block.
-fn for_each_position(block: &Block, mut f: impl FnMut(Player, Square, Square)) {
-    let [live1, live2] = block.live();
+fn for_each_position(block: &Pawns, mut f: impl FnMut(Player, Square, Square)) {
+    let [live1, live2] = block.live;
     for side in [Player::One, Player::Two] {
         for p1 in bits(live1) {
             for p2 in bits(live2 & !(1 << p1)) {
@@ -83,7 +83,7 @@ fn pawns_of(side: Player, p1: Square, p2: Square) -> (Square, Square) {
 /// gets a counter of its pawn moves (plus one if a wall move draws or wins, since then it
 /// cannot lose); a winning wall move seeds a win at its remoteness, and a position whose
 /// only moves are losing walls is seeded as a loss at the longest of them.
-fn count_children(block: &Block, s: &mut Scratch, values: &mut [Code]) -> Result<(), TooDeep> {
+fn count_children(block: &Pawns, s: &mut Scratch, values: &mut [Code]) -> Result<(), TooDeep> {
     for bucket in &mut s.buckets {
         bucket.clear();
     }
@@ -91,7 +91,7 @@ fn count_children(block: &Block, s: &mut Scratch, values: &mut [Code]) -> Result
         s.buckets.push(Vec::new());
     }
     let layout = block.layout;
-    let goals = block.goals();
+    let goals = block.goals;
     let mut result = Ok(());
     for_each_position(block, |side, p1, p2| {
         let slot = layout.index(side, p1, p2);
@@ -134,13 +134,13 @@ fn count_children(block: &Block, s: &mut Scratch, values: &mut [Code]) -> Result
 
 /// The slots of the positions from which a pawn move leads to `slot`.
 #[inline(always)]
-fn parents(block: &Block, slot: usize, mut f: impl FnMut(usize)) {
+fn parents(block: &Pawns, slot: usize, mut f: impl FnMut(usize)) {
     let layout = block.layout;
     let (side, p1, p2) = layout.unindex(slot);
     match side {
         // Player 1 just moved to p1.
         Player::Two => {
-            for q in bits(block.live()[0]).filter(|&q| q != p2) {
+            for q in bits(block.live[0]).filter(|&q| q != p2) {
                 if block.graph.dests(q, p2) >> p1 & 1 == 1 {
                     f(layout.index(Player::One, q, p2));
                 }
@@ -148,7 +148,7 @@ fn parents(block: &Block, slot: usize, mut f: impl FnMut(usize)) {
         }
         // Player 2 just moved to p2.
         Player::One => {
-            for q in bits(block.live()[1]).filter(|&q| q != p1) {
+            for q in bits(block.live[1]).filter(|&q| q != p1) {
                 if block.graph.dests(q, p1) >> p2 & 1 == 1 {
                     f(layout.index(Player::Two, p1, q));
                 }
@@ -163,7 +163,7 @@ fn parents(block: &Block, slot: usize, mut f: impl FnMut(usize)) {
 /// move of each undecided parent, and the parent whose last move is refuted loses after
 /// the longer of this move and its best wall move. Buckets are taken in order, so the first
 /// value a position gets is its exact one; later entries for it are skipped.
-fn propagate(block: &Block, s: &mut Scratch, values: &mut [Code]) -> Result<(), TooDeep> {
+fn propagate(block: &Pawns, s: &mut Scratch, values: &mut [Code]) -> Result<(), TooDeep> {
     let mut r = 0;
     while r < s.buckets.len() {
         let entries = std::mem::take(&mut s.buckets[r]);
@@ -208,7 +208,7 @@ fn propagate(block: &Block, s: &mut Scratch, values: &mut [Code]) -> Result<(), 
 
 /// Step 4. Positions still undecided are draws: neither player can force a win (their
 /// code is already the draw's). Counts the block's positions by who wins.
-fn mark_draws(block: &Block, values: &[Code]) -> RetroStats {
+fn mark_draws(block: &Pawns, values: &[Code]) -> RetroStats {
     let layout = block.layout;
     let mut stats = RetroStats::default();
     for_each_position(block, |side, p1, p2| {

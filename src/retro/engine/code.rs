@@ -27,6 +27,10 @@ pub const WIN_NOW: Code = 255;
 /// A win in one ply (`decided(1)`).
 pub const WIN_IN_ONE: Code = 254;
 
+/// A remoteness above `MAX_REMOTENESS` turned up: the store cannot hold it.
+#[derive(Debug)]
+pub struct TooDeep;
+
 /// The best wall move of a position that has none. No wall move reaches `WIN_NOW` (a wall
 /// moves no pawn, and positions that are over have no moves), so it cannot be confused.
 pub const NO_EXIT: Code = WIN_NOW;

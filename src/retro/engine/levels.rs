@@ -22,11 +22,24 @@
 //! The values and counts equal those of the bucket-by-bucket propagation this replaced,
 //! which the tests keep as its twin (`buckets.rs`).
 
-use super::block::{Block, TooDeep};
-use super::code::{self, Code, LOSS_NOW, NO_EXIT, UNDECIDED, WIN_NOW};
+use super::code::{self, Code, LOSS_NOW, NO_EXIT, TooDeep, UNDECIDED, WIN_NOW};
+use super::layout::Layout;
+use super::pawn_graph::PawnGraph;
 use super::value::RetroStats;
 use crate::rules::bitboard::bits;
 use crate::rules::geometry::{Dir, Player, Square};
+
+/// What the levels read of a block: where each pawn may stand and how it moves.
+pub struct Pawns<'a> {
+    pub layout: &'a Layout,
+    pub graph: &'a PawnGraph,
+    /// Cells from which each player reaches their goal row, by `Player::index`.
+    pub live: [u64; 2],
+    /// Each player's goal row.
+    pub goals: [u64; 2],
+    /// Columns of the board.
+    pub width: usize,
+}
 
 /// Rows of a block: the analysis's boards have at most 64 cells (`layout.rs`).
 const ROWS: usize = 64;
@@ -120,7 +133,7 @@ impl Decide<'_> {
 /// Solves the block into `values` (its local slots cleared to `UNDECIDED`), given the best
 /// wall move of every position in `exits`, and counts its outcomes.
 pub fn solve(
-    block: &Block,
+    block: &Pawns,
     exits: &[Code],
     values: &mut [Code],
     lv: &mut Levels,
@@ -143,13 +156,13 @@ pub fn solve(
 /// and every wall move filed under the level it acts at. Returns the rows that won and lost
 /// at level 0, by side to move.
 fn start(
-    block: &Block,
+    block: &Pawns,
     exits: &[Code],
     values: &mut [Code],
     lv: &mut Levels,
 ) -> ([u64; 2], [u64; 2]) {
-    let [live1, live2] = block.live();
-    let [goal1, goal2] = block.goals();
+    let [live1, live2] = block.live;
+    let [goal1, goal2] = block.goals;
     // Rows past the board's cells are never read.
     let cells = block.layout.squares();
     for rows in [&mut lv.undecided, &mut lv.won, &mut lv.lost, &mut lv.held] {
@@ -194,7 +207,7 @@ fn start(
 }
 
 /// The held positions of row `p1` of `side`, filing each wall move under its level.
-fn hold(block: &Block, exits: &[Code], lv: &mut Levels, side: usize, p1: Square) -> u64 {
+fn hold(block: &Pawns, exits: &[Code], lv: &mut Levels, side: usize, p1: Square) -> u64 {
     let base = side << 12 | (p1 as usize) << 6;
     let undecided = lv.undecided[side][p1 as usize];
     // A row without a wall move (`NO_EXIT` is the only code of all ones): the mover has
@@ -227,7 +240,7 @@ fn hold(block: &Block, exits: &[Code], lv: &mut Levels, side: usize, p1: Square)
 /// The positions among `among` (of row `p1` of `side`) whose mover has no pawn move: never
 /// decided, a draw, when no wall move is left either.
 #[inline(always)]
-fn stuck(block: &Block, side: usize, p1: Square, among: u64) -> u64 {
+fn stuck(block: &Pawns, side: usize, p1: Square, among: u64) -> u64 {
     let graph = block.graph;
     // Two open steps leave one that the other pawn does not stand on: only cells with
     // fewer can be stuck.
@@ -252,7 +265,7 @@ fn stuck(block: &Block, side: usize, p1: Square, among: u64) -> u64 {
 
 /// Levels 1, 2, ... until nothing changes and no wall move is due.
 fn run_levels(
-    block: &Block,
+    block: &Pawns,
     values: &mut [Code],
     lv: &mut Levels,
     mut changed_won: [u64; 2],
@@ -311,14 +324,14 @@ fn run_levels(
 /// An odd level: wins by a pawn move to a position lost so far, where such a position is
 /// new (`changed_lost`), and by the wall moves due.
 fn wins(
-    block: &Block,
+    block: &Pawns,
     lv: &mut Levels,
     decide: &mut Decide,
     changed_lost: [u64; 2],
     due: &[u16],
 ) -> Result<(), TooDeep> {
     let graph = block.graph;
-    let live1 = block.live()[0];
+    let live1 = block.live[0];
     // Player 1 to move: the rows of the cells moved to.
     for p1 in bits(live1) {
         let p = p1 as usize;
@@ -366,14 +379,14 @@ fn wins(
 /// An even level: losses of positions not held whose every pawn move reaches a position
 /// won so far, where such a position is new (`changed_won`) or a hold ends (`due`).
 fn losses(
-    block: &Block,
+    block: &Pawns,
     lv: &mut Levels,
     decide: &mut Decide,
     changed_won: [u64; 2],
     due: &[u16],
 ) -> Result<(), TooDeep> {
     let graph = block.graph;
-    let live1 = block.live()[0];
+    let live1 = block.live[0];
     let mut ended = [0u64; 2];
     for &slot in due {
         let (side, p1, p2) = block.layout.unindex(slot as usize);
@@ -421,9 +434,9 @@ fn losses(
 /// The cells from which Player 2 steps onto a cell of `to`: the row of Player 1's cell
 /// shifted back along each open edge.
 #[inline(always)]
-fn from_steps(block: &Block, to: u64) -> u64 {
+fn from_steps(block: &Pawns, to: u64) -> u64 {
     let edges = block.graph.edges();
-    let w = block.board.width();
+    let w = block.width;
     (to >> w & edges.open(Dir::Up))
         | (to << w & edges.open(Dir::Down))
         | (to >> 1 & edges.open(Dir::Right))
@@ -431,10 +444,10 @@ fn from_steps(block: &Block, to: u64) -> u64 {
 }
 
 /// The block's positions by who wins (what is still undecided is a draw).
-fn count(block: &Block, lv: &Levels) -> RetroStats {
+fn count(block: &Pawns, lv: &Levels) -> RetroStats {
     let mut stats = RetroStats::default();
     let ones = |rows: &Rows| -> u64 {
-        bits(block.live()[0])
+        bits(block.live[0])
             .map(|p| rows[p as usize].count_ones() as u64)
             .sum()
     };
