@@ -333,10 +333,10 @@ fn wins(
     let graph = block.graph;
     let live1 = block.live[0];
     // Player 1 to move: the rows of the cells moved to.
-    for p1 in bits(live1) {
+    for p1 in bits(live1 & readers(block, changed_lost[TWO])) {
         let p = p1 as usize;
         let und = lv.undecided[ONE][p];
-        if graph.reach(p1) & changed_lost[TWO] == 0 || und == 0 {
+        if und == 0 {
             continue;
         }
         let steps = graph.steps(p1);
@@ -394,10 +394,10 @@ fn losses(
         lv.held[side][p1 as usize] &= !(1 << p2);
         ended[side] |= 1 << p1;
     }
-    for p1 in bits(live1) {
+    for p1 in bits(live1 & (readers(block, changed_won[TWO]) | ended[ONE])) {
         let p = p1 as usize;
         let mut all = lv.undecided[ONE][p] & !lv.held[ONE][p];
-        if all == 0 || graph.reach(p1) & changed_won[TWO] == 0 && ended[ONE] >> p1 & 1 == 0 {
+        if all == 0 {
             continue;
         }
         let steps = graph.steps(p1);
@@ -429,6 +429,12 @@ fn losses(
         decide.rows(lv, TWO, p1, all)?;
     }
     Ok(())
+}
+
+/// Player 1's cells whose rows read a row of `changed` (Player 2 to move).
+#[inline(always)]
+fn readers(block: &Pawns, changed: u64) -> u64 {
+    bits(changed).fold(0, |rows, to| rows | block.graph.readers(to))
 }
 
 /// The cells from which Player 2 steps onto a cell of `to`: the row of Player 1's cell

@@ -1,6 +1,6 @@
 //! The pawn moves of one configuration: where a pawn may go from each pair of cells
-//! (`dests`), the open steps from each cell (`steps`) and every cell a pawn may reach in
-//! one move (`reach`). Pawn moves never change the
+//! (`dests`), the open steps from each cell (`steps`) and the cells from which a pawn may
+//! move to each cell (`readers`). Pawn moves never change the
 //! walls, so every split of walls left of the configuration shares this graph, and both
 //! players use it (a move depends only on the mover's cell and the other pawn's cell).
 
@@ -16,8 +16,9 @@ pub struct PawnGraph {
     /// `steps[me]`: the cells one open step from `me` (where the pawn goes when the other
     /// pawn is not in the way).
     steps: [u64; MAX_SQUARES],
-    /// `reach[me]`: every cell the pawn on `me` may move to, whatever the other pawn's cell.
-    reach: [u64; MAX_SQUARES],
+    /// `readers[to]`: the live cells from which a pawn may move to `to` (wherever the other
+    /// pawn is): whose rows read the row of `to` (`levels.rs`).
+    readers: [u64; MAX_SQUARES],
     /// The live cells with fewer than two open steps (only a pawn there can be stuck).
     narrow: u64,
     /// `dests[me * S + other]`: cells the pawn on `me` may move to.
@@ -31,7 +32,7 @@ impl PawnGraph {
             cells,
             edges: WallSet::default().edges_in::<u64>(board),
             steps: [0; MAX_SQUARES],
-            reach: [0; MAX_SQUARES],
+            readers: [0; MAX_SQUARES],
             narrow: 0,
             dests: vec![0; cells * cells],
         }
@@ -46,6 +47,9 @@ impl PawnGraph {
         self.edges = edges;
         let live = reach[0] | reach[1];
         self.narrow = 0;
+        for to in bits(live) {
+            self.readers[to as usize] = 0;
+        }
         // Only pairs of live cells are read (a position's pawns are live, and a pawn move
         // stays in its component, which is live): `dests` of every such pair is written
         // below.
@@ -54,7 +58,7 @@ impl PawnGraph {
             let steps = edges.expand(1 << me);
             self.steps[me as usize] = steps;
             self.narrow |= u64::from(steps.count_ones() < 2) << me;
-            let mut reach = steps;
+            let mut moves = steps;
             for other in bits(live & !(1 << me)) {
                 let d = if steps >> other & 1 == 1 {
                     edges.pawn_destinations(me, other)
@@ -62,9 +66,11 @@ impl PawnGraph {
                     steps
                 };
                 self.dests[me as usize * self.cells + other as usize] = d;
-                reach |= d;
+                moves |= d;
             }
-            self.reach[me as usize] = reach;
+            for to in bits(moves) {
+                self.readers[to as usize] |= 1 << me;
+            }
         }
     }
 
@@ -80,16 +86,16 @@ impl PawnGraph {
         self.steps[me as usize]
     }
 
+    /// The live cells from which a pawn may move to the live cell `to`.
+    #[inline(always)]
+    pub fn readers(&self, to: Square) -> u64 {
+        self.readers[to as usize]
+    }
+
     /// The live cells with fewer than two open steps: a pawn elsewhere always has a move.
     #[inline(always)]
     pub fn narrow_cells(&self) -> u64 {
         self.narrow
-    }
-
-    /// Every cell a pawn on the live cell `me` may move to, wherever the other pawn is.
-    #[inline(always)]
-    pub fn reach(&self, me: Square) -> u64 {
-        self.reach[me as usize]
     }
 
     /// Squares the pawn on `me` may move to while the other pawn stands on `other`.
@@ -129,7 +135,10 @@ mod tests {
                 }
                 // With the other pawn out of the way (or off the board's live cells).
                 assert_eq!(graph.steps(me), narrow(edges.pawn_destinations(me, me)));
-                assert_eq!(graph.reach(me), reach | graph.steps(me));
+                for to in bits(live) {
+                    let moves = (reach | graph.steps(me)) >> to & 1 == 1;
+                    assert_eq!(graph.readers(to) >> me & 1 == 1, moves);
+                }
                 let narrow = graph.narrow_cells() >> me & 1 == 1;
                 assert_eq!(narrow, graph.steps(me).count_ones() < 2);
             }
