@@ -261,7 +261,11 @@ mod tests {
         {
             let mask = byte_mask(set);
             for (i, &b) in mask.iter().enumerate() {
-                assert_eq!(b, if set >> i & 1 == 1 { NO_EXIT } else { 0 }, "{set:#x} {i}");
+                assert_eq!(
+                    b,
+                    if set >> i & 1 == 1 { NO_EXIT } else { 0 },
+                    "{set:#x} {i}"
+                );
             }
         }
     }
