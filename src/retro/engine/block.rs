@@ -84,21 +84,19 @@ impl Scratch {
 /// packing the layer below has outcomes only, so the values' outcomes are exact and their
 /// remoteness is not (`store.rs`).
 pub fn solve<P: Packing>(block: &Block, scratch: &mut Scratch) -> Result<RetroStats, TooDeep> {
-    let mut values = std::mem::take(&mut scratch.values);
+    let Scratch {
+        values,
+        exits,
+        levels,
+        decoded,
+    } = scratch;
     for used in block.layout.local_used() {
         values[used].fill(UNDECIDED);
     }
     if !block.exits_given {
-        scan_exits::<P>(block, &mut scratch.exits, &mut scratch.decoded);
+        scan_exits::<P>(block, exits, decoded);
     }
-    let solved = levels::solve(
-        &block.pawns(),
-        &scratch.exits,
-        &mut values,
-        &mut scratch.levels,
-    );
-    scratch.values = values;
-    solved
+    levels::solve(&block.pawns(), exits, values, levels)
 }
 
 impl Block<'_> {
