@@ -9,7 +9,7 @@
 
 use super::block::{self, Block, Scratch, TooDeep};
 use super::board::narrow;
-use super::code::Code;
+use super::code::{Code, NO_EXIT};
 use super::layout::{self, Layout};
 use super::pawn_graph::PawnGraph;
 use super::source::{self, ConfigSource};
@@ -17,12 +17,12 @@ use super::store::Packing;
 use super::symmetry;
 use super::value::RetroStats;
 use crate::rules::bitboard::bits;
-use crate::rules::geometry::{Player, Square};
+use crate::rules::geometry::{MAX_SQUARES, Player, Square};
 use crate::rules::walls::WallSet;
 use crate::support::progress::Progress;
 use rayon::prelude::*;
 use std::ops::Range;
-use std::sync::atomic::AtomicU8;
+use std::sync::atomic::{AtomicU8, Ordering};
 
 /// Where the blocks of a pair find the values of their wall moves.
 #[derive(Clone, Copy)]
@@ -293,9 +293,79 @@ pub struct Pushes<'a> {
 }
 
 /// Pushes `code(p1, p2)`, the child's code of each position with its pawns on `open`
-/// (`open_pairs`), into the best exit of the same pawns in the parent (`to`).
+/// (`open_pairs`), into the best exit of the same pawns in the parent (`to`). Exact codes
+/// go a row of the parent's stored block at a time (`push_rows`); 2-bit outcomes a
+/// position at a time, which measured as fast (5x5 with 4 walls in parts of 2.5 MiB, one
+/// thread: rows 2.7 % slower, where exact rows took 20 % off the whole analysis).
 #[inline(always)]
 pub fn push_positions<P: Packing>(
+    layout: &Layout,
+    open: [u64; 2],
+    to: Pushes,
+    code: impl Fn(Square, Square) -> Code,
+) {
+    if P::PER_BYTE != 1 {
+        return push_one_by_one::<P>(layout, open, to, code);
+    }
+    push_rows(layout, open, &to, &code);
+    if let Some(mirror) = to.mirror {
+        // The mirror image's positions (q1, q2) hold the block's (m(q1), m(q2)).
+        let flip = |set: u64| bits(set).fold(0u64, |m, c| m | 1 << mirror[c as usize]);
+        push_rows(layout, open.map(flip), &to, &|q1: Square, q2: Square| {
+            code(mirror[q1 as usize], mirror[q2 as usize])
+        });
+    }
+}
+
+/// The exact pushes of `push_positions` without the mirror image: row `a` of the parent's
+/// stored block is gathered from the child (its positions' pawns are on `map[a]` and
+/// `map[b]`, `layout::cell_map`), then lowered slot by slot where the code is better than
+/// the exit kept (exits only go down, so a plain load decides): the slot's address is a
+/// step along the row, and the atomic operation only where it lowers.
+#[inline(always)]
+fn push_rows(
+    layout: &Layout,
+    [open1, open2]: [u64; 2],
+    to: &Pushes,
+    code: &impl Fn(Square, Square) -> Code,
+) {
+    let (map, turned) = layout.cell_map(to.view);
+    let (len, width, squares) = (layout.open(), layout.width(), layout.squares());
+    // A row is a cell of Player 1's pawn; of Player 2's when the view is turned.
+    let (rows, columns) = if turned {
+        (open2, open1)
+    } else {
+        (open1, open2)
+    };
+    let mut row = [NO_EXIT; MAX_SQUARES];
+    let row = &mut row[..len];
+    let first = to.view.start - to.from;
+    for a in 0..len {
+        let pa = map[a];
+        if rows >> pa & 1 == 0 {
+            continue;
+        }
+        for (b, pushed) in (width..squares).zip(row.iter_mut()) {
+            let pb = map[b];
+            *pushed = if columns >> pb & 1 != 0 && pb != pa {
+                if turned { code(pb, pa) } else { code(pa, pb) }
+            } else {
+                NO_EXIT
+            };
+        }
+        let kept = &to.store[first + a * len..][..len];
+        for (kept, &code) in kept.iter().zip(&*row) {
+            if code < kept.load(Ordering::Relaxed) {
+                kept.fetch_min(code, Ordering::Relaxed);
+            }
+        }
+    }
+}
+
+/// `push_positions` a position at a time: the 2-bit outcomes' way, and the exact rows'
+/// twin in the tests.
+#[inline(always)]
+fn push_one_by_one<P: Packing>(
     layout: &Layout,
     [open1, open2]: [u64; 2],
     to: Pushes,
@@ -485,5 +555,77 @@ fn turned(block: &Block, counts: RetroStats) -> RetroStats {
         p1_wins: counts.p2_wins + both_home,
         p2_wins: counts.p1_wins - both_home,
         draws: counts.draws,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::configs::{ConfigId, Tables};
+    use crate::retro::engine::store::{Exact, atomic};
+    use crate::rules::geometry::Board;
+    use crate::support::progress::Silent;
+
+    /// Pushing exact codes a row at a time leaves every store byte as pushing them a
+    /// position at a time, into every view of every configuration of small boards (both
+    /// sides to move, so turned and not, mirrored and not, with and without the mirror
+    /// image's pushes), over kept exits of every kind.
+    fn rows_equal_one_by_one_in<P: Packing>() {
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let mut pushes = 0;
+        for (w, h, n) in [(3, 3, 1), (4, 3, 1), (3, 4, 1), (5, 3, 1)] {
+            let board = Board::new(w, h).unwrap();
+            let tables = Tables::build(board, n, u64::MAX, &Silent).unwrap();
+            let layout = Layout::new(&tables);
+            let mirror = &symmetry::cell_maps(board)[symmetry::MIRROR];
+            for config in 0..tables.len() as ConfigId {
+                let k = tables.walls(config).len() as usize;
+                let live = [Player::One, Player::Two].map(|p| narrow(tables.reach(config, p)));
+                let salt = next();
+                let code = |p1: Square, p2: Square| {
+                    let h = (p1 as u64 * 97 + p2 as u64).wrapping_mul(salt) >> 40;
+                    [0, 7, UNDECIDED_CODE, 250, 254][h as usize % 5]
+                };
+                for j in 0..layout.splits(k) {
+                    let left1 = layout.split_left(k, j)[0];
+                    for to_move in [Player::One, Player::Two] {
+                        let view = layout.view(k, config, left1, to_move);
+                        for images in [false, true] {
+                            let kept: Vec<u8> =
+                                (0..layout.layer_len(k)).map(|_| next() as u8).collect();
+                            let (mut fast, mut slow) = (kept.clone(), kept);
+                            let to = |store| Pushes {
+                                store,
+                                view,
+                                from: 0,
+                                mirror: images.then_some(mirror),
+                            };
+                            let open = open_pairs(board, live);
+                            push_positions::<P>(&layout, open, to(atomic(&mut fast)), code);
+                            push_one_by_one::<P>(&layout, open, to(atomic(&mut slow)), code);
+                            assert!(
+                                fast == slow,
+                                "{board} config {config} split {j} {to_move:?}"
+                            );
+                            pushes += 1;
+                        }
+                    }
+                }
+            }
+        }
+        assert!(pushes > 1000, "{pushes} pushes");
+    }
+
+    const UNDECIDED_CODE: Code = crate::retro::engine::code::UNDECIDED;
+
+    #[test]
+    fn rows_equal_one_by_one() {
+        rows_equal_one_by_one_in::<Exact>();
     }
 }

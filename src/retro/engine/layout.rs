@@ -331,6 +331,15 @@ impl Layout {
         slot_in(&self.maps, self.open(), self.width, view, p1, p2)
     }
 
+    /// The cell map of `view`, its own inverse, and whether the pawns swap roles under it
+    /// (the half turn): row `a`, column `b` of the stored block (`a < open()`, `b >=
+    /// width()`) hold the position with pawns on `map[a]` and `map[b]`, Player 1's first
+    /// unless turned.
+    #[inline(always)]
+    pub fn cell_map(&self, view: View) -> (&[Square; MAX_SQUARES], bool) {
+        (&self.maps[view.map], view.map & TURN != 0)
+    }
+
     /// The offsets in the stored block of `view` of the pawn pairs `p1 * S + p2`, or `None`
     /// when the view is the identity (Player 1 to move, not mirrored): then the slot is
     /// `p1 * R + p2 - W`.

@@ -15,6 +15,7 @@
 //!
 //! Where a saved table may be written, and what a directory holds: `saved_dir.rs`.
 
+use super::hashed::{Hashed, hex};
 use super::segments::{self, SegmentWriter};
 use crate::error::{Error, Result, clip, count};
 use crate::retro::engine::layout::Layout;
@@ -331,13 +332,25 @@ fn read_checked(dir: &Path, manifest: &[(String, String)], file: &str) -> Result
     read_with_sha(&dir.join(file), &expected_sha(dir, manifest, file)?)
 }
 
-/// A split's store from its file's bytes `gz` (read from `path`), which must inflate to
-/// `len` bytes, the layout's length of the split.
-pub(in crate::retro) fn inflate(path: &Path, gz: &[u8], len: usize) -> Result<Vec<u8>> {
+/// A split's store from its file `path`, which must inflate to `len` bytes (the layout's
+/// length of the split) and hash to `expected`. Read as a stream, hashed as it goes: the
+/// file's bytes are never held beside the store (a layer held by the analysis in parts
+/// would take them on top of its room).
+pub(in crate::retro) fn inflate_file(path: &Path, expected: &str, len: usize) -> Result<Vec<u8>> {
+    let file = std::fs::File::open(path).map_err(|e| damaged_or_io(path, e))?;
+    let mut hashed = Hashed::new(std::io::BufReader::with_capacity(1 << 20, file));
     let mut store = Vec::with_capacity(len);
-    MultiGzDecoder::new(gz)
-        .read_to_end(&mut store)
-        .map_err(|e| Error::Damaged(format!("{}: {e}", path.display())))?;
+    let inflated = MultiGzDecoder::new(&mut hashed).read_to_end(&mut store);
+    // The rest of the file (nothing, if it inflated whole), so that the hash is the file's.
+    let rest = std::io::copy(&mut hashed, &mut std::io::sink());
+    if rest.is_ok() && hex(hashed.sha) != expected {
+        return Err(Error::Damaged(format!(
+            "{} is damaged: its SHA-256 differs from the manifest's",
+            path.display()
+        )));
+    }
+    inflated.map_err(|e| Error::Damaged(format!("{}: {e}", path.display())))?;
+    rest.map_err(|e| damaged_or_io(path, e))?;
     if store.len() != len {
         return Err(Error::Damaged(format!(
             "{} has {} bytes, its layer needs {len}",
@@ -472,8 +485,8 @@ pub fn load<'t>(
     let stores = wanted
         .par_iter()
         .map(|&(f, len)| {
-            let gz = read_checked(dir, &manifest, &f.file)?;
-            inflate(&dir.join(&f.file), &gz, len)
+            let sha = expected_sha(dir, &manifest, &f.file)?;
+            inflate_file(&dir.join(&f.file), &sha, len)
         })
         .collect::<Result<Vec<_>>>()?;
     let bytes = stores.iter().map(|s| s.len() as u64).sum::<u64>();

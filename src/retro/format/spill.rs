@@ -310,11 +310,7 @@ impl Spill {
             .files
             .par_iter()
             .zip(&layer.sha256)
-            .map(|(f, sha)| {
-                let path = self.dir.join(&f.file);
-                let gz = saved::read_with_sha(&path, sha)?;
-                saved::inflate(&path, &gz, len).map(Some)
-            })
+            .map(|(f, sha)| saved::inflate_file(&self.dir.join(&f.file), sha, len).map(Some))
             .collect()
     }
 

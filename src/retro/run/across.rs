@@ -25,7 +25,7 @@ use super::read_back::{kept_after_parts, read_back};
 use super::sizing;
 use crate::error::{Error, Result, count};
 use crate::retro::engine::board::check_board;
-use crate::retro::engine::layer;
+use crate::retro::engine::layer::{self, Below};
 use crate::retro::engine::layout::{self, Layout};
 use crate::retro::engine::ranks::{self, Ranks, naming};
 use crate::retro::engine::solved::Solved;
@@ -204,13 +204,17 @@ fn solve_layer<P: Packing>(
     let cut = segments::cut(layout, k, P::PER_BYTE);
     let shares = sizing::share_out(&cut, ranks.size());
     let mine = shares[me].clone();
-    let mut stores = parts::fresh_stores::<P>(layout, k, mine.len());
+    let below = match k + 1 < layout.layers() {
+        true => Below::Pushed,
+        false => Below::Nothing,
+    };
+    let mut stores = parts::fresh_stores::<P>(layout, k, mine.len(), below);
     let mut sent = 0;
     if k + 1 < layout.layers() {
         let parents: Vec<&[AtomicU8]> = stores.iter_mut().map(|s| store::atomic(s)).collect();
         sent = push_layer_above::<P>(source, layout, (k + 1, &shares), spill, ranks, &parents)?;
     }
-    let stats = parts::solve_stores::<P>(source, layout, (k, mine.clone()), &mut stores)?;
+    let stats = parts::solve_stores::<P>(source, layout, (k, mine.clone()), &mut stores, below)?;
     let mut writer = spill.share_writer(
         layout,
         (k, P::PER_BYTE),

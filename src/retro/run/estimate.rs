@@ -2,7 +2,7 @@
 //! before anything is allocated: positions, the peak bytes of each way to run it (layers
 //! kept, in parts through a directory), the bytes of its values.
 
-use super::sizing;
+use super::sizing::{self, Above};
 use crate::retro::engine::layout;
 use crate::retro::engine::source::ConfigSource;
 use crate::retro::engine::store::Precision;
@@ -142,12 +142,24 @@ impl RetroEstimate {
         if part_bytes < self.least_part(precision) {
             return None;
         }
-        let part_bytes = part_bytes as u128;
         let seconds = (0..self.layers)
             .map(|k| {
-                let parts = self.layer_bytes(precision, k).div_ceil(part_bytes).max(1) as usize;
-                let above = self.layer_positions.get(k + 1).map(|&a| a as f64);
                 let own = self.layer_positions[k] as f64;
+                let (above, part) = match self.layer_positions.get(k + 1) {
+                    None => (Above::Nothing, part_bytes),
+                    Some(&a) => {
+                        let bytes = u64::try_from(self.layer_bytes(precision, k + 1));
+                        match sizing::pulled_part(bytes.unwrap_or(u64::MAX), part_bytes) {
+                            Some(part) => (Above::Pulled(a as f64), part),
+                            None => (Above::Pushed(a as f64), part_bytes),
+                        }
+                    }
+                };
+                let parts = self
+                    .layer_bytes(precision, k)
+                    .div_ceil(part.max(1) as u128)
+                    .max(1);
+                let parts = parts as usize;
                 sizing::layer_seconds(precision, own, above, (parts, parts))
             })
             .sum();

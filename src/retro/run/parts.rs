@@ -1,7 +1,7 @@
 //! A layer solved in parts through a directory, for cells whose layers do not fit the
 //! memory: every layer is written to disk (`spill.rs`), and layer `k` is solved in parts,
 //! each a run of whole groups of its stored configurations (`layout.rs`) sized to the
-//! memory left. For each part:
+//! memory left. For each part (unless the layer above is held, below):
 //!
 //! 1. its stores (every split, the part's configurations only) start as "no exit";
 //! 2. the stored blocks of layer `k + 1` are read from disk as a stream, in order, and
@@ -12,22 +12,30 @@
 //!    a part that ends at a segment's end is recorded (`Spill::record_part`), so that a
 //!    run killed later goes on after it.
 //!
-//! The last layer has no wall moves: its parts are solved from nothing. Each stored block
-//! pushes only its Player 1 half, as the child of a wall Player 2 placed: that is every
+//! Where the layer above fits in three quarters of a part's room (its bytes and the
+//! stream's pieces; `sizing::pulled_part`), it is read whole once instead, and the parts,
+//! smaller by as much, pull their exits from it as the analysis in memory does
+//! (`Below::Layer`): no pushes and one read a layer, where pushing read the layer above
+//! once a part and cost most of the analysis (5x5 with 4 walls at 192M, one thread: 13 s
+//! pushing, 7 s pulling the layers that fit). Tested both ways (`tests/analysis.rs`).
+//!
+//! The last layer has no wall moves: its parts are solved from nothing. Pushing, each
+//! stored block pushes only its Player 1 half, as the child of a wall Player 2 placed: that is every
 //! exit. A stored parent's position with Player 1 to move exits, by Player 1's wall, to a
 //! position with Player 2 to move, which is stored as the Player 1 half of its half turn,
 //! and that stored block's push through the turned wall lands in the parent's slot (the
 //! layout maps it). So the values are those of the analysis in memory, byte for byte,
 //! whatever the number of parts or threads (tested).
 //!
-//! Memory: the part's stores, three pieces of the stream (`sizing::PIECE_BYTES` each, or a part's
-//! bytes if less), a writer per split file, the layout's indices and the configurations. Disk: every layer, as the saved table has it. Time: one
-//! pass over layer `k + 1` per part of layer `k`.
+//! Memory: the part's stores, three pieces of the stream (`sizing::PIECE_BYTES` each, or a
+//! part's bytes if less) or the layer above held, a writer per split file, the layout's
+//! indices and the configurations. Disk: every layer, as the saved table has it. Time: one
+//! pass over layer `k + 1` per part of layer `k`, or one in all where it is held.
 
 use super::estimate::{RetroEstimate, cell_estimate};
 use super::pace::{Pace, too_deep};
 use super::read_back::{kept_after_parts, read_back};
-use super::sizing;
+use super::sizing::{self, Above};
 use crate::configs::ConfigId;
 use crate::error::{Result, count};
 use crate::retro::engine::block;
@@ -144,7 +152,7 @@ fn run_in_parts<'t, P: Packing>(
         });
     let work: f64 = (0..written_from)
         .map(|k| {
-            let above = (k + 1 < layers).then(|| slots(k + 1..k + 2) as f64);
+            let (above, _) = above_of(&layout, k, P::PER_BYTE, part_size);
             let parts = plans[k].len();
             sizing::layer_seconds(precision, slots(k..k + 1) as f64, above, (parts, parts))
         })
@@ -154,8 +162,8 @@ fn run_in_parts<'t, P: Packing>(
     if written_from > 0 {
         progress.message(&format!(
             "in parts of at most {} through {}: memory about {}; at most {} of values on disk \
-         uncompressed ({} left to write), {} free there; about {:.0} s left (each part \
-         reads the layer above)",
+         uncompressed ({} left to write), {} free there; about {:.0} s left (a layer \
+         above that fits is read once and held, else each part reads it)",
             crate::error::format_bytes(part_bytes),
             spill.dir().display(),
             crate::error::format_bytes(e.peak_in_parts(precision, part_bytes) + configs.bytes()),
@@ -174,8 +182,12 @@ fn run_in_parts<'t, P: Packing>(
     for k in (0..written_from).rev() {
         let parts = &plans[k];
         let per_config = layout.splits(k) * layout.stored_len() / P::PER_BYTE;
+        let held = match above_of(&layout, k, P::PER_BYTE, part_size).0 {
+            Above::Pulled(_) => layout.layer_len(k + 1) / P::PER_BYTE,
+            _ => 0,
+        };
         largest = largest.max(
-            parts
+            held + parts
                 .iter()
                 .map(|r| r.len() * per_config)
                 .max()
@@ -196,8 +208,23 @@ fn run_in_parts<'t, P: Packing>(
     read_back::<P>(configs, layout, spill, (precision, kept), stats, working)
 }
 
+/// What layer `k` in parts of at most `part_bytes` reads of the layer above (in slots),
+/// and the most bytes of each of its parts: the layer above held whole beside parts of
+/// the rest where it fits (`sizing::pulled_part`), else streamed and pushed by each part.
+fn above_of(layout: &Layout, k: usize, per_byte: usize, part_bytes: usize) -> (Above, usize) {
+    if k + 1 >= layout.layers() {
+        return (Above::Nothing, part_bytes);
+    }
+    let slots = layout.layer_len(k + 1);
+    match sizing::pulled_part((slots / per_byte) as u64, part_bytes as u64) {
+        Some(part) => (Above::Pulled(slots as f64), part as usize),
+        None => (Above::Pushed(slots as f64), part_bytes),
+    }
+}
+
 /// The parts of layer `k`: runs of whole groups of stored configurations, each taking at
-/// most `part_bytes` in every split together (at least one group, whatever it takes).
+/// most `part_bytes` in every split together (at least one group, whatever it takes), less
+/// the layer above where it is held (`above_of`).
 pub fn plan(layout: &Layout, k: usize, per_byte: usize, part_bytes: usize) -> Vec<Range<usize>> {
     plan_from(layout, k, (per_byte, part_bytes), 0)
 }
@@ -212,6 +239,7 @@ pub fn plan_from(
     (per_byte, part_bytes): (usize, usize),
     from: usize,
 ) -> Vec<Range<usize>> {
+    let (_, part_bytes) = above_of(layout, k, per_byte, part_bytes);
     let per_config = layout.splits(k) * layout.stored_len() / per_byte;
     let most = (part_bytes / per_config.max(1)).max(1);
     let cut = segments::cut(layout, k, per_byte);
@@ -249,25 +277,33 @@ pub fn solve_layer<P: Packing>(
     part_bytes: usize,
     (progress, pace): (&dyn Progress, &mut Pace),
 ) -> Result<RetroStats> {
-    let last = layout.layers() - 1;
     let per_config = layout.stored_len();
     let (mut writer, from, mut stats) = spill.layer_writer(layout, (k, P::PER_BYTE), progress)?;
     let parts = plan_from(layout, k, (P::PER_BYTE, part_bytes), from);
-    let above = (k < last).then(|| layout.layer_len(k + 1) as f64);
+    let (above, _) = above_of(layout, k, P::PER_BYTE, part_bytes);
+    let held = match above {
+        Above::Pulled(_) if !parts.is_empty() => Some(spill.read_layer::<P>(k + 1, layout)?),
+        _ => None,
+    };
     let precision = packing_precision::<P>();
     let of = plan(layout, k, P::PER_BYTE, part_bytes).len();
     let (before, work_before) = done_before::<P>(layout, k, part_bytes, from);
     progress.advance(before as u64);
     pace.skip(work_before);
     for (i, ranks) in parts.iter().enumerate() {
-        let mut stores = fresh_stores::<P>(layout, k, ranks.len());
-        if k < last {
+        let below = match (above, &held) {
+            (Above::Nothing, _) => Below::Nothing,
+            (_, Some(held)) => Below::Layer(held),
+            (_, None) => Below::Pushed,
+        };
+        let mut stores = fresh_stores::<P>(layout, k, ranks.len(), below);
+        if let Below::Pushed = below {
             let slots = ranks.start * per_config..ranks.end * per_config;
             let parents: Vec<&[AtomicU8]> = stores.iter_mut().map(|s| store::atomic(s)).collect();
             let piece = sizing::piece_bytes(part_bytes as u64) as usize;
             push_layer_above::<P>(source, layout, (k + 1, piece), spill, &parents, slots)?;
         }
-        stats = stats + solve_stores::<P>(source, layout, (k, ranks.clone()), &mut stores)?;
+        stats = stats + solve_stores::<P>(source, layout, (k, ranks.clone()), &mut stores, below)?;
         crate::retro::engine::stop::check_stop()?;
         writer.append(&stores)?;
         if let Some(written) = writer.checkpoint()? {
@@ -292,7 +328,7 @@ pub fn done_before<P: Packing>(
     from: usize,
 ) -> (usize, f64) {
     let slots = from * layout.stored_len() * layout.splits(k);
-    let above = (k + 1 < layout.layers()).then(|| layout.layer_len(k + 1) as f64);
+    let (above, _) = above_of(layout, k, P::PER_BYTE, part_bytes);
     let of = plan(layout, k, P::PER_BYTE, part_bytes).len();
     let left = plan_from(layout, k, (P::PER_BYTE, part_bytes), from).len();
     let work = sizing::layer_seconds(
@@ -312,17 +348,19 @@ pub(in crate::retro) fn packing_precision<P: Packing>() -> Precision {
     }
 }
 
-/// The stores of `configs` stored configurations of layer `k`, by split, as they start:
-/// no exit yet, or (the last layer, which has no wall moves) nothing.
+/// The stores of `configs` stored configurations of layer `k`, by split, as they start
+/// for the exits they will find `below`: no exit yet where the layer above pushes them,
+/// else (the last layer, which has no wall moves, or the layer above held) undecided.
 pub(in crate::retro) fn fresh_stores<P: Packing>(
     layout: &Layout,
     k: usize,
     configs: usize,
+    below: Below,
 ) -> Vec<Vec<u8>> {
     let len = configs * layout.stored_len() / P::PER_BYTE;
-    let start = match k < layout.layers() - 1 {
-        true => P::NO_EXITS,
-        false => P::EMPTY,
+    let start = match below {
+        Below::Pushed => P::NO_EXITS,
+        _ => P::EMPTY,
     };
     (0..layout.splits(k)).map(|_| vec![start; len]).collect()
 }
@@ -335,20 +373,17 @@ pub(in crate::retro) fn splits_pushed(layout: &Layout, c: usize) -> Vec<usize> {
         .collect()
 }
 
-/// Solves the stored configurations `ranks` of layer `k`, whose `stores` (by split) hold
-/// the exits pushed from the layer above (none in the last layer), by their pawn moves;
-/// returns their counts.
+/// Solves the stored configurations `ranks` of layer `k` into their `stores` (by split),
+/// their wall moves' values found `below`: pushed into the stores from the layer above,
+/// read from it held whole, or none (the last layer); returns their counts.
 pub(in crate::retro) fn solve_stores<P: Packing>(
     source: &dyn ConfigSource,
     layout: &Layout,
     (k, ranks): (usize, Range<usize>),
     stores: &mut [Vec<u8>],
+    below: Below,
 ) -> Result<RetroStats> {
     let n = source.walls_per_player();
-    let below = match k < layout.layers() - 1 {
-        true => Below::Pushed,
-        false => Below::Nothing,
-    };
     let mut stats = RetroStats::default();
     for pair in layout::split_pairs(n, k) {
         let (first, second) = pair_stores(stores, pair);
@@ -501,7 +536,7 @@ mod tests {
             let parts = plan(layout, k, P::PER_BYTE, part_bytes);
             let of = parts.len();
             most = most.max(of);
-            let above = (k + 1 < layout.layers()).then(|| layout.layer_len(k + 1) as f64);
+            let (above, _) = above_of(layout, k, P::PER_BYTE, part_bytes);
             let precision = packing_precision::<P>();
             assert_eq!(done_before::<P>(layout, k, part_bytes, 0), (0, 0.0));
             let mut last = 0.0;
@@ -535,5 +570,45 @@ mod tests {
                 "{part_bytes}: {most} parts"
             );
         }
+    }
+
+    /// The layers of the cells in the smallest parts (as `tests/analysis.rs` runs them)
+    /// are some pushed and some pulled, so that both ways are checked against the analysis in
+    /// memory there; in roomy parts every layer pulls (but the last, which reads nothing).
+    #[test]
+    fn small_parts_push_some_layers_and_pull_others() {
+        let mut small = Vec::new();
+        for (w, h, n) in [(3, 3, 2), (4, 3, 3), (2, 5, 4), (4, 4, 2)] {
+            let board = Board::new(w, h).unwrap();
+            let tables = Tables::build(board, n, u64::MAX, &Silent).unwrap();
+            let layout = Layout::new(&tables);
+            let least = sizing::least_part_bytes(
+                (0..layout.layers())
+                    .map(|k| layout.splits(k))
+                    .max()
+                    .unwrap(),
+                layout.stored_len(),
+                1,
+            ) as usize;
+            let kinds = |part: usize| -> Vec<&str> {
+                (0..layout.layers())
+                    .map(|k| match above_of(&layout, k, 1, part).0 {
+                        Above::Nothing => "nothing",
+                        Above::Pushed(_) => "pushed",
+                        Above::Pulled(_) => "pulled",
+                    })
+                    .collect()
+            };
+            small.extend(kinds(least));
+            let roomy = kinds(1 << 30);
+            assert_eq!(
+                roomy.iter().filter(|&&k| k == "pulled").count(),
+                layout.layers() - 1
+            );
+        }
+        assert!(
+            small.contains(&"pushed") && small.contains(&"pulled"),
+            "{small:?}"
+        );
     }
 }

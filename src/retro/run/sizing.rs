@@ -43,24 +43,49 @@ fn rates(precision: Precision) -> Rates {
     }
 }
 
+/// What a layer in parts reads of the layer above, in positions.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Above {
+    /// Nothing: the last layer.
+    Nothing,
+    /// Streamed by every part and pushed to the parents in it (`parts::push_stored`).
+    Pushed(f64),
+    /// Read whole once and held beside the parts, which pull their exits from it as the
+    /// analysis in memory does (`pulled_part`).
+    Pulled(f64),
+}
+
 /// The seconds of `parts` of the `of` parts of a layer, `own` positions in all, at
-/// `precision`: its positions, a read of the `above` positions of the layer above for
-/// each part, and their share of pushing them to their parents (`above`: `None` for the
-/// last layer). Also the analysis's work, counted in slots in place of positions.
+/// `precision`: its positions, and what it reads of the layer `above` (a read for each
+/// part and their share of the pushes, or one read). Also the analysis's work, counted in
+/// slots in place of positions.
 pub fn layer_seconds(
     precision: Precision,
     own: f64,
-    above: Option<f64>,
+    above: Above,
     (parts, of): (usize, usize),
 ) -> f64 {
     let r = rates(precision);
     match above {
-        None => own / r.last,
-        Some(above) => {
+        Above::Nothing => own / r.last,
+        Above::Pushed(above) => {
             let parts = parts as f64;
             own / r.own + above * (parts / r.read + parts / of.max(1) as f64 / r.push)
         }
+        Above::Pulled(above) => own / r.own + above * parts as f64 / of.max(1) as f64 / r.read,
     }
+}
+
+/// The most bytes of a part of a layer whose layer above takes `above_bytes` (every split)
+/// and is held whole beside it (`Above::Pulled`), in the room of a part of `part_bytes`
+/// and its stream's pieces (a pulled layer streams nothing); `None` when the layer above
+/// would take more than three quarters of that room (the parts beside it would be small).
+/// Pulling reads the layer above once, not once a part, and spares the pushes, which cost
+/// far more than the pulls (5x5 with 4 walls at 192M, one thread: the pushes were half the
+/// analysis).
+pub fn pulled_part(above_bytes: u64, part_bytes: u64) -> Option<u64> {
+    let room = part_bytes.saturating_add(STREAM_PIECES * piece_bytes(part_bytes));
+    (above_bytes <= room / 4 * 3).then(|| room - above_bytes)
 }
 
 /// The most bytes of one piece of the stream of the layer above.
