@@ -340,6 +340,7 @@ pub(in crate::retro) fn inflate_file(path: &Path, expected: &str, len: usize) ->
     let file = std::fs::File::open(path).map_err(|e| damaged_or_io(path, e))?;
     let mut hashed = Hashed::new(std::io::BufReader::with_capacity(1 << 20, file));
     let mut store = Vec::with_capacity(len);
+    crate::support::memory::advise_huge_pages(&mut store);
     let inflated = MultiGzDecoder::new(&mut hashed).read_to_end(&mut store);
     // The rest of the file (nothing, if it inflated whole), so that the hash is the file's.
     let rest = std::io::copy(&mut hashed, &mut std::io::sink());

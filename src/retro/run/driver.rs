@@ -166,7 +166,7 @@ pub(in crate::retro) fn run_keeping<'t, P: Packing>(
             // Layer `last - 1` receives the pushes whole; the last layer is never stored.
             let len = store::bytes_for::<P>(layout.split_len(k - 1));
             let mut parents: Splits = (0..layout.splits(k - 1))
-                .map(|_| Some(vec![P::NO_EXITS; len]))
+                .map(|_| Some(memory::huge_vec(len, P::NO_EXITS)))
                 .collect();
             live += parents.len() * len;
             peak = peak.max(live);
@@ -227,9 +227,9 @@ pub(in crate::retro) fn run_keeping<'t, P: Packing>(
                     (take(pair.0), (pair.0 != pair.1).then(|| take(pair.1)))
                 }
                 false => {
-                    let second = (pair.0 != pair.1).then(|| vec![P::EMPTY; len]);
+                    let second = (pair.0 != pair.1).then(|| memory::huge_vec(len, P::EMPTY));
                     live += len * if second.is_some() { 2 } else { 1 };
-                    (vec![P::EMPTY; len], second)
+                    (memory::huge_vec(len, P::EMPTY), second)
                 }
             };
             let both = if second.is_some() { 2 } else { 1 };

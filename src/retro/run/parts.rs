@@ -362,7 +362,9 @@ pub(in crate::retro) fn fresh_stores<P: Packing>(
         Below::Pushed => P::NO_EXITS,
         _ => P::EMPTY,
     };
-    (0..layout.splits(k)).map(|_| vec![start; len]).collect()
+    (0..layout.splits(k))
+        .map(|_| crate::support::memory::huge_vec(len, start))
+        .collect()
 }
 
 /// The splits of layer `c` that hold children of a wall Player 2 placed in layer `c - 1`:
