@@ -197,7 +197,7 @@ impl CellResult {
     }
 
     /// A cell not decided yet.
-    pub(crate) fn undecided(board: Board, walls: u8) -> CellResult {
+    pub fn undecided(board: Board, walls: u8) -> CellResult {
         CellResult {
             width: board.width(),
             height: board.height(),

@@ -161,7 +161,18 @@ pub fn write_text(
                 "line         {line} (from ply {} on both players repeat for ever)",
                 i + 1
             )?,
-            None => writeln!(out, "line         {line}")?,
+            // A win's line read only in part: the searches that read the rest filled the
+            // configuration store even when emptied (the length stands; it was proven).
+            None => match r.plies.filter(|&p| (r.line.len() as u32) < p) {
+                Some(plies) => writeln!(
+                    out,
+                    "line         {line} (the first {} of {}: reading on filled the configuration \
+                     store, emptied or not)",
+                    count(r.line.len() as u32, "ply"),
+                    plies
+                )?,
+                None => writeln!(out, "line         {line}")?,
+            },
         }
     }
     if let Some(st) = &r.stats {
@@ -194,4 +205,36 @@ pub fn write_text(
     )?;
     writeln!(out, "peak memory  {}", format_bytes(r.peak_bytes))?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use quoridor_solver::rules::position::Position;
+
+    /// A win whose line was read only in part says how much of it there is.
+    #[test]
+    fn a_line_read_in_part_says_so() {
+        let board = Board::new(3, 3).unwrap();
+        let start = Position::start(board, 0).unwrap();
+        let first = start.legal_actions(board)[0];
+        let text = |line: Vec<_>| {
+            let r = CellResult {
+                outcome: Outcome::Player1,
+                plies: Some(5),
+                method: MethodUsed::Search,
+                line,
+                ..CellResult::undecided(board, 0)
+            };
+            let mut out = Vec::new();
+            write_text(board, &r, None, &mut out).unwrap();
+            String::from_utf8(out).unwrap()
+        };
+        let cut = text(vec![first]);
+        assert!(
+            cut.contains("(the first 1 ply of 5: reading on filled"),
+            "{cut}"
+        );
+        assert!(!text(Vec::new()).contains("the first"));
+    }
 }
