@@ -194,8 +194,14 @@ fn run_in_parts<'t, P: Packing>(
                 .unwrap_or(0),
         );
         spill.check_room(k, raw(k..k + 1))?;
-        if parts.len() > 1 {
-            progress.message(&format!("layer {k}: {} parts", parts.len()));
+        match (held, parts.len()) {
+            (0, 1) => {}
+            (0, n) => progress.message(&format!("layer {k}: {n} parts")),
+            (held, n) => progress.message(&format!(
+                "layer {k}: {}, the layer above held ({})",
+                count(n, "part"),
+                crate::error::format_bytes(held as u64)
+            )),
         }
         let layer_stats =
             solve_layer::<P>(configs, &layout, k, spill, part_size, (progress, &mut pace))?;
