@@ -149,7 +149,10 @@ impl RetroEstimate {
                     None => (Above::Nothing, part_bytes),
                     Some(&a) => {
                         let bytes = u64::try_from(self.layer_bytes(precision, k + 1));
-                        match sizing::pulled_part(bytes.unwrap_or(u64::MAX), part_bytes) {
+                        let splits = layout::splits(self.walls_per_player, k).1;
+                        let per_byte = precision.per_byte() as usize;
+                        let least = sizing::least_part_bytes(splits, self.block as usize, per_byte);
+                        match sizing::pulled_part(bytes.unwrap_or(u64::MAX), part_bytes, least) {
                             Some(part) => (Above::Pulled(a as f64), part),
                             None => (Above::Pushed(a as f64), part_bytes),
                         }

@@ -222,7 +222,8 @@ fn above_of(layout: &Layout, k: usize, per_byte: usize, part_bytes: usize) -> (A
         return (Above::Nothing, part_bytes);
     }
     let slots = layout.layer_len(k + 1);
-    match sizing::pulled_part((slots / per_byte) as u64, part_bytes as u64) {
+    let least = sizing::least_part_bytes(layout.splits(k), layout.stored_len(), per_byte);
+    match sizing::pulled_part((slots / per_byte) as u64, part_bytes as u64, least) {
         Some(part) => (Above::Pulled(slots as f64), part as usize),
         None => (Above::Pushed(slots as f64), part_bytes),
     }

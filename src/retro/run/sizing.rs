@@ -79,13 +79,14 @@ pub fn layer_seconds(
 /// The most bytes of a part of a layer whose layer above takes `above_bytes` (every split)
 /// and is held whole beside it (`Above::Pulled`), in the room of a part of `part_bytes`
 /// and its stream's pieces (a pulled layer streams nothing); `None` when the layer above
-/// would take more than three quarters of that room (the parts beside it would be small).
+/// would take more than three quarters of that room (the parts beside it would be small),
+/// or leave less than `least`, the layer's smallest part (one group).
 /// Pulling reads the layer above once, not once a part, and spares the pushes, which cost
 /// far more than the pulls (5x5 with 4 walls at 192M, one thread: the pushes were half the
 /// analysis).
-pub fn pulled_part(above_bytes: u64, part_bytes: u64) -> Option<u64> {
+pub fn pulled_part(above_bytes: u64, part_bytes: u64, least: u64) -> Option<u64> {
     let room = part_bytes.saturating_add(STREAM_PIECES * piece_bytes(part_bytes));
-    (above_bytes <= room / 4 * 3).then(|| room - above_bytes)
+    (above_bytes <= room / 4 * 3 && room - above_bytes >= least).then(|| room - above_bytes)
 }
 
 /// The most bytes of one piece of the stream of the layer above.
@@ -168,4 +169,24 @@ pub fn pieces_over(below: u64, size: usize) -> u64 {
 pub fn piece_over(below: u64, size: usize) -> u64 {
     let size = size as u64;
     piece_bytes(below / (4 * size * (2 * size + 3)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A layer above is held where it takes at most three quarters of the room (a part and
+    /// its stream's pieces) and leaves a whole smallest part beside it; the part is the rest.
+    #[test]
+    fn the_layer_above_is_held_where_it_leaves_a_part() {
+        let part = 64 << 20;
+        let room = part + STREAM_PIECES * PIECE_BYTES;
+        assert_eq!(pulled_part(room / 2, part, 1), Some(room - room / 2));
+        assert_eq!(pulled_part(room / 4 * 3, part, 1), Some(room - room / 4 * 3));
+        assert_eq!(pulled_part(room / 4 * 3 + 1, part, 1), None);
+        // A smallest part larger than what is left: pushed, not held.
+        assert_eq!(pulled_part(room / 2, part, room / 2 + 1), None);
+        // Tiny parts read the stream in pieces as small: the room is four parts.
+        assert_eq!(pulled_part(3, 1, 1), Some(1));
+    }
 }
