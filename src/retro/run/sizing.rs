@@ -182,7 +182,10 @@ mod tests {
         let part = 64 << 20;
         let room = part + STREAM_PIECES * PIECE_BYTES;
         assert_eq!(pulled_part(room / 2, part, 1), Some(room - room / 2));
-        assert_eq!(pulled_part(room / 4 * 3, part, 1), Some(room - room / 4 * 3));
+        assert_eq!(
+            pulled_part(room / 4 * 3, part, 1),
+            Some(room - room / 4 * 3)
+        );
         assert_eq!(pulled_part(room / 4 * 3 + 1, part, 1), None);
         // A smallest part larger than what is left: pushed, not held.
         assert_eq!(pulled_part(room / 2, part, room / 2 + 1), None);
