@@ -2,7 +2,7 @@
 //! before anything is allocated: positions, the peak bytes of each way to run it (layers
 //! kept, in parts through a directory), the bytes of its values.
 
-use super::sizing::{self, Above};
+use super::sizing;
 use crate::retro::engine::layout;
 use crate::retro::engine::source::ConfigSource;
 use crate::retro::engine::store::Precision;
@@ -145,19 +145,14 @@ impl RetroEstimate {
         let seconds = (0..self.layers)
             .map(|k| {
                 let own = self.layer_positions[k] as f64;
-                let (above, part) = match self.layer_positions.get(k + 1) {
-                    None => (Above::Nothing, part_bytes),
-                    Some(&a) => {
-                        let bytes = u64::try_from(self.layer_bytes(precision, k + 1));
-                        let splits = layout::splits(self.walls_per_player, k).1;
-                        let per_byte = precision.per_byte() as usize;
-                        let least = sizing::least_part_bytes(splits, self.block as usize, per_byte);
-                        match sizing::pulled_part(bytes.unwrap_or(u64::MAX), part_bytes, least) {
-                            Some(part) => (Above::Pulled(a as f64), part),
-                            None => (Above::Pushed(a as f64), part_bytes),
-                        }
-                    }
-                };
+                let above = self.layer_positions.get(k + 1).map(|&a| {
+                    let bytes = u64::try_from(self.layer_bytes(precision, k + 1));
+                    (a as f64, bytes.unwrap_or(u64::MAX))
+                });
+                let splits = layout::splits(self.walls_per_player, k).1;
+                let per_byte = precision.per_byte() as usize;
+                let least = sizing::least_part_bytes(splits, self.block as usize, per_byte);
+                let (above, part) = sizing::above_and_part(above, part_bytes, least);
                 let parts = self
                     .layer_bytes(precision, k)
                     .div_ceil(part.max(1) as u128)

@@ -218,15 +218,13 @@ fn run_in_parts<'t, P: Packing>(
 /// and the most bytes of each of its parts: the layer above held whole beside parts of
 /// the rest where it fits (`sizing::pulled_part`), else streamed and pushed by each part.
 fn above_of(layout: &Layout, k: usize, per_byte: usize, part_bytes: usize) -> (Above, usize) {
-    if k + 1 >= layout.layers() {
-        return (Above::Nothing, part_bytes);
-    }
-    let slots = layout.layer_len(k + 1);
+    let above = (k + 1 < layout.layers()).then(|| {
+        let slots = layout.layer_len(k + 1);
+        (slots as f64, (slots / per_byte) as u64)
+    });
     let least = sizing::least_part_bytes(layout.splits(k), layout.stored_len(), per_byte);
-    match sizing::pulled_part((slots / per_byte) as u64, part_bytes as u64, least) {
-        Some(part) => (Above::Pulled(slots as f64), part as usize),
-        None => (Above::Pushed(slots as f64), part_bytes),
-    }
+    let (above, part) = sizing::above_and_part(above, part_bytes as u64, least);
+    (above, part as usize)
 }
 
 /// The parts of layer `k`: runs of whole groups of stored configurations, each taking at

@@ -89,6 +89,20 @@ pub fn pulled_part(above_bytes: u64, part_bytes: u64, least: u64) -> Option<u64>
     (above_bytes <= room / 4 * 3 && room - above_bytes >= least).then(|| room - above_bytes)
 }
 
+/// What a layer in parts reads of the layer above (`positions` and `bytes`, `None` for the
+/// last layer), and the most bytes of each of its parts: held beside smaller parts where
+/// `pulled_part` allows (`least`: the layer's smallest part), else pushed in parts of
+/// `part_bytes`. The runner and the estimates both decide by it.
+pub fn above_and_part(above: Option<(f64, u64)>, part_bytes: u64, least: u64) -> (Above, u64) {
+    match above {
+        None => (Above::Nothing, part_bytes),
+        Some((positions, bytes)) => match pulled_part(bytes, part_bytes, least) {
+            Some(part) => (Above::Pulled(positions), part),
+            None => (Above::Pushed(positions), part_bytes),
+        },
+    }
+}
+
 /// The most bytes of one piece of the stream of the layer above.
 pub const PIECE_BYTES: u64 = 16 << 20;
 
