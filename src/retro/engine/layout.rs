@@ -340,6 +340,27 @@ impl Layout {
         (&self.maps[view.map], view.map & TURN != 0)
     }
 
+    /// Starts loading what `view` reads of `config`'s indices for either side to move, so
+    /// that the views of a block's children do not wait for memory one after the other.
+    #[inline(always)]
+    pub fn prefetch_view(&self, config: ConfigId) {
+        crate::support::memory::prefetch(&self.turned[config as usize]);
+        crate::support::memory::prefetch(&self.dense[config as usize]);
+    }
+
+    /// Which of the four cell maps `view` reads through (bit `MIRROR`, bit `TURN`; 0 is
+    /// the identity): views with the same map read their stored blocks alike.
+    #[inline(always)]
+    pub fn map_index(&self, view: View) -> usize {
+        view.map
+    }
+
+    /// The cell map of index `map` (`map_index`).
+    #[inline(always)]
+    pub fn map(&self, map: usize) -> &[Square; MAX_SQUARES] {
+        &self.maps[map]
+    }
+
     /// The offsets in the stored block of `view` of the pawn pairs `p1 * S + p2`, or `None`
     /// when the view is the identity (Player 1 to move, not mirrored): then the slot is
     /// `p1 * R + p2 - W`.
