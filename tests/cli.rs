@@ -1316,7 +1316,7 @@ fn solve_plan_says_how_and_what_it_would_take_and_solves_nothing() {
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(
         lines[0],
-        "5x5 with 4 walls: proof search for 15 s, then if undecided the exact retrograde analysis"
+        "5x5 with 4 walls: proof search for 1 s, then if undecided the exact retrograde analysis"
     );
     assert!(lines[1].starts_with("memory: needs at least "), "{out}");
     assert!(lines[2].starts_with("positions: 2.998e9"), "{out}");

@@ -7,12 +7,20 @@ use crate::configs::{Ranked, TableEstimate};
 use crate::retro::{self, Precision, RetroEstimate};
 use crate::rules::geometry::Board;
 
-/// A rate of the retrograde analysis, in positions of its estimate (an upper bound, 2-3
-/// times the real positions) per second, for planning and for deciding whether it fits a
-/// time limit. Measured on 2 cores, tables included: 494 million (4x7 with 7 walls, exact,
-/// 270 s), 240 million (5x5 with 10 walls, machine loaded) to 560 million (3x9 with 10
-/// walls); the compact analysis runs at about the same rate.
-pub const RETRO_POSITIONS_PER_SECOND: f64 = 400e6;
+/// A rate of the exact retrograde analysis in memory, in positions of its estimate (an
+/// upper bound, 2-3 times the real positions) per second, tables included, for planning and
+/// for deciding whether it fits a time limit. Measured on 2 cores in the table run of
+/// ed8f6a3 (2026-11-28): 857 million (4x7 with 5 walls, 49 s), 1,260 million (4x7 with 10
+/// walls, 190 s), 885 million (3x9 with 5 walls, 11.3 s), 1,100 million (5x5 with 10
+/// walls, 25.4 s); since then each child's exits are read a row at a time (4x7 w5 1.2
+/// times faster). Taken a little under the slowest, so that a plan errs long. (It was 400
+/// million, measured before the levels went a row at a time.)
+pub const RETRO_POSITIONS_PER_SECOND: f64 = 800e6;
+
+/// The rate of the compact analysis in memory with the search for the length after it:
+/// 348 million positions of the estimate a second on 4x7 with 5 walls (120.65 s, against
+/// 49 s exact; 2026-11-28).
+pub const COMPACT_POSITIONS_PER_SECOND: f64 = 350e6;
 
 /// The rate where the analysis reads the ranked numbering of the configurations instead of
 /// the tables (they do not fit beside it): it unranks each configuration and ranks its
@@ -66,9 +74,19 @@ impl CellEstimate {
             .min(self.retro_ranked_bytes(precision))
     }
 
-    /// The analysis's estimated time over the tables.
+    /// The exact analysis's estimated time over the tables.
     pub fn retro_seconds(&self) -> f64 {
         self.retro.positions as f64 / RETRO_POSITIONS_PER_SECOND
+    }
+
+    /// The analysis's estimated time over the tables at `precision`: exact, or compact
+    /// with its search for the length (`None`, the solver's choice, is costed as compact,
+    /// the slower of the two).
+    pub fn retro_seconds_at(&self, precision: Option<Precision>) -> f64 {
+        match precision {
+            Some(Precision::Exact) => self.retro_seconds(),
+            _ => self.retro.positions as f64 / COMPACT_POSITIONS_PER_SECOND,
+        }
     }
 
     /// The analysis's estimated time over the ranked numbering (in memory).

@@ -10,15 +10,20 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 /// The least time `auto` gives the proof search before a retrograde analysis that fits.
-pub const MIN_SEARCH_SECONDS: f64 = 5.0;
+pub const MIN_SEARCH_SECONDS: f64 = 1.0;
 
 /// How long `auto` lets the proof search run before a retrograde analysis that fits, as a
-/// multiple of the analysis's estimated time: a cell then costs at most about three times
-/// the cheaper method. Twice, not once, because the estimate runs low on some boards while
-/// the search there is cheaper from a few walls on (5x5 with 4 walls: search 14.8 s, the
-/// analysis estimated at 8 s and measured at 11.8 s; with 5-10 walls the search takes
-/// 15-28 s, the analysis 29-98 s).
-pub const AUTO_SEARCH_SHARE: f64 = 2.0;
+/// share of the analysis's estimated time: a cell then costs at most about 1.25 times the
+/// analysis. A quarter, since the exact analysis went a row at a time: in the table run of
+/// ed8f6a3 (2026-11-28) every cell whose search took over a second was cheaper by the
+/// analysis (9x3 with 5 walls: search 24.7 s, 3x9's analysis of as many positions 11.3 s;
+/// 9x3 with 10: 28.9 s and 28.7 s), and the searches that failed first cost more than the
+/// analysis after them (5x5 with 4 walls: 18.7 s, of which the analysis about 3.5 s). It was
+/// twice the estimate (at least 5 s) when the analysis was three times slower. Checked
+/// again on 2026-11-28 (3377054, 2 threads): 3x7 with 4 walls, search 2.35 s, analysis
+/// 0.46 s; 3x7 with 6, 1.69 s and 0.77 s; 4x5 with 6, 1.01 s and 0.64 s; 5x5 with 3,
+/// 1.64 s and 1.24 s.
+pub const AUTO_SEARCH_SHARE: f64 = 0.25;
 
 /// The default largest transposition table, when the budget allows it.
 pub const DEFAULT_TT_BYTES: u64 = 1 << 30;

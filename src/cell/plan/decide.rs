@@ -80,13 +80,13 @@ pub fn decide(cell: Cell, options: &SolveOptions) -> Decision {
         (options.precision, options.memory_budget),
         options.time_limit,
     ) {
-        // The search gets no longer than twice what the analysis would take (at least a
-        // few seconds): a cell then costs at most about three times the cheaper method.
+        // The search gets a quarter of what the analysis would take (at least a second):
+        // a cell then costs at most about 1.25 times the analysis (`AUTO_SEARCH_SHARE`).
+        let p = precision();
         let slice = Duration::from_secs_f64(
-            (estimate.retro_seconds() * AUTO_SEARCH_SHARE).max(MIN_SEARCH_SECONDS),
+            (estimate.retro_seconds_at(Some(p)) * AUTO_SEARCH_SHARE).max(MIN_SEARCH_SECONDS),
         );
         let limit = options.time_limit.map_or(slice, |t| t.min(slice));
-        let p = precision();
         let why = format!(
             "proof search for {:.0} s, then if undecided the {} retrograde analysis",
             limit.as_secs_f64(),
@@ -118,7 +118,7 @@ pub fn analysis_fits(
 ) -> bool {
     retro::handles(board)
         && estimate.retro_bytes(precision) <= budget
-        && time_limit.is_none_or(|t| estimate.retro_seconds() <= t.as_secs_f64())
+        && time_limit.is_none_or(|t| estimate.retro_seconds_at(precision) <= t.as_secs_f64())
 }
 
 fn name(p: Precision) -> &'static str {

@@ -11,11 +11,11 @@
 //!   fits, else compact (the length then from a search guided by its outcomes).
 //! - **Proof search**: no formula predicts it (on 5x5 it grows 12 times from 3 to 4 walls
 //!   and 1.0-1.4 times a wall from 4 to 10; on 4x7 40 times from 2 to 3 walls), so the plan
-//!   tries it first on every board, for at most twice the analysis's estimated time
-//!   (`plan::AUTO_SEARCH_SHARE`), until it fails to decide a cell of that board: the cells
-//!   of that board with more walls go straight to the analysis, since the search only grows
-//!   harder with more walls (measured on every board of the published table) while a failed
-//!   try costs up to twice the analysis.
+//!   tries it first on every board, for at most a quarter of the analysis's estimated time
+//!   (at least a second: `plan::AUTO_SEARCH_SHARE`), until it fails to decide a cell of
+//!   that board: the cells of that board with more walls go straight to the analysis,
+//!   since the search only grows harder with more walls (measured on every board of the
+//!   published table) while a failed try costs up to a quarter of the analysis more.
 //!
 //! The choice: the analysis alone once the search has failed on the board; else the search
 //! first, then the analysis (`Method::Auto`); the search alone when no analysis fits. The
@@ -168,7 +168,7 @@ pub fn plan_with_disk(
     let retro_seconds = if estimate.retro_bytes(precision) > budget {
         estimate.ranked_seconds()
     } else {
-        estimate.retro_seconds()
+        estimate.retro_seconds_at(precision)
     };
     let retro_board = crate::retro::handles(board);
     let retro_fits =
