@@ -405,20 +405,42 @@ fn mirrors_and_turns(source: &dyn ConfigSource) -> (Vec<ConfigId>, Vec<ConfigId>
             let first = run * RUN;
             let mut walls = vec![WallSet::EMPTY; RUN.min(len - first)];
             source.walls_from(first as ConfigId, &mut walls);
-            walls.into_iter().enumerate().map(move |(i, w)| {
-                let id_of = |w| {
-                    source
-                        .id_of(w)
-                        .expect("the mirror image and half turn of a configuration are ones")
-                };
-                // The eager tables keep each mirror image's id: a walk through the children
-                // less a configuration (`id_of` was 6 % of 4x7 w4's samples).
-                let mirror = match source.tables() {
-                    Some(t) => t.mirror((first + i) as ConfigId),
-                    None => id_of(w.mirror(board)),
-                };
-                (mirror, id_of(symmetry::turn_walls(board, w)))
-            })
+            let id_of = |w| {
+                source
+                    .id_of(w)
+                    .expect("the mirror image and half turn of a configuration are ones")
+            };
+            // The eager tables keep each mirror image's id (`id_of` was 6 % of 4x7 w4's
+            // samples), and walk to the half turns' ids side by side (`Tables::ids_of`).
+            let (mirrors, turns): (Vec<ConfigId>, Vec<ConfigId>) = match source.tables() {
+                Some(t) => {
+                    let turned: Vec<WallSet> = walls
+                        .iter()
+                        .map(|&w| symmetry::turn_walls(board, w))
+                        .collect();
+                    let turns = t.ids_of(&turned);
+                    assert!(
+                        !turns.contains(&crate::configs::NO_CHILD),
+                        "the half turn of a configuration is one"
+                    );
+                    (
+                        (first..first + walls.len())
+                            .map(|id| t.mirror(id as ConfigId))
+                            .collect(),
+                        turns,
+                    )
+                }
+                None => walls
+                    .iter()
+                    .map(|&w| {
+                        (
+                            id_of(w.mirror(board)),
+                            id_of(symmetry::turn_walls(board, w)),
+                        )
+                    })
+                    .unzip(),
+            };
+            mirrors.into_iter().zip(turns)
         })
         .collect();
     pairs.into_iter().unzip()
