@@ -5,6 +5,8 @@
 #   scripts/long_solve.sh [SECONDS [DIR]]      run for at most SECONDS (default 3600)
 #   CELL=7x7:3 scripts/long_solve.sh 600 /data/ckpt
 #   WINNER=2 scripts/long_solve.sh 3600         search only Player 2's wins (`solve --winner`)
+#   NICE=19 scripts/long_solve.sh 3600          yield the cores to other work
+#                                               (scripts/yield_cores.sh says why)
 #
 # The checkpoint (a 4 GiB table for 9x9) is DIR/<cell>.qsc, DIR by default checkpoints/ in
 # the repository (ignored by git); DIR is created if need be, and the script says where the
@@ -13,6 +15,7 @@
 # with the command's time and peak memory; commit the logs when a run decides the cell.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/yield_cores.sh
 seconds=${1:-3600}
 dir=${2:-checkpoints}
 cell=${CELL:-9x9:3}

@@ -9,6 +9,9 @@
 #   MEMORY=16G scripts/strong_solve.sh DIR           a budget below the default (80% of the
 #                                                     memory available), to leave room for
 #                                                     other work beside the run
+#   NICE=19 scripts/strong_solve.sh DIR              yield the cores to other work
+#                                                     (scripts/yield_cores.sh says why
+#                                                     `nice` alone is not enough)
 #
 # The run's output goes to results/strong/logs/<cell>-<precision>-<commit>-<time>.{json,err},
 # with the command's time and peak memory; when a run finishes, the JSON holds the start's
@@ -17,6 +20,7 @@
 # same command again: the layers written are checked against their SHA-256 and kept.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/yield_cores.sh
 dir=${1:?"give the directory the tables go to (outside the repository: they are gigabytes)"}
 cell=${CELL:-7x5:5}
 precision=${PRECISION:-compact}

@@ -167,7 +167,7 @@ static BYTE_MASKS: [u64; 256] = {
 ///
 /// A child's stored block is read through one of four cell maps (`layout.rs`: mirrored,
 /// turned half a turn, both, or neither), and read through the map it is a gather, a
-/// position at a time (a fifth of 4x7 w5's time went there). So each child is folded
+/// position at a time (a quarter of 4x7 w5's time went there). So each child is folded
 /// instead, a stored row at a time, into an accumulator of its own map, laid out as the
 /// stored block is (`min_row`, sixteen codes an instruction); each accumulator is mapped
 /// back into `exits` once a block, whatever the number of children that used it. The

@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# 6x5 with 9 walls again (its layers and checkpoint were lost with /work/ckpt): the compact
+# analysis through the disk at 14G (the rest of the 23.5 GiB left to other work beside it),
+# resumable from the layers it writes, then the length's search with a checkpoint. Run the
+# same script again to go on. Binary: BIN (built from main at c634e1d).
+bin=${BIN:?the binary to run}
+w=9
+log=/work/ckpt/logs/6x5-w$w-compact-$(basename "$bin")-$(date -u +%Y%m%dT%H%M)
+echo "6x5 w$w $(date -u)" >> /work/ckpt/logs/chain.log
+nice -n 19 /usr/bin/time -v "$bin" solve 6x5 --walls $w --method retro --memory 14G --precision compact \
+  --scratch /work/ckpt/strong/6x5-w$w --checkpoint /work/ckpt/strong/6x5-w$w.checkpoint \
+  --stats --json -v > $log.json 2> $log.err
+echo "end 6x5 w$w rc $? $(date -u)" >> /work/ckpt/logs/chain.log
+# Started 2026-11-28 14:56 UTC with `BIN=/work/ckpt/bin/qs-c634e1d setsid nohup <this script>`;
+# its session's group was set to nice 19 at 15:12 (`echo 19 > /proc/PID/autogroup`; see
+# scripts/yield_cores.sh): until then `nice -n 19` alone left it half the cores.
