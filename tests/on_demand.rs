@@ -408,10 +408,12 @@ impl quoridor_solver::support::progress::Progress for Messages {
 
 /// A store that fills while the line of a proven win is read is emptied and the line read
 /// on from where it stopped: the win is proven once (before, the whole depth was proven
-/// again, five times over for 6x5 with 7 walls), and the line is whole and legal.
+/// again, five times over for 6x5 with 7 walls), and the line is whole and legal. (Budgets
+/// at which the line, not the iterations, fills the store: since the hold-outs the table
+/// knows are read without a search, 4x4 with 3 walls at 500,000 no longer does.)
 #[test]
 fn a_line_cut_by_a_full_store_is_read_on_not_proven_again() {
-    for (w, h, walls, budget) in [(4, 4, 3, 500_000), (3, 5, 4, 250_000)] {
+    for (w, h, walls, budget) in [(5, 3, 4, 200_000), (3, 5, 4, 250_000)] {
         let board = Board::new(w, h).unwrap();
         let eager = Tables::build(board, walls, u64::MAX, &Silent).unwrap();
         let start = Position::start(board, walls).unwrap();

@@ -715,3 +715,51 @@ fn five_by_five_with_10_walls_matches_the_table_with_its_rate() {
 fn three_by_nine_with_10_walls_matches_the_table_with_its_rate() {
     measure(3, 9, 10, true);
 }
+
+/// The proof search's line is best play for both sides, by the analysis's values: before
+/// each of its plies the player to move wins in exactly the plies left if they are the
+/// winner, and loses in exactly that many if not (the loser's hold-outs, read from the
+/// table where it knows them and searched where it does not, keep every ply the win needs).
+#[test]
+fn the_searched_line_is_best_play_by_the_analysis() {
+    for (w, h, n) in [(3, 5, 4), (4, 4, 3), (5, 3, 4), (3, 6, 2), (4, 5, 2)] {
+        let board = Board::new(w, h).unwrap();
+        let t = tables(w, h, n);
+        let solved = retro::solve(&t, &retro::Request::exact(BUDGET), &Silent).unwrap();
+        for threads in [1, 2] {
+            let options = SolveOptions {
+                method: Method::Search,
+                max_depth: 80,
+                threads,
+                memory_budget: BUDGET,
+                tt_bytes: 64 << 20,
+                ..SolveOptions::default()
+            };
+            let search = quoridor_solver::cell::solver::solve(board, n, &options, &Silent).unwrap();
+            let cell = format!("{w}x{h} with {n} walls, {threads} threads");
+            let winner = match search.outcome {
+                Outcome::Player1 => Player::One,
+                Outcome::Player2 => Player::Two,
+                other => panic!("{cell}: not a win: {other:?}"),
+            };
+            let plies = search.plies.expect("a win has a length");
+            assert_eq!(search.line.len(), plies as usize, "{cell}");
+            let mut pos = Position::start(board, n).unwrap();
+            for (i, &action) in search.line.iter().enumerate() {
+                let left = plies - i as u32;
+                let want = match pos.to_move == winner {
+                    true => Value::Win(left),
+                    false => Value::Loss(left),
+                };
+                assert_eq!(
+                    solved.value(&pos),
+                    Some(want),
+                    "{cell}, before ply {}",
+                    i + 1
+                );
+                pos = pos.play(action);
+            }
+            assert_eq!(pos.winner(board), Some(winner), "{cell}");
+        }
+    }
+}

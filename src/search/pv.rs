@@ -43,9 +43,11 @@ pub fn principal_line<T: ConfigTables>(
             })
         } else {
             // Hold out: a move after which the attacker needs every remaining ply.
-            moves
-                .iter()
-                .find(|&m| left < 3 || !search.attack(&node.play(tables, m), left - 3))
+            known_hold_out(shared, attacker, &node, &moves, left).or_else(|| {
+                moves
+                    .iter()
+                    .find(|&m| left < 3 || !search.attack(&node.play(tables, m), left - 3))
+            })
         };
         if tables.exhausted() {
             break;
@@ -62,4 +64,27 @@ pub fn principal_line<T: ConfigTables>(
     }
     search.report();
     line
+}
+
+/// The first of the defender's `moves` at `node` (`left` plies to go) after which the table
+/// already knows the attacker cannot win within `left - 3`: a probe a move, no search. The
+/// iteration of depth `L - 2` stored such a refutation for the move it refuted with, and
+/// the table usually still holds it; without it, every move tried before the hold-out is
+/// proven a win within `left - 3`, a proof that can be as large as an iteration (6x5 with 8
+/// walls: the line stopped at its first ply when those proofs filled a 16 GiB store twice).
+/// The table's facts are proven, so the line's invariant holds as with a searched hold-out;
+/// only which of several hold-outs the line takes may differ.
+fn known_hold_out<T: ConfigTables>(
+    shared: &Shared<'_, T>,
+    attacker: Player,
+    node: &Node,
+    moves: &Moves,
+    left: u8,
+) -> Option<Move> {
+    let tables = shared.tables;
+    let needed = left.checked_sub(3)?;
+    moves.iter().find(|&m| {
+        let child = node.play(tables, m);
+        shared.tt.probe(child.key(tables), attacker).refuted >= needed
+    })
 }
