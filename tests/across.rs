@@ -25,7 +25,7 @@ fn options(precision: Precision, save: Option<Target>) -> SolveOptions {
         time_limit: Some(Duration::from_secs(120)),
         threads: 1,
         memory_budget: 1 << 30,
-        tt_bytes: 8 << 20,
+        tt_bytes: Some(8 << 20),
         precision: Some(precision),
         save,
         ..SolveOptions::default()

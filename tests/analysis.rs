@@ -282,7 +282,7 @@ fn the_placements_left_out_are_those_with_a_pawn_cut_off() {
             method: Method::Retro,
             threads: 2,
             memory_budget: 1 << 30,
-            tt_bytes: 1 << 24,
+            tt_bytes: Some(1 << 24),
             store: Store::Full,
             ..SolveOptions::default()
         };

@@ -17,7 +17,7 @@ fn options(store: Store, max_depth: u8, checkpoint: Option<PathBuf>) -> SolveOpt
         max_depth,
         threads: 2,
         memory_budget: 1 << 30,
-        tt_bytes: 16 << 20,
+        tt_bytes: Some(16 << 20),
         store,
         checkpoint,
         ..SolveOptions::default()

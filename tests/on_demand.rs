@@ -282,7 +282,7 @@ fn solve_builds_configurations_on_demand_when_the_tables_do_not_fit() {
         max_depth: 40,
         threads: 2,
         memory_budget,
-        tt_bytes: 16 << 20,
+        tt_bytes: Some(16 << 20),
         ..SolveOptions::default()
     };
     let eager = solver::solve(board, 2, &options(4 << 30), &Silent).unwrap();

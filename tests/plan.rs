@@ -22,7 +22,7 @@ fn options(method: Method, memory_budget: u64) -> SolveOptions {
         time_limit: Some(Duration::from_secs(120)),
         threads: 2,
         memory_budget,
-        tt_bytes: 8 << 20,
+        tt_bytes: Some(8 << 20),
         ..SolveOptions::default()
     }
 }

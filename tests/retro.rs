@@ -128,7 +128,7 @@ fn retro_equals_proof_search_and_published_up_to_area_12() {
         max_depth: 80,
         threads: 2,
         memory_budget: BUDGET,
-        tt_bytes: 64 << 20,
+        tt_bytes: Some(64 << 20),
         ..SolveOptions::default()
     };
     let compact = SolveOptions {
@@ -732,7 +732,7 @@ fn the_searched_line_is_best_play_by_the_analysis() {
                 max_depth: 80,
                 threads,
                 memory_budget: BUDGET,
-                tt_bytes: 64 << 20,
+                tt_bytes: Some(64 << 20),
                 ..SolveOptions::default()
             };
             let search = quoridor_solver::cell::solver::solve(board, n, &options, &Silent).unwrap();

@@ -14,7 +14,7 @@ fn options(threads: usize) -> SolveOptions {
         max_depth: 80,
         threads,
         memory_budget: 8 << 30,
-        tt_bytes: 64 << 20,
+        tt_bytes: Some(64 << 20),
         ..SolveOptions::default()
     }
 }

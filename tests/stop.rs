@@ -22,7 +22,7 @@ fn a_stopped_search_saves_its_checkpoint() {
         max_depth: 60,
         threads: 1,
         memory_budget: 1 << 30,
-        tt_bytes: 16 << 20,
+        tt_bytes: Some(16 << 20),
         store: Store::Full,
         checkpoint: Some(path.clone()),
         ..SolveOptions::default()
@@ -78,7 +78,7 @@ fn a_cell_whose_search_for_the_length_was_stopped_gets_no_row() {
         max_depth: 60,
         threads: 1,
         memory_budget: 1 << 30,
-        tt_bytes: 16 << 20,
+        tt_bytes: Some(16 << 20),
         precision: Some(Precision::Compact),
         store: Store::Full,
         checkpoint: Some(path.clone()),

@@ -63,7 +63,7 @@ fn job(cells: Vec<Cell>, dir: PathBuf, max_depth: u8) -> TableRun {
             time_limit: Some(Duration::from_secs(60)),
             threads: 2,
             memory_budget: 1 << 30,
-            tt_bytes: 16 << 20,
+            tt_bytes: Some(16 << 20),
             ..SolveOptions::default()
         },
         resume: false,

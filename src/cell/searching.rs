@@ -38,12 +38,12 @@ pub(super) fn open_checkpoint<T: ConfigTables>(
     };
     let checkpoint = Checkpoint::open(path, tables)?;
     if let Some(bytes) = checkpoint.table_bytes()
-        && bytes > options.tt_bytes.min(tt_room)
+        && bytes > tt_room
     {
         return Err(Error::CheckpointTable {
             path: path.clone(),
             bytes,
-            given: options.tt_bytes.min(tt_room),
+            given: tt_room,
         });
     }
     Ok(Some(checkpoint))
@@ -157,7 +157,7 @@ pub(super) fn search_limits<'a>(
     search::Limits {
         max_depth: options.max_depth,
         deadline: run.time_limit.map(|t| started + t.saturating_sub(earlier)),
-        tt_bytes: options.tt_bytes.min(run.tt_room),
+        tt_bytes: run.tt_room,
         parallel: options.threads > 1,
         winner: run.winner,
         oracle: run.oracle,

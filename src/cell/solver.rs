@@ -20,7 +20,7 @@ pub use crate::cell::plan::{
     AUTO_SEARCH_SHARE, DEFAULT_TT_BYTES, MIN_ON_DEMAND_BYTES, MIN_SEARCH_SECONDS, Method, Need,
     SolveOptions, Store, retro_configs_bytes, retro_over_ranked, retro_precision,
 };
-use crate::cell::plan::{Decision, ON_DEMAND_SLACK_BYTES};
+use crate::cell::plan::{Decision, ON_DEMAND_SLACK_BYTES, on_demand_split};
 use crate::cell::searching::{
     SearchRun, length_checkpoint, record_found, search_cell, search_checkpoint, search_limits,
 };
@@ -111,12 +111,13 @@ fn solve_with_tables(
     let tables = Tables::build(board, walls, options.memory_budget, progress)?;
     if let Some(time_limit) = decision.search {
         let room = options.memory_budget.saturating_sub(tables.bytes());
-        let checkpoint = search_checkpoint(&tables, options, room, progress)?;
+        let tt_room = options.tt_beside_tables(room);
+        let checkpoint = search_checkpoint(&tables, options, tt_room, progress)?;
         let run = SearchRun {
             time_limit,
             oracle: None,
             winner: options.winner,
-            tt_room: room,
+            tt_room,
             checkpoint: checkpoint.as_ref(),
         };
         search_cell(&tables, options, started, &run, progress, result)?;
@@ -133,8 +134,8 @@ fn solve_with_tables(
 }
 
 /// Proof search from the start over configuration records built on demand (the full
-/// tables do not fit): the transposition table gets its usual size, at most a quarter of the
-/// budget, and the store the rest.
+/// tables do not fit): the budget shared between the transposition table and the store as
+/// `on_demand_split` says.
 fn search_on_demand(
     board: Board,
     walls: u8,
@@ -143,10 +144,7 @@ fn search_on_demand(
     progress: &dyn Progress,
     result: &mut CellResult,
 ) -> Result<()> {
-    let tt_room = options.tt_bytes.min(options.memory_budget / 4);
-    let store_budget = options
-        .memory_budget
-        .saturating_sub(tt_room + ON_DEMAND_SLACK_BYTES);
+    let (tt_room, store_budget) = on_demand_split(options.memory_budget, options.tt_bytes);
     let mut store = OnDemand::new(board, walls, store_budget);
     let checkpoint = search_checkpoint(&store, options, tt_room, progress)?;
     let run = SearchRun {
@@ -209,7 +207,7 @@ fn retro_cell(
         // The length: proof search for the winner only, pruned by the outcomes. Its proof
         // of the win stands on its own; that no shorter win exists rests on the outcomes.
         let oracle = RetroOracle(&solved);
-        let tt_room = room.saturating_sub(solved.held_bytes());
+        let tt_room = options.tt_beside_tables(room.saturating_sub(solved.held_bytes()));
         let checkpoint = length_checkpoint(tables, options, tt_room, progress);
         let run = SearchRun {
             time_limit: options.time_limit,
@@ -315,7 +313,7 @@ fn retro_ranked(
     };
     let search_floor = MIN_ON_DEMAND_BYTES + ON_DEMAND_SLACK_BYTES;
     // The search gets what the layers kept leave: at least the floor the analysis left it
-    // (its table a quarter, its slack, the store the rest), unless the layers kept took more
+    // (shared as `on_demand_split` says), unless the layers kept took more
     // than their share.
     let left = room.saturating_sub(solved.held_bytes());
     if left < search_floor {
@@ -327,8 +325,7 @@ fn retro_ranked(
         ));
         return Ok(());
     }
-    let tt_room = options.tt_bytes.min(left / 4);
-    let store_bytes = left.saturating_sub(tt_room + ON_DEMAND_SLACK_BYTES);
+    let (tt_room, store_bytes) = on_demand_split(left, options.tt_bytes);
     let mut store = OnDemand::new(board, walls, store_bytes);
     let checkpoint = length_checkpoint(&store, options, tt_room, progress);
     let oracle = RetroOracle(&solved);

@@ -8,7 +8,7 @@ use std::process::ExitCode;
 use clap::Args;
 use quoridor_solver::cell::plan;
 use quoridor_solver::cell::solve::{checkpoint_note, plan_report, save_target, table_precision};
-use quoridor_solver::cell::solver::{DEFAULT_TT_BYTES, Method, SolveOptions, solve};
+use quoridor_solver::cell::solver::{Method, SolveOptions, solve};
 use quoridor_solver::error::Setting;
 use quoridor_solver::retro::Precision;
 use quoridor_solver::rules::cell::Cell;
@@ -82,10 +82,13 @@ pub struct SolveArgs {
     #[arg(long, value_name = "S", allow_negative_numbers = true)]
     max_seconds: Option<f64>,
 
-    /// The proof search's transposition table, e.g. 256M or 2G [default: 1G]: at most what
-    /// the memory budget leaves beside the configuration tables (a quarter of the budget
-    /// with configurations built on demand), and no larger than the cell's positions need.
-    /// It starts at 64M and grows to this size once half full. With --method retro only
+    /// The proof search's transposition table, e.g. 256M or 2G [default: 1G beside full
+    /// configuration tables; with configurations built on demand, and for the search for
+    /// the length after an analysis over the ranked numbering, the largest power of two
+    /// within half of the search's memory]: at most what the memory budget leaves beside the
+    /// configuration tables (half the search's memory with configurations built on demand),
+    /// and no larger than the cell's positions need. It starts at 64M and grows to this size
+    /// once half full. With --method retro only
     /// where the compact analysis runs (see --precision): the search for the length
     #[arg(long, value_name = "SIZE")]
     tt: Option<String>,
@@ -201,10 +204,11 @@ impl SolveArgs {
             time_limit,
             threads,
             memory_budget,
-            tt_bytes: match &self.tt {
-                Some(size) => quoridor_solver::support::memory::parse_size(size)?,
-                None => DEFAULT_TT_BYTES,
-            },
+            tt_bytes: self
+                .tt
+                .as_deref()
+                .map(quoridor_solver::support::memory::parse_size)
+                .transpose()?,
             precision: table_precision(self.precision.map(Precision::from), save.is_some()),
             save,
             store: self.store.into(),

@@ -115,7 +115,7 @@ pub fn second_options(
             method: Method::Search,
             winner: Some(winner),
             time_limit: Some(limit),
-            tt_bytes: planned.tt_bytes,
+            tt_bytes: Some(planned.tt_bytes),
             precision: None,
             save: None,
             checkpoint: checkpoint.clone(),
@@ -165,7 +165,7 @@ pub fn second_options(
         winner: None,
         checkpoint: None,
         time_limit: Some(limit),
-        tt_bytes: planned.tt_bytes,
+        tt_bytes: Some(planned.tt_bytes),
         precision: planned.precision,
         save,
         ..base.clone()
@@ -302,7 +302,7 @@ mod tests {
             max_depth: 60,
             threads: 2,
             memory_budget: 4 << 30,
-            tt_bytes: 8 << 20,
+            tt_bytes: Some(8 << 20),
             ..SolveOptions::default()
         };
         let limit = Duration::from_secs(600);

@@ -8,9 +8,7 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use crate::cell::plan::{
-    DEFAULT_TT_BYTES, MAX_SECONDS, Method, SolveOptions, Store, max_depth, time_limit,
-};
+use crate::cell::plan::{MAX_SECONDS, Method, SolveOptions, Store, max_depth, time_limit};
 use crate::error::{Clash, Error, Result, Setting};
 use crate::output::report::check::{CheckSummary, check};
 use crate::output::report::{self, CellRecord, published};
@@ -124,7 +122,7 @@ impl TableRequest {
             time_limit: Some(limits.time_limit),
             threads,
             memory_budget,
-            tt_bytes: DEFAULT_TT_BYTES,
+            tt_bytes: None,
             precision: None,
             save: None,
             store: Store::Auto,

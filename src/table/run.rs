@@ -126,7 +126,7 @@ fn run_numbered(
                 Method::Auto => planned.method,
                 m => m,
             },
-            tt_bytes: planned.tt_bytes,
+            tt_bytes: Some(planned.tt_bytes),
             precision: planned.precision,
             ..options.clone()
         };

@@ -29,8 +29,8 @@ pub const AUTO_SEARCH_SHARE: f64 = 0.25;
 pub const DEFAULT_TT_BYTES: u64 = 1 << 30;
 
 /// The least budget a proof search over configurations built on demand starts with. Of it
-/// the transposition table takes a quarter and `ON_DEMAND_SLACK_BYTES` 32 MiB, which
-/// leaves the store 16 MiB, a few tens of thousands of configurations (a record of 9x9 with
+/// `ON_DEMAND_SLACK_BYTES` takes 32 MiB and the transposition table 16 (`on_demand_split`),
+/// which leaves the store 16 MiB, a few tens of thousands of configurations (a record of 9x9 with
 /// 3 walls is about 340 bytes): with less the store fills before the search has gone
 /// anywhere, and the cell ends unknown after doing nothing.
 pub const MIN_ON_DEMAND_BYTES: u64 = 64 << 20;
@@ -42,6 +42,30 @@ pub const EAGER_SLACK_BYTES: u64 = 16 << 20;
 /// What a search over configurations built on demand leaves outside its store and table
 /// (the stacks, the line, the allocator's own bookkeeping).
 pub const ON_DEMAND_SLACK_BYTES: u64 = 32 << 20;
+
+/// How a proof search over configurations built on demand shares `room` bytes: its
+/// transposition table and its store, the rest less `ON_DEMAND_SLACK_BYTES`. The table
+/// gets the largest power of two (its sizes) within half of what the slack leaves, and
+/// within `given` (`--tt`) if set. Half, not the quarter it had: a full store is emptied
+/// and the iteration tried again at little cost, since the table's facts stay true, while
+/// a smaller table costs nodes (5x5 with 5 walls on demand, 2026-11-28: 54 emptyings
+/// cost no nodes, a table 16 times smaller 62 % more; docs/PERFORMANCE.md). So before,
+/// a search of 20 GiB kept a table of 1 GiB; now it keeps 8. Returns (table, store).
+pub fn on_demand_split(room: u64, given: Option<u64>) -> (u64, u64) {
+    let share = (room.saturating_sub(ON_DEMAND_SLACK_BYTES) / 2).min(given.unwrap_or(u64::MAX));
+    let table = match share {
+        0 => 0,
+        s => 1 << (63 - s.leading_zeros()),
+    };
+    (table, room.saturating_sub(table + ON_DEMAND_SLACK_BYTES))
+}
+
+impl SolveOptions {
+    /// The transposition table's limit beside full tables that leave `room` bytes.
+    pub fn tt_beside_tables(&self, room: u64) -> u64 {
+        self.tt_bytes.unwrap_or(DEFAULT_TT_BYTES).min(room)
+    }
+}
 
 /// How a cell is decided.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -70,9 +94,10 @@ pub struct SolveOptions {
     /// Bytes the tables and the transposition table may take together (default
     /// `memory::default_budget`, 80% of the memory available now).
     pub memory_budget: u64,
-    /// Transposition table bytes (capped by what the budget leaves after the tables;
-    /// default `DEFAULT_TT_BYTES`, 1 GiB).
-    pub tt_bytes: u64,
+    /// Transposition table bytes, at most (capped by what the budget leaves after the
+    /// tables). Default `None`: the solver's choice, `DEFAULT_TT_BYTES` (1 GiB) beside full
+    /// tables and `on_demand_split`'s share where configurations are built on demand.
+    pub tt_bytes: Option<u64>,
     /// What the retrograde analysis stores per position; `None`: exact (a byte, every
     /// remoteness) when every layer fits the budget that way, else compact (2 bits, the
     /// length then proven by an oracle-guided proof search). Default `None`.
@@ -115,7 +140,7 @@ impl Default for SolveOptions {
             time_limit: None,
             threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
             memory_budget: memory::default_budget(),
-            tt_bytes: DEFAULT_TT_BYTES,
+            tt_bytes: None,
             precision: None,
             save: None,
             store: Store::Auto,

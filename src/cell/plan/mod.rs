@@ -36,7 +36,7 @@ mod refuse;
 pub use ask::{
     AUTO_SEARCH_SHARE, DEFAULT_MAX_DEPTH, DEFAULT_TT_BYTES, EAGER_SLACK_BYTES, MAX_SECONDS,
     MIN_ON_DEMAND_BYTES, MIN_SEARCH_SECONDS, Method, ON_DEMAND_SLACK_BYTES, SolveOptions, Store,
-    max_depth, time_limit,
+    max_depth, on_demand_split, time_limit,
 };
 pub use costs::{AcrossCosts, Costs};
 pub use decide::{Decision, analysis_fits, decide};
@@ -495,5 +495,31 @@ mod tests {
         let p = plan(Cell::new(b, 10), 11 * GIB, Duration::MAX, &[]);
         assert_eq!(p.precision, None, "{}", p.why);
         assert!(p.why.contains("compact retrograde"), "{}", p.why);
+    }
+
+    /// The search's share of its memory: the table a power of two within half of what the
+    /// slack leaves (and within `--tt`), the store the rest, never more than the room.
+    #[test]
+    fn an_on_demand_search_gives_its_table_half() {
+        const MIB: u64 = 1 << 20;
+        assert_eq!(
+            on_demand_split(MIN_ON_DEMAND_BYTES, None),
+            (16 * MIB, 16 * MIB)
+        );
+        assert_eq!(
+            on_demand_split(20 * GIB, None),
+            (8 * GIB, 12 * GIB - 32 * MIB)
+        );
+        assert_eq!(
+            on_demand_split(20 * GIB, Some(3 * GIB)),
+            (2 * GIB, 18 * GIB - 32 * MIB)
+        );
+        assert_eq!(on_demand_split(20 * GIB, Some(64 * GIB)).0, 8 * GIB);
+        assert_eq!(on_demand_split(ON_DEMAND_SLACK_BYTES, None), (0, 0));
+        for room in [MIN_ON_DEMAND_BYTES, 300 * MIB, 7 * GIB + 5, 19 * GIB] {
+            let (table, store) = on_demand_split(room, None);
+            assert!(table.is_power_of_two() && table <= (room - ON_DEMAND_SLACK_BYTES) / 2);
+            assert_eq!(table + store + ON_DEMAND_SLACK_BYTES, room);
+        }
     }
 }

@@ -101,7 +101,7 @@ pub fn retro_in_memory_need(
         max_depth: u8::MAX,
         threads: 1,
         memory_budget: 0,
-        tt_bytes: 0,
+        tt_bytes: Some(0),
         precision,
         ..SolveOptions::default()
     };
