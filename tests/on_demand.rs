@@ -322,6 +322,40 @@ fn solve_store_flag_chooses_the_store_and_refuses_it_for_the_analysis() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("--method search"));
 }
 
+/// An oracle's memo is kept per configuration, apart from its mirror image's, and goes
+/// with the records when the store is emptied: a number written for one configuration is
+/// never read back for another.
+#[test]
+fn an_oracle_memo_belongs_to_its_configuration() {
+    use quoridor_solver::configs::NO_MEMO;
+    use std::sync::atomic::Ordering::Relaxed;
+    let board = Board::new(4, 4).unwrap();
+    let mut lazy = OnDemand::new(board, 2, u64::MAX);
+    assert!(lazy.can_forget());
+    let wall = |anchor, orientation| Wall {
+        anchor,
+        orientation,
+    };
+    let one = WallSet::EMPTY.with(wall(0, Orientation::Horizontal));
+    let id = lazy.id_of(one).unwrap();
+    let mirror = lazy.mirror(id);
+    assert_ne!(id, mirror);
+    let memo = |s: &OnDemand, id| s.oracle_memo(id).unwrap().load(Relaxed);
+    assert_eq!((memo(&lazy, id), memo(&lazy, mirror)), (NO_MEMO, NO_MEMO));
+    lazy.oracle_memo(id).unwrap().store(7, Relaxed);
+    assert_eq!((memo(&lazy, id), memo(&lazy, mirror)), (7, NO_MEMO));
+    assert!(lazy.forget());
+    let other = WallSet::EMPTY.with(wall(5, Orientation::Vertical));
+    let again = lazy.id_of(other).unwrap();
+    assert_eq!(
+        again / 2,
+        id / 2,
+        "the emptied store hands the first pair out again"
+    );
+    assert_eq!(memo(&lazy, again), NO_MEMO);
+    assert_eq!(memo(&lazy, lazy.mirror(again)), NO_MEMO);
+}
+
 /// A store far smaller than the search needs, emptied whenever it fills
 /// (`solve_forgetting`): the same winner and length as the eager tables, and a line of that
 /// length that the rules allow.
@@ -410,10 +444,11 @@ impl quoridor_solver::support::progress::Progress for Messages {
 /// on from where it stopped: the win is proven once (before, the whole depth was proven
 /// again, five times over for 6x5 with 7 walls), and the line is whole and legal. (Budgets
 /// at which the line, not the iterations, fills the store: since the hold-outs the table
-/// knows are read without a search, 4x4 with 3 walls at 500,000 no longer does.)
+/// knows are read without a search, 4x4 with 3 walls at 500,000 no longer does; since
+/// each record keeps an oracle's memo, 3x5 with 4 walls at 250,000 no longer does.)
 #[test]
 fn a_line_cut_by_a_full_store_is_read_on_not_proven_again() {
-    for (w, h, walls, budget) in [(5, 3, 4, 200_000), (3, 5, 4, 250_000)] {
+    for (w, h, walls, budget) in [(5, 3, 4, 200_000), (3, 5, 4, 240_000)] {
         let board = Board::new(w, h).unwrap();
         let eager = Tables::build(board, walls, u64::MAX, &Silent).unwrap();
         let start = Position::start(board, walls).unwrap();

@@ -37,6 +37,10 @@ use crate::rules::walls::{Wall, WallSet};
 /// Bits of a transposition key that name the configuration (`ConfigTables::key_numbers`).
 pub const KEY_NUMBER_BITS: u32 = 39;
 
+/// What an oracle's memo (`ConfigTables::oracle_memo`) holds before the oracle writes its
+/// number there: no configuration's number, since ids are below `NO_CHILD`.
+pub const NO_MEMO: u32 = u32::MAX;
+
 /// A store of configuration records, addressed by configuration id. Ids are only meaningful
 /// within one store; answers never depend on which store is used.
 pub trait ConfigTables: Sync {
@@ -104,6 +108,14 @@ pub trait ConfigTables: Sync {
     /// a name that changes whenever the numbering does. `None` when they depend on the
     /// order in which a search met the configurations.
     fn key_numbering(&self) -> Option<&'static str>;
+
+    /// A word kept with configuration `id` for an oracle that numbers configurations its own
+    /// way (`cell::RetroOracle` over the ranked numbering): it holds `NO_MEMO` until the
+    /// oracle stores its number there, and goes with the record when the store is emptied,
+    /// so a number read back is always `id`'s. `None`: the store keeps none.
+    fn oracle_memo(&self, _id: ConfigId) -> Option<&std::sync::atomic::AtomicU32> {
+        None
+    }
 
     /// Empties the store (every id handed out is void from then on) so that a search that
     /// filled it can go on; `false` (and nothing changes) when the store cannot, because its

@@ -33,7 +33,7 @@
 
 use super::index::{self, Index};
 use super::set_numbers::SetNumbers;
-use super::{ConfigTables, KEY_NUMBER_BITS, NO_CHILD, SlotMap};
+use super::{ConfigTables, KEY_NUMBER_BITS, NO_CHILD, NO_MEMO, SlotMap};
 use crate::configs::ConfigId;
 use crate::rules::bitboard::{UNREACHABLE, bits};
 use crate::rules::geometry::{Board, MAX_SQUARES, Player, Square};
@@ -68,6 +68,9 @@ struct Pair {
     ranks: [u64; 2],
     /// Children of each member, made when the search first expands it.
     children: [OnceLock<Box<[ConfigId]>>; 2],
+    /// Each member's number in the numbering of an oracle (`ConfigTables::oracle_memo`),
+    /// `NO_MEMO` until the oracle first asks.
+    memo: [AtomicU32; 2],
 }
 
 type Chunk = Box<[OnceLock<Pair>]>;
@@ -291,6 +294,7 @@ impl OnDemand {
             walls,
             ranks,
             children: Default::default(),
+            memo: [NO_MEMO, NO_MEMO].map(AtomicU32::new),
         });
         debug_assert!(fresh.is_ok(), "a pair number is handed out once");
     }
@@ -476,6 +480,11 @@ impl ConfigTables for OnDemand {
 
     fn key_numbering(&self) -> Option<&'static str> {
         self.ranks.as_ref().map(SetNumbers::name)
+    }
+
+    #[inline(always)]
+    fn oracle_memo(&self, id: ConfigId) -> Option<&AtomicU32> {
+        Some(&self.pair(id / 2).memo[id as usize % 2])
     }
 
     fn forget(&mut self) -> bool {

@@ -30,7 +30,7 @@ use crate::rules::geometry::Player;
 use crate::rules::walls::WallSet;
 use node::{Key, Move, NO_MOVE, WALL_BASE};
 use rayon::prelude::*;
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Ordering};
 use tt::TranspositionTable;
 
 /// Set by `request_stop` (a signal handler, on Ctrl-C): every search stops as at its
@@ -102,8 +102,16 @@ fn probes_table(depth: u8, attacking: bool) -> bool {
 pub trait Oracle: Sync {
     /// Whether `player` can force a win from `node` (neither pawn home, both pawns reaching
     /// their goals); `None` when not known. `walls` gives the node's wall set, for an
-    /// oracle that does not number configurations as the search's store does.
-    fn wins(&self, node: &Node, walls: &dyn Fn() -> WallSet, player: Player) -> Option<bool>;
+    /// oracle that does not number configurations as the search's store does, and `memo`
+    /// the word the store keeps with the node's configuration for it, if any
+    /// (`ConfigTables::oracle_memo`).
+    fn wins(
+        &self,
+        node: &Node,
+        walls: &dyn Fn() -> WallSet,
+        memo: Option<&AtomicU32>,
+        player: Player,
+    ) -> Option<bool>;
 }
 
 /// Everything a search thread shares with the others.
@@ -212,7 +220,12 @@ impl<'s, 'a, T: ConfigTables> Search<'s, 'a, T> {
         // attacker node this skips every move that throws the win away, at a defender node
         // it answers as soon as the defender has a move that saves the game.
         if let Some(oracle) = self.shared.oracle
-            && oracle.wins(node, &|| tables.walls(node.config), a) == Some(false)
+            && oracle.wins(
+                node,
+                &|| tables.walls(node.config),
+                tables.oracle_memo(node.config),
+                a,
+            ) == Some(false)
         {
             return false;
         }

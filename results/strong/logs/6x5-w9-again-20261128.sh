@@ -21,6 +21,6 @@ echo "end 6x5 w$w rc $? $(date -u)" >> /work/ckpt/logs/chain.log
 # (5x5 w5 on demand: an emptied store cost nothing measurable, a table 16 times smaller
 # 62 % more nodes; docs/PERFORMANCE.md).
 # That run refuted depth 27 (584,668,478 nodes, 1,064 s) and was stopped (SIGINT) at 18:30
-# UTC: its table stayed at 1 GiB, since the old rule gave it at most a quarter of what the
+# UTC: its table had grown to 2 GiB only (the checkpoint it saved), since the old rule gave it at most a quarter of what the
 # layers leave. Started again at once on the binary of 7aa3d4c, which gives it half:
 # `MEM=19.5G TT=8G BIN=/work/ckpt/bin/qs-7aa3d4c`, a table of 4 GiB.
