@@ -24,3 +24,6 @@ echo "end 6x5 w$w rc $? $(date -u)" >> /work/ckpt/logs/chain.log
 # UTC: its table had grown to 2 GiB only (the checkpoint it saved), since the old rule gave it at most a quarter of what the
 # layers leave. Started again at once on the binary of 7aa3d4c, which gives it half:
 # `MEM=19.5G TT=8G BIN=/work/ckpt/bin/qs-7aa3d4c`, a table of 4 GiB.
+# Stopped (SIGINT, inside depth 29, checkpoint saved) at 18:42 UTC and started again at once on
+# the binary of 8ba1bba, which ranks each configuration once for the oracle:
+# `MEM=19.5G TT=8G BIN=/work/ckpt/bin/qs-8ba1bba`.
