@@ -1335,6 +1335,20 @@ fn solve_plan_says_how_and_what_it_would_take_and_solves_nothing() {
         big.contains("retrograde analysis: none (boards of at most 64 cells)"),
         "{big}"
     );
+    // The search on demand's memory, shared as the run will share it (half of what its
+    // slack leaves, as a power of two, for the table).
+    let shared = ok(&["solve", "9x9", "--walls", "3", "--plan", "--memory", "8G"]);
+    assert!(
+        shared.contains(
+            "proof search: a transposition table of up to 2.00 GiB, a configuration store of \
+             5.97 GiB"
+        ),
+        "{shared}"
+    );
+    assert!(
+        !out.contains("proof search: a transposition table"),
+        "{out}"
+    );
     assert!(
         refused(&["solve", "3x3", "--walls", "1", "--plan", "--json"])
             .contains("--plan prints text only")

@@ -5,7 +5,7 @@
 use std::io::Write;
 
 use quoridor_solver::Result;
-use quoridor_solver::cell::plan::{AcrossCosts, Costs};
+use quoridor_solver::cell::plan::{AcrossCosts, Costs, on_demand_split};
 use quoridor_solver::cell::solve::PlanReport;
 use quoridor_solver::cell::solver::SolveOptions;
 use quoridor_solver::error::{count, format_bytes};
@@ -23,6 +23,17 @@ pub fn write_plan(report: &PlanReport, options: &SolveOptions, out: &mut dyn Wri
             out,
             "memory: needs at least {need}, over the budget of {budget}"
         )?,
+    }
+    // A search on demand starts with the whole budget, shared as the solver will share it.
+    if report.decision.need.on_demand && report.decision.search.is_some() {
+        let (table, store) = on_demand_split(options.memory_budget, options.tt_bytes);
+        writeln!(
+            out,
+            "proof search: a transposition table of up to {}, a configuration store of {} \
+             (emptied and the iteration tried again whenever it fills)",
+            format_bytes(table),
+            format_bytes(store)
+        )?;
     }
     for line in costs_lines(&report.costs) {
         writeln!(out, "{line}")?;
