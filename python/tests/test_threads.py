@@ -39,8 +39,11 @@ def test_other_threads_run_while_a_cell_is_solved():
 
 INTERRUPTED = textwrap.dedent(
     """
-    import sys, time
+    import signal, sys, time
     import quoridor_solver as qs
+    # Python's own handler, even when this process was started with SIGINT ignored (as a
+    # shell without job control starts a command run with `&`, and its children inherit).
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     print("ready", flush=True)
     started = time.perf_counter()
     try:
