@@ -27,3 +27,5 @@ echo "end 6x5 w$w rc $? $(date -u)" >> /work/ckpt/logs/chain.log
 # Stopped (SIGINT, inside depth 29, checkpoint saved) at 18:42 UTC and started again at once on
 # the binary of 8ba1bba, which ranks each configuration once for the oracle:
 # `MEM=19.5G TT=8G BIN=/work/ckpt/bin/qs-8ba1bba`.
+# That run ended at 20:23 UTC (exit 0): no win within 29 plies, a win within 31, the line
+# read whole: Player 1 in 31 (`../6x5-w9-compact.json`).
