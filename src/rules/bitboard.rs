@@ -163,25 +163,32 @@ impl<M: BitMask> OpenEdges<M> {
             // answered without a branch per direction.
             return steps;
         }
-        let mut out = M::ZERO;
-        for dir in Dir::ALL {
-            if me & self.open(dir) == M::ZERO {
-                continue;
-            }
-            let next = self.shift(me, dir);
-            if next != opp {
-                out |= next;
-            } else if opp & self.open(dir) != M::ZERO {
-                out |= self.shift(opp, dir);
-            } else {
-                for side in dir.perpendicular() {
-                    if opp & self.open(side) != M::ZERO {
-                        out |= self.shift(opp, side);
-                    }
-                }
-            }
+        // The other pawn is one open step away, in exactly one direction: jump it straight,
+        // or, if a wall or the board's edge is behind it, to either side of it. (One
+        // direction found from the squares, not a loop over all four with a branch each:
+        // adjacent pawns are a large share of a search's nodes.)
+        let dir = if opp == me << self.board.width() {
+            Dir::Up
+        } else if opp == me >> self.board.width() {
+            Dir::Down
+        } else if opp == me << 1 {
+            Dir::Right
+        } else {
+            Dir::Left
+        };
+        let out = steps & !opp;
+        let straight = self.step(opp, dir);
+        if straight != M::ZERO {
+            return out | straight;
         }
-        out
+        let [a, b] = dir.perpendicular();
+        out | self.step(opp, a) | self.step(opp, b)
+    }
+
+    /// The square one open step from the single square `set` in `dir`, or none.
+    #[inline(always)]
+    fn step(&self, set: M, dir: Dir) -> M {
+        self.shift(set & self.open(dir), dir)
     }
 }
 

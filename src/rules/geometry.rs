@@ -101,6 +101,10 @@ impl Dir {
 pub struct Board {
     width: u8,
     height: u8,
+    /// `ceil(2^16 / width)`: a square's row is `square * inv_width >> 16`, exact for every
+    /// square below `MAX_SQUARES` (the error, under `128 / 2^16`, stays below `1 / width`),
+    /// a multiplication where a division was (the search's keys mirror squares at every node).
+    inv_width: u32,
     /// Squares of the first and of the last column, kept because moves need them constantly.
     first_col: Squares,
     last_col: Squares,
@@ -129,6 +133,7 @@ impl Board {
         Ok(Board {
             width: width as u8,
             height: height as u8,
+            inv_width: (1u32 << 16).div_ceil(width as u32),
             first_col: col(0),
             last_col: col(width - 1),
         })
@@ -166,11 +171,11 @@ impl Board {
     }
 
     pub const fn col(self, square: Square) -> usize {
-        square as usize % self.width()
+        square as usize - self.row(square) * self.width()
     }
 
     pub const fn row(self, square: Square) -> usize {
-        square as usize / self.width()
+        (square as u32 * self.inv_width >> 16) as usize
     }
 
     /// Every square of the board.
@@ -291,6 +296,27 @@ mod tests {
         assert!(Board::parse("5x").is_err());
         assert!(Board::parse("axb").is_err());
         assert!(Board::parse("8X3").is_err(), "notation is lower-case");
+    }
+
+    #[test]
+    fn rows_and_columns_by_the_reciprocal_equal_division() {
+        for width in 2..=MAX_WIDTH {
+            for height in 2..=MAX_SQUARES / width {
+                let board = Board::new(width, height).unwrap();
+                for square in 0..MAX_SQUARES as Square {
+                    assert_eq!(
+                        board.row(square),
+                        square as usize / width,
+                        "{board} {square}"
+                    );
+                    assert_eq!(
+                        board.col(square),
+                        square as usize % width,
+                        "{board} {square}"
+                    );
+                }
+            }
+        }
     }
 
     #[test]
