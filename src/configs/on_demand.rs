@@ -39,6 +39,7 @@ use crate::rules::bitboard::{UNREACHABLE, bits};
 use crate::rules::geometry::{Board, MAX_SQUARES, Player, Square};
 use crate::rules::walls::{Orientation, Wall, WallSet};
 use crate::support::memory;
+use crate::support::own_line::OwnLine;
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU32, AtomicU64, Ordering};
 
@@ -94,12 +95,14 @@ pub struct OnDemand {
     index: Index,
     chunks: Box<[OnceLock<Chunk>]>,
     distance_chunks: Box<[OnceLock<DistanceChunk>]>,
-    next_pair: AtomicU32,
+    /// The next pair to hand out and the bytes taken: added to by every new record, so
+    /// each on lines of its own, away from the chunk tables every lookup reads.
+    next_pair: OwnLine<AtomicU32>,
     budget: u64,
     /// Bytes taken before the first record: the arenas' chunk tables, and what the index
     /// takes beyond its share of each pair.
     fixed: u64,
-    bytes: AtomicU64,
+    bytes: OwnLine<AtomicU64>,
     exhausted: AtomicBool,
 }
 
@@ -155,10 +158,10 @@ impl OnDemand {
             index,
             chunks: (0..chunks).map(|_| OnceLock::new()).collect(),
             distance_chunks: (0..chunks).map(|_| OnceLock::new()).collect(),
-            next_pair: AtomicU32::new(0),
+            next_pair: OwnLine(AtomicU32::new(0)),
             budget,
             fixed,
-            bytes: AtomicU64::new(fixed),
+            bytes: OwnLine(AtomicU64::new(fixed)),
             exhausted: AtomicBool::new(false),
         }
     }

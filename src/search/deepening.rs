@@ -216,7 +216,7 @@ impl<'a, T: ConfigTables> Prover<'a, T> {
 
     /// Nodes visited so far, over every question.
     pub fn nodes(&self) -> u64 {
-        self.shared.nodes.load(Ordering::Relaxed)
+        self.shared.nodes.get()
     }
 
     /// Iterative deepening from `position` (not over): Player to move's win at depths 1,

@@ -28,9 +28,10 @@ pub use node::Node;
 use crate::configs::ConfigTables;
 use crate::rules::geometry::Player;
 use crate::rules::walls::WallSet;
+use crate::support::own_line::Tally;
 use node::{Key, Move, NO_MOVE, WALL_BASE};
 use rayon::prelude::*;
-use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicUsize, Ordering};
 use tt::TranspositionTable;
 
 /// Set by `request_stop` (a signal handler, on Ctrl-C): every search stops as at its
@@ -123,7 +124,8 @@ struct Shared<'a, T: ConfigTables> {
     /// Set when the time limit passes; an aborted search's answers are meaningless.
     pub abort: AtomicBool,
     pub deadline: Option<std::time::Instant>,
-    pub nodes: AtomicU64,
+    /// Added to by every search as it ends, each thread on its own lines (`Tally`).
+    pub nodes: Tally,
     pub history: order::History,
     /// Nodes with at least this many plies left split their moves over the threads
     /// (`u8::MAX`: never, as with one thread).
@@ -158,7 +160,7 @@ impl<'s, 'a, T: ConfigTables> Search<'s, 'a, T> {
     /// Reports this search's node count and claimed entries to the shared counters (once,
     /// at its end: shared counters written at every node would bounce between the cores).
     pub fn report(self) {
-        self.shared.nodes.fetch_add(self.nodes, Ordering::Relaxed);
+        self.shared.nodes.add(self.nodes);
         self.shared.tt.add_claimed(self.claimed);
     }
 

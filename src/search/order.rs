@@ -16,17 +16,21 @@ use std::sync::atomic::{AtomicU32, Ordering};
 /// thread for itself: counters shared by the threads made the cores fight over their cache
 /// lines at every decided node. It only orders moves, so it cannot change an answer.
 pub struct History {
-    /// `threads` blocks of 2 * `MOVE_SPAN` counters.
+    /// `threads` blocks of 2 * `BLOCK` counters.
     counts: Vec<AtomicU32>,
     threads: usize,
 }
+
+/// A side's counters padded to whole pairs of cache lines (32 counters of 4 bytes), so that
+/// no line holds two threads' counters.
+const BLOCK: usize = MOVE_SPAN.next_multiple_of(32);
 
 impl History {
     /// Counters for the threads of the current rayon pool.
     pub fn new() -> History {
         let threads = rayon::current_num_threads();
         History {
-            counts: (0..threads * 2 * MOVE_SPAN)
+            counts: (0..threads * 2 * BLOCK)
                 .map(|_| AtomicU32::new(0))
                 .collect(),
             threads,
@@ -37,7 +41,7 @@ impl History {
     /// per node, not per move: finding the thread's block costs a division.
     fn block(&self, side: usize) -> &[AtomicU32] {
         let thread = rayon::current_thread_index().unwrap_or(0) % self.threads;
-        let start = (thread * 2 + side) * MOVE_SPAN;
+        let start = (thread * 2 + side) * BLOCK;
         &self.counts[start..start + MOVE_SPAN]
     }
 

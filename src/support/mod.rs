@@ -4,4 +4,5 @@
 pub mod dir_lock;
 pub mod memory;
 pub mod output_file;
+pub mod own_line;
 pub mod progress;
