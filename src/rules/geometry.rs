@@ -175,7 +175,7 @@ impl Board {
     }
 
     pub const fn row(self, square: Square) -> usize {
-        (square as u32 * self.inv_width >> 16) as usize
+        ((square as u32 * self.inv_width) >> 16) as usize
     }
 
     /// Every square of the board.
