@@ -23,17 +23,18 @@ impl Oracle for RetroOracle<'_, '_> {
         // ranked once per configuration the store holds (the ranking was a fifth of the
         // length search's time on 6x5 with 9 walls: every node asks, and most share their
         // configuration with their parent).
+        let rank = || self.0.configs().id_of(walls());
         let config = match (self.0.tables(), memo) {
             (Some(_), _) => node.config,
             (None, Some(memo)) => match memo.load(Ordering::Relaxed) {
                 NO_MEMO => {
-                    let id = self.0.configs().id_of(walls())?;
+                    let id = rank()?;
                     memo.store(id, Ordering::Relaxed);
                     id
                 }
                 id => id,
             },
-            (None, None) => self.0.configs().id_of(walls())?,
+            (None, None) => rank()?,
         };
         let mover = self
             .0
