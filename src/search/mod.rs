@@ -218,17 +218,13 @@ impl<'s, 'a, T: ConfigTables> Search<'s, 'a, T> {
             // Only a move onto the goal wins (these nodes are a tenth of all: no table).
             return node.finishes(tables, dist);
         }
-        // A node the attacker cannot win at any depth is refuted at every depth: at an
-        // attacker node this skips every move that throws the win away, at a defender node
-        // it answers as soon as the defender has a move that saves the game.
-        if let Some(oracle) = self.shared.oracle
-            && oracle.wins(
-                node,
-                &|| tables.walls(node.config),
-                tables.oracle_memo(node.config),
-                a,
-            ) == Some(false)
-        {
+        // A node the attacker cannot win at any depth is refuted at every depth: this skips
+        // every attacker's move that throws the win away. Asked at defender nodes only: an
+        // attacker node below the root is reached by a defender's move from a node the
+        // oracle let through, one the attacker wins, and every defender's move keeps such a
+        // win, so the answer there would always be "wins" (a lookup, often a cache miss,
+        // for nothing; the root is asked in `attack_root`).
+        if !attacking && self.oracle_refutes(node) {
             return false;
         }
         // Start loading the table's bucket now, so that its cache miss overlaps the goal test
@@ -288,6 +284,19 @@ impl<'s, 'a, T: ConfigTables> Search<'s, 'a, T> {
             // first when searched deeper, was measured: 1-2% more nodes.)
             None => self.record(node, key, depth, !attacking, NO_MOVE),
         }
+    }
+
+    /// Whether the oracle, if any, knows the attacker cannot win from `node` at all.
+    fn oracle_refutes(&self, node: &Node) -> bool {
+        let tables = self.shared.tables;
+        self.shared.oracle.is_some_and(|oracle| {
+            oracle.wins(
+                node,
+                &|| tables.walls(node.config),
+                tables.oracle_memo(node.config),
+                self.attacker,
+            ) == Some(false)
+        })
     }
 
     /// Whether the child after `mv` decides `node`: a win for the attacker at an attacker
@@ -370,7 +379,12 @@ impl<'s, 'a, T: ConfigTables> Search<'s, 'a, T> {
     /// `attack` from the root of an iteration, adding its nodes to the shared count.
     pub fn attack_root(shared: &Shared<'a, T>, attacker: Player, node: &Node, depth: u8) -> bool {
         let mut search = Search::new(shared, attacker);
-        let won = search.attack(node, depth);
+        let won = if node.to_move == attacker && search.oracle_refutes(node) {
+            search.nodes += 1; // a node answered, as `attack` counts every one
+            false
+        } else {
+            search.attack(node, depth)
+        };
         search.report();
         won
     }
