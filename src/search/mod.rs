@@ -224,13 +224,13 @@ impl<'s, 'a, T: ConfigTables> Search<'s, 'a, T> {
         // oracle let through, one the attacker wins, and every defender's move keeps such a
         // win, so the answer there would always be "wins" (a lookup, often a cache miss,
         // for nothing; the root is asked in `attack_root`).
+        // Start loading the table's bucket now, so that its cache miss overlaps the goal test
+        // (measured: 8% less time on 3x7 with 5 walls) and the oracle's.
+        let key = node.key(tables);
+        self.shared.tt.prefetch(key);
         if !attacking && self.oracle_refutes(node) {
             return false;
         }
-        // Start loading the table's bucket now, so that its cache miss overlaps the goal test
-        // (measured: 8% less time on 3x7 with 5 walls).
-        let key = node.key(tables);
-        self.shared.tt.prefetch(key);
         let mover_dist = if attacking {
             dist
         } else {
