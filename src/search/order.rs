@@ -9,6 +9,7 @@ use crate::configs::ConfigTables;
 use crate::rules::bitboard::Squares;
 use crate::rules::bitboard::bits;
 use crate::rules::geometry::Square;
+use crate::support::own_line::{OwnLine, this_thread};
 use arrayvec::ArrayVec;
 use std::sync::atomic::{AtomicU32, Ordering};
 
@@ -16,33 +17,25 @@ use std::sync::atomic::{AtomicU32, Ordering};
 /// thread for itself: counters shared by the threads made the cores fight over their cache
 /// lines at every decided node. It only orders moves, so it cannot change an answer.
 pub struct History {
-    /// `threads` blocks of 2 * `BLOCK` counters.
-    counts: Vec<AtomicU32>,
-    threads: usize,
+    /// Two blocks per thread (one per side to move), each on cache lines of its own.
+    counts: Box<[OwnLine<[AtomicU32; MOVE_SPAN]>]>,
 }
-
-/// A side's counters padded to whole pairs of cache lines (32 counters of 4 bytes), so that
-/// no line holds two threads' counters.
-const BLOCK: usize = MOVE_SPAN.next_multiple_of(32);
 
 impl History {
     /// Counters for the threads of the current rayon pool.
     pub fn new() -> History {
-        let threads = rayon::current_num_threads();
+        let blocks = 2 * rayon::current_num_threads();
         History {
-            counts: (0..threads * 2 * BLOCK)
-                .map(|_| AtomicU32::new(0))
+            counts: (0..blocks)
+                .map(|_| OwnLine(std::array::from_fn(|_| AtomicU32::new(0))))
                 .collect(),
-            threads,
         }
     }
 
     /// The calling thread's counters for `side` (0 or 1), one per move value. Looked up once
     /// per node, not per move: finding the thread's block costs a division.
     fn block(&self, side: usize) -> &[AtomicU32] {
-        let thread = rayon::current_thread_index().unwrap_or(0) % self.threads;
-        let start = (thread * 2 + side) * BLOCK;
-        &self.counts[start..start + MOVE_SPAN]
+        &self.counts[this_thread(self.counts.len() / 2) * 2 + side].0
     }
 
     /// `mv` decided a node at `depth` plies for `side` (0 or 1).

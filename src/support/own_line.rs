@@ -2,7 +2,7 @@
 //! the fields beside it makes the line they share move between the cores at every write
 //! (false sharing), and a counter that every thread adds to moves between them itself: the
 //! proof search's node count and its table's claims, added to as each parallel child search
-//! ends, cost a 2-thread search of 3x7 with 5 walls about a third of its time (docs/PERFORMANCE.md).
+//! ends, cost a 2-thread search of 3x7 with 5 walls about 30 % of its time (docs/PERFORMANCE.md).
 //! 128 bytes, two lines: the cores fetch lines in adjacent pairs.
 
 use std::ops::{Deref, DerefMut};
@@ -25,6 +25,13 @@ impl<T> DerefMut for OwnLine<T> {
     }
 }
 
+/// The calling thread's index among `threads` per-thread slots: its place in the current
+/// rayon pool (folded into the slots), or the first slot outside any pool.
+#[inline]
+pub fn this_thread(threads: usize) -> usize {
+    rayon::current_thread_index().unwrap_or(0) % threads
+}
+
 /// A count that the threads of the current rayon pool add to, each on its own lines, and
 /// that is read as their sum (reads are rare: between iterations, for progress).
 #[derive(Debug)]
@@ -42,16 +49,17 @@ impl Default for Tally {
 impl Tally {
     /// A tally starting at `value`, for the threads of the current rayon pool.
     pub fn new(value: u64) -> Tally {
-        let parts: Box<[OwnLine<AtomicU64>]> = (0..rayon::current_num_threads())
-            .map(|_| OwnLine(AtomicU64::new(0)))
-            .collect();
-        parts[0].store(value, Ordering::Relaxed);
-        Tally { parts }
+        let tally = Tally {
+            parts: (0..rayon::current_num_threads())
+                .map(|_| OwnLine(AtomicU64::new(0)))
+                .collect(),
+        };
+        tally.set(value);
+        tally
     }
 
     pub fn add(&self, n: u64) {
-        let thread = rayon::current_thread_index().unwrap_or(0) % self.parts.len();
-        self.parts[thread].fetch_add(n, Ordering::Relaxed);
+        self.parts[this_thread(self.parts.len())].fetch_add(n, Ordering::Relaxed);
     }
 
     pub fn get(&self) -> u64 {
