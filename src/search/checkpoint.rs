@@ -238,9 +238,10 @@ impl Checkpoint {
     fn write(&self, tt: &TranspositionTable, no_win: NoWin, spent: Spent) -> std::io::Result<()> {
         let part = Path::new(std::ffi::OsStr::from_bytes(self.part.to_bytes()));
         let written = (|| {
-            let file = std::fs::File::create(part)?;
-            // From its creation on, until renamed: a process ended meanwhile removes it.
+            // Named before it is created, until renamed: a process ended meanwhile removes
+            // it. Named only after `create`, a signal between the two left it behind.
             PART_BEING_WRITTEN.store(self.part.as_ptr().cast_mut(), Ordering::SeqCst);
+            let file = std::fs::File::create(part)?;
             let file = BufWriter::with_capacity(1 << 20, file);
             let mut out = Hashing::new(file);
             let [one, two] = no_win.0;
