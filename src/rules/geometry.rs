@@ -178,6 +178,13 @@ impl Board {
         ((square as u32 * self.inv_width) >> 16) as usize
     }
 
+    /// Rows plus columns between two squares, walls ignored (their Manhattan distance): at
+    /// least the pawn steps that bring pawns on them side by side.
+    #[inline(always)]
+    pub const fn apart(self, a: Square, b: Square) -> usize {
+        self.row(a).abs_diff(self.row(b)) + self.col(a).abs_diff(self.col(b))
+    }
+
     /// Every square of the board.
     pub const fn all_squares(self) -> Squares {
         if self.squares() == MAX_SQUARES {

@@ -22,8 +22,8 @@
 
 use super::no_win::{NoWin, attacker_at};
 use super::node::Node;
-use super::own_moves;
 use super::tt::{self, TranspositionTable};
+use super::{beyond_reach, own_moves};
 use crate::configs::ConfigTables;
 use crate::error::{Error, Result, clip, count};
 use crate::rules::geometry::Player;
@@ -436,7 +436,14 @@ fn check<T: ConfigTables>(saved: &Saved, tables: &T) -> std::result::Result<(), 
             continue;
         };
         let dist = tables.distance(node.config, player, node.pawn(player));
-        let refuted_by_distance = dist.div_ceil(2) > own_moves(depth, start.to_move == player);
+        let attacking = start.to_move == player;
+        let refuted_by_distance = beyond_reach(
+            &node,
+            tables.board(),
+            dist,
+            own_moves(depth, attacking),
+            attacking,
+        );
         let deepest = saved.tt.deepest_refuted(player);
         if depth > 2 && !refuted_by_distance && fact.refuted < depth && deepest + 1 < depth {
             return Err(format!(

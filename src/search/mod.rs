@@ -26,7 +26,7 @@ pub use no_win::NoWin;
 pub use node::Node;
 
 use crate::configs::ConfigTables;
-use crate::rules::geometry::Player;
+use crate::rules::geometry::{Board, Player};
 use crate::rules::walls::WallSet;
 use crate::support::own_line::Tally;
 use node::{Key, Move, NO_MOVE, WALL_BASE};
@@ -90,6 +90,41 @@ fn own_moves(depth: u8, attacking: bool) -> u8 {
     } else {
         depth / 2
     }
+}
+
+/// The most steps towards its goal the attacker's pawn can make in its next `own` moves,
+/// the pawns `apart` squares apart (`Board::apart`), the attacker moving first if
+/// `attacking`. A move is one step, or two when it jumps the other pawn; a jump needs the
+/// pawns side by side, and each ply before brings them at most one square nearer (a step),
+/// so the attacker's moves among the first `apart - 1` plies are single steps.
+fn reach(own: u8, apart: usize, attacking: bool) -> u16 {
+    let before = apart.saturating_sub(1).min(u8::MAX as usize) as u8;
+    2 * own as u16 - own_moves(before, attacking).min(own) as u16
+}
+
+/// Whether the attacker's pawn, `dist` steps from its goal, cannot reach it in its next
+/// `own` moves (`reach`). The cheap tests first: within `own` steps it always can, and
+/// beyond `2 * own` it never can.
+#[inline(always)]
+fn beyond_reach(node: &Node, board: Board, dist: u8, own: u8, attacking: bool) -> bool {
+    dist > own
+        && (dist as u16 > 2 * own as u16
+            || dist as u16 > reach(own, board.apart(node.pawns[0], node.pawns[1]), attacking))
+}
+
+/// At an attacker's node `dist` steps from its goal with `own` moves left, this one
+/// included (at least 2): `None` when a move that brings the pawn no nearer (a wall) may
+/// still win, else `Some(d)`: only a pawn move onto a cell at most `d` steps from the goal
+/// can (the `reach` of the moves after it, the pawns at most one square nearer each other).
+fn spare_tempo(node: &Node, board: Board, dist: u8, own: u8) -> Option<u8> {
+    if dist < own {
+        return None;
+    }
+    let apart = board.apart(node.pawns[0], node.pawns[1]);
+    if dist as u16 <= reach(own - 1, apart, false) {
+        return None;
+    }
+    Some(reach(own - 1, apart.saturating_sub(1).max(1), false) as u8)
 }
 
 /// Whether `attack` reaches the table at a node with `depth` plies left: not when the
@@ -207,12 +242,17 @@ impl<'s, 'a, T: ConfigTables> Search<'s, 'a, T> {
         let tables = self.shared.tables;
         let a = self.attacker;
         let attacking = node.to_move == a;
-        // Each own move brings the pawn at most two steps nearer (a jump), so the attacker
-        // needs at least ceil(dist / 2) of the moves it has left.
+        // Each own move brings the pawn at most one step nearer, two when it jumps, and
+        // jumps wait until the pawns can meet (`reach`).
         let own_moves = own_moves(depth, attacking);
         let dist = tables.distance(node.config, a, node.pawn(a));
-        if dist.div_ceil(2) > own_moves {
+        if beyond_reach(node, tables.board(), dist, own_moves, attacking)
+            || node.left[a.index()] == 0 && self.race_lost(node, dist, attacking)
+        {
             return false;
+        }
+        if node.left[1 - a.index()] == 0 && self.race_won(node, dist, depth, attacking) {
+            return true;
         }
         if attacking && own_moves <= 1 {
             // Only a move onto the goal wins (these nodes are a tenth of all: no table).
@@ -255,8 +295,9 @@ impl<'s, 'a, T: ConfigTables> Search<'s, 'a, T> {
         // Without a spare tempo (every own move must bring the pawn nearer), walls and pawn
         // moves that leave the goal out of reach of the remaining moves cannot win.
         let dests = node.pawn_destinations(tables);
-        let no_spare = attacking && dist.div_ceil(2) == own_moves;
-        let pawns_within = no_spare.then(|| 2 * (own_moves - 1));
+        let pawns_within = attacking
+            .then(|| spare_tempo(node, tables.board(), dist, own_moves))
+            .flatten();
         // The table's move first, before generating the others: it usually decides, and
         // generating every wall is a quarter of the search's time.
         let tried = best != NO_MOVE && order::admissible(tables, node, dests, best, pawns_within);
@@ -284,6 +325,38 @@ impl<'s, 'a, T: ConfigTables> Search<'s, 'a, T> {
             // first when searched deeper, was measured: 1-2% more nodes.)
             None => self.record(node, key, depth, !attacking, NO_MOVE),
         }
+    }
+
+    /// Whether the attacker, without walls and `dist` steps from its goal, loses the race:
+    /// the defender walks its shortest path home before the attacker can get there, and the
+    /// pawns are too far apart for the attacker's pawn to stand in its way (a pawn can
+    /// block another's step only from next to it: `Board::apart`). The defender's walls
+    /// are not needed, so this refutes at every depth.
+    fn race_lost(&self, node: &Node, dist: u8, attacking: bool) -> bool {
+        let tables = self.shared.tables;
+        let d = self.attacker.other();
+        let home = tables.distance(node.config, d, node.pawn(d)) as usize;
+        // The ply (from 0 at `node`) of the defender's last step home.
+        let last = 2 * home - if attacking { 1 } else { 2 };
+        let apart = tables.board().apart(node.pawns[0], node.pawns[1]);
+        // Pawns side by side no sooner than ply `apart - 1`; the attacker's moves before
+        // `last`, each one step, must bring it home.
+        last + 1 < apart && dist > own_moves(last as u8, attacking)
+    }
+
+    /// Whether the attacker, `dist` steps from its goal against a defender without walls,
+    /// walks home within `depth` plies before the defender can: neither pawn can stand in
+    /// the other's way before then (`race_lost`), and nothing else can lengthen the
+    /// attacker's path.
+    fn race_won(&self, node: &Node, dist: u8, depth: u8, attacking: bool) -> bool {
+        let tables = self.shared.tables;
+        let d = self.attacker.other();
+        let home = tables.distance(node.config, d, node.pawn(d)) as usize;
+        // The plies (from 0 at `node`) of the attacker's and of the defender's last steps.
+        let mine = 2 * dist as usize - if attacking { 2 } else { 1 };
+        let theirs = 2 * home - if attacking { 1 } else { 2 };
+        let apart = tables.board().apart(node.pawns[0], node.pawns[1]);
+        mine < depth as usize && mine < theirs && mine + 1 < apart
     }
 
     /// Whether the oracle, if any, knows the attacker cannot win from `node` at all.
@@ -387,5 +460,37 @@ impl<'s, 'a, T: ConfigTables> Search<'s, 'a, T> {
         };
         search.report();
         won
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{own_moves, reach};
+
+    #[test]
+    fn reach_counts_jumps_only_once_the_pawns_can_meet() {
+        // Side by side: every move may be a jump.
+        assert_eq!(reach(3, 1, true), 6);
+        // Far apart: single steps only.
+        assert_eq!(reach(3, 20, true), 3);
+        assert_eq!(reach(3, 20, false), 3);
+        // 4 squares apart: side by side after 3 plies at the soonest. Moving first, the
+        // attacker's moves at plies 0 and 2 are steps, at 4 a jump; second, at ply 1 a
+        // step, at 3 and 5 jumps.
+        assert_eq!(reach(3, 4, true), 4);
+        assert_eq!(reach(3, 4, false), 5);
+        // Against the count of own moves it is built on, at every depth and distance.
+        for depth in 0..=u8::MAX {
+            for attacking in [false, true] {
+                let own = own_moves(depth, attacking);
+                for apart in 1..300 {
+                    let r = reach(own, apart, attacking);
+                    assert!(own as u16 <= r && r <= 2 * own as u16, "{depth} {apart}");
+                    if apart > depth as usize {
+                        assert_eq!(r, own as u16, "{depth} {apart}");
+                    }
+                }
+            }
+        }
     }
 }
