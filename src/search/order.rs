@@ -104,9 +104,10 @@ impl Moves {
         self.list.push(ScoredMove { score, mv });
     }
 
-    /// Every legal move of `node` (pawn destinations `dests` already computed) but `skip`,
-    /// ordered. With `pawns_within = Some(d)` only pawn moves to cells at most `d` steps
-    /// from the mover's goal are generated: the caller knows nothing else can succeed.
+    /// Every legal move of `node` (pawn destinations `dests` already computed) but `skip`
+    /// and the walls that lose at once (`futile_walls`), ordered. With `pawns_within =
+    /// Some(d)` only pawn moves to cells at most `d` steps from the mover's goal are
+    /// generated: the caller knows nothing else can succeed.
     pub fn generate<T: ConfigTables>(
         &mut self,
         tables: &T,
@@ -138,8 +139,9 @@ impl Moves {
             self.push(mv, ((4 * gain) as i32) << 16 | score(history, mv));
         }
         if pawns_within.is_none() {
+            let futile = futile_walls(tables, node);
             node.for_each_wall(tables, |mv, dists| {
-                if mv == skip {
+                if mv == skip || futile && dists[op.index()] == 1 {
                     return;
                 }
                 let hurt = dists[op.index()] as i16 - op_dist;
@@ -166,6 +168,15 @@ impl Moves {
     }
 }
 
+/// Whether `generate` leaves out the walls after which the other player is one step from
+/// their goal: with the pawns apart that step is theirs at once, so such a wall loses
+/// whoever places it (the mover's own win is a pawn move, never a wall). The mover keeps a
+/// move (their list is empty only for a draw): a pawn apart from the other can always step,
+/// since it has an open side towards its goal and only the other pawn could stand there.
+pub fn futile_walls<T: ConfigTables>(tables: &T, node: &Node) -> bool {
+    !tables.board().adjacent(node.pawns[0], node.pawns[1])
+}
+
 /// Whether `mv` is a legal move of `node` that `generate` with `pawns_within` would list.
 pub fn admissible<T: ConfigTables>(
     tables: &T,
@@ -179,7 +190,11 @@ pub fn admissible<T: ConfigTables>(
             && pawns_within
                 .is_none_or(|d| tables.distance(node.config, node.to_move, mv as Square) <= d)
     } else {
-        pawns_within.is_none() && node.wall_child(tables, mv).is_some()
+        let op = node.to_move.other();
+        pawns_within.is_none()
+            && node.wall_child(tables, mv).is_some_and(|child| {
+                !futile_walls(tables, node) || tables.distance(child, op, node.pawn(op)) != 1
+            })
     }
 }
 
