@@ -246,13 +246,8 @@ impl<'s, 'a, T: ConfigTables> Search<'s, 'a, T> {
         // jumps wait until the pawns can meet (`reach`).
         let own_moves = own_moves(depth, attacking);
         let dist = tables.distance(node.config, a, node.pawn(a));
-        if beyond_reach(node, tables.board(), dist, own_moves, attacking)
-            || node.left[a.index()] == 0 && self.race_lost(node, dist, attacking)
-        {
+        if beyond_reach(node, tables.board(), dist, own_moves, attacking) {
             return false;
-        }
-        if node.left[1 - a.index()] == 0 && self.race_won(node, dist, depth, attacking) {
-            return true;
         }
         if attacking && own_moves <= 1 {
             // Only a move onto the goal wins (these nodes are a tenth of all: no table).
@@ -325,38 +320,6 @@ impl<'s, 'a, T: ConfigTables> Search<'s, 'a, T> {
             // first when searched deeper, was measured: 1-2% more nodes.)
             None => self.record(node, key, depth, !attacking, NO_MOVE),
         }
-    }
-
-    /// Whether the attacker, without walls and `dist` steps from its goal, loses the race:
-    /// the defender walks its shortest path home before the attacker can get there, and the
-    /// pawns are too far apart for the attacker's pawn to stand in its way (a pawn can
-    /// block another's step only from next to it: `Board::apart`). The defender's walls
-    /// are not needed, so this refutes at every depth.
-    fn race_lost(&self, node: &Node, dist: u8, attacking: bool) -> bool {
-        let tables = self.shared.tables;
-        let d = self.attacker.other();
-        let home = tables.distance(node.config, d, node.pawn(d)) as usize;
-        // The ply (from 0 at `node`) of the defender's last step home.
-        let last = 2 * home - if attacking { 1 } else { 2 };
-        let apart = tables.board().apart(node.pawns[0], node.pawns[1]);
-        // Pawns side by side no sooner than ply `apart - 1`; the attacker's moves before
-        // `last`, each one step, must bring it home.
-        last + 1 < apart && dist > own_moves(last as u8, attacking)
-    }
-
-    /// Whether the attacker, `dist` steps from its goal against a defender without walls,
-    /// walks home within `depth` plies before the defender can: neither pawn can stand in
-    /// the other's way before then (`race_lost`), and nothing else can lengthen the
-    /// attacker's path.
-    fn race_won(&self, node: &Node, dist: u8, depth: u8, attacking: bool) -> bool {
-        let tables = self.shared.tables;
-        let d = self.attacker.other();
-        let home = tables.distance(node.config, d, node.pawn(d)) as usize;
-        // The plies (from 0 at `node`) of the attacker's and of the defender's last steps.
-        let mine = 2 * dist as usize - if attacking { 2 } else { 1 };
-        let theirs = 2 * home - if attacking { 1 } else { 2 };
-        let apart = tables.board().apart(node.pawns[0], node.pawns[1]);
-        mine < depth as usize && mine < theirs && mine + 1 < apart
     }
 
     /// Whether the oracle, if any, knows the attacker cannot win from `node` at all.
