@@ -29,7 +29,8 @@ use crate::configs::ConfigTables;
 use crate::rules::geometry::{Board, Player};
 use crate::rules::walls::WallSet;
 use crate::support::own_line::Tally;
-use node::{Key, Move, NO_MOVE, WALL_BASE};
+use arrayvec::ArrayVec;
+use node::{Key, MAX_MOVES, Move, NO_MOVE, WALL_BASE};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicUsize, Ordering};
 use tt::TranspositionTable;
@@ -234,7 +235,13 @@ impl<'s, 'a, T: ConfigTables> Search<'s, 'a, T> {
     /// being left without a legal action (a draw), counts as failure. The answer depends only
     /// on (`node`, `depth`), which is what makes the transposition table sound. When the
     /// search is aborted (time limit) the return value is meaningless and nothing is stored.
+    #[inline(always)]
     pub fn attack(&mut self, node: &Node, depth: u8) -> bool {
+        self.attack_keyed(node, depth, None)
+    }
+
+    /// `attack`, given `node.key` if the caller computed it already (`deciding_move`).
+    fn attack_keyed(&mut self, node: &Node, depth: u8, key: Option<Key>) -> bool {
         self.nodes += 1;
         if depth == 0 {
             return false;
@@ -261,7 +268,7 @@ impl<'s, 'a, T: ConfigTables> Search<'s, 'a, T> {
         // for nothing; the root is asked in `attack_root`).
         // Start loading the table's bucket now, so that its cache miss overlaps the goal test
         // (measured: 8% less time on 3x7 with 5 walls) and the oracle's.
-        let key = node.key(tables);
+        let key = key.unwrap_or_else(|| node.key(tables));
         self.shared.tt.prefetch(key);
         if !attacking && self.oracle_refutes(node) {
             return false;
@@ -342,6 +349,11 @@ impl<'s, 'a, T: ConfigTables> Search<'s, 'a, T> {
         self.attack(&child, depth - 1) == (node.to_move == self.attacker)
     }
 
+    /// `decides` for the child `child`, of key `key` if known.
+    fn child_decides(&mut self, node: &Node, child: &Node, key: Option<Key>, depth: u8) -> bool {
+        self.attack_keyed(child, depth - 1, key) == (node.to_move == self.attacker)
+    }
+
     /// `mv` decided `node`: credit it and store the answer.
     fn decided(&mut self, node: &Node, key: Key, depth: u8, mv: Move) -> bool {
         self.shared.history.bump(node.to_move.index(), mv, depth);
@@ -371,8 +383,10 @@ impl<'s, 'a, T: ConfigTables> Search<'s, 'a, T> {
             rest
         };
         // The first move usually decides; when it did not, every other child will likely be
-        // searched: start loading all their table buckets at once (if they probe at all).
+        // searched: start loading all their table buckets at once (if they probe at all),
+        // keeping their keys for their searches.
         let attacking = node.to_move == self.attacker;
+        let mut keys = ArrayVec::<Key, MAX_MOVES>::new();
         if probes_table(depth - 1, !attacking) {
             // A child's key reads its configuration's record (with an on-demand store):
             // those loads are started first too.
@@ -382,21 +396,26 @@ impl<'s, 'a, T: ConfigTables> Search<'s, 'a, T> {
                 }
             }
             for r in rest {
-                self.shared.tt.prefetch(node.play(tables, r.mv).key(tables));
+                let key = node.play(tables, r.mv).key(tables);
+                self.shared.tt.prefetch(key);
+                keys.push(key);
             }
         }
+        let key = |i: usize| keys.get(i).copied();
         if depth < self.shared.split_depth {
-            return rest
-                .iter()
-                .map(|r| r.mv)
-                .find(|&mv| self.decides(node, mv, depth));
+            return rest.iter().enumerate().find_map(|(i, r)| {
+                let child = node.play(tables, r.mv);
+                self.child_decides(node, &child, key(i), depth)
+                    .then_some(r.mv)
+            });
         }
         let (shared, attacker) = (self.shared, self.attacker);
-        rest.par_iter().map(|r| r.mv).find_any(|&mv| {
+        rest.par_iter().enumerate().find_map_any(|(i, r)| {
             let mut search = Search::new(shared, attacker);
-            let hit = search.decides(node, mv, depth);
+            let child = node.play(tables, r.mv);
+            let hit = search.child_decides(node, &child, key(i), depth);
             search.report();
-            hit
+            hit.then_some(r.mv)
         })
     }
 
