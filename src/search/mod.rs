@@ -346,7 +346,7 @@ impl<'s, 'a, T: ConfigTables> Search<'s, 'a, T> {
     /// node, a refutation at a defender node.
     fn decides(&mut self, node: &Node, mv: Move, depth: u8) -> bool {
         let child = node.play(self.shared.tables, mv);
-        self.attack(&child, depth - 1) == (node.to_move == self.attacker)
+        self.child_decides(node, &child, None, depth)
     }
 
     /// `decides` for the child `child`, of key `key` if known.
