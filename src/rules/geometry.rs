@@ -108,6 +108,10 @@ pub struct Board {
     /// Squares of the first and of the last column, kept because moves need them constantly.
     first_col: Squares,
     last_col: Squares,
+    /// Every square, and each player's goal row (`Player::index`): read at every node of the
+    /// search, so kept rather than shifted out each time.
+    all: Squares,
+    goals: [Squares; 2],
 }
 
 impl Board {
@@ -130,12 +134,20 @@ impl Board {
             )));
         }
         let col = |c: usize| (0..height).fold(0 as Squares, |m, r| m | 1 << (r * width + c));
+        let squares = width * height;
+        let row = |r: usize| ((1 << width) - 1) << (r * width);
         Ok(Board {
             width: width as u8,
             height: height as u8,
             inv_width: (1u32 << 16).div_ceil(width as u32),
             first_col: col(0),
             last_col: col(width - 1),
+            all: if squares == MAX_SQUARES {
+                Squares::MAX
+            } else {
+                (1 << squares) - 1
+            },
+            goals: [row(height - 1), row(0)],
         })
     }
 
@@ -187,11 +199,7 @@ impl Board {
 
     /// Every square of the board.
     pub const fn all_squares(self) -> Squares {
-        if self.squares() == MAX_SQUARES {
-            Squares::MAX
-        } else {
-            (1 << self.squares()) - 1
-        }
+        self.all
     }
 
     pub const fn row_mask(self, row: usize) -> Squares {
@@ -228,10 +236,7 @@ impl Board {
 
     /// The row a player must reach, as a square set.
     pub const fn goal(self, player: Player) -> Squares {
-        match player {
-            Player::One => self.row_mask(self.height() - 1),
-            Player::Two => self.row_mask(0),
-        }
+        self.goals[player.index()]
     }
 
     /// A player's starting square: column `floor(W/2)` of their home row.
