@@ -80,7 +80,7 @@ impl<M: BitMask> OpenEdges<M> {
         let w = board.width();
         let all = M::narrow(board.all_squares());
         let not_top = all >> w;
-        let not_bottom = all & !M::narrow(board.row_mask(0));
+        let not_bottom = all & !M::narrow(board.bottom_row());
         let not_right = M::narrow(board.not_last_col());
         let not_left = M::narrow(board.not_first_col());
         OpenEdges {

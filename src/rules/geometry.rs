@@ -239,6 +239,11 @@ impl Board {
         self.goals[player.index()]
     }
 
+    /// The squares of row 0 (Player 2's goal row).
+    pub const fn bottom_row(self) -> Squares {
+        self.goals[Player::Two.index()]
+    }
+
     /// A player's starting square: column `floor(W/2)` of their home row.
     pub const fn start(self, player: Player) -> Square {
         match player {
