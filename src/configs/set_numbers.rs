@@ -22,7 +22,8 @@ const MOST_TABLE_BYTES: u64 = 64 << 20;
 pub enum SetNumbers {
     AllSets(AllSets),
     Configurations {
-        rank: ProfileRank,
+        /// Boxed: a table's board and counts make it far larger than `AllSets`.
+        rank: Box<ProfileRank>,
         /// `offset[k]`: how many configurations have fewer than `k` walls.
         offset: Vec<u64>,
     },
@@ -43,7 +44,7 @@ impl SetNumbers {
         if ProfileRank::estimate_bytes(board, most)? > MOST_TABLE_BYTES {
             return None;
         }
-        let rank = ProfileRank::new(board, most);
+        let rank = Box::new(ProfileRank::new(board, most));
         let mut offset = vec![0u64];
         for k in 0..=most {
             offset.push(offset[k].checked_add(rank.count(k))?);
