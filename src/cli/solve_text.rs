@@ -19,12 +19,17 @@ use super::progress::Bars;
 /// What Ctrl-C says of the checkpoint `path` under `options`: (when the file exists, when
 /// it does not).
 pub fn checkpoint_hints(path: &Path, options: &SolveOptions) -> (String, String) {
-    let layers = match &options.save {
-        Some(to) if to.resume => format!(
-            " (the analysis goes on from the layers in {})",
-            to.dir.display()
+    // Without a checkpoint, an analysis through a scratch directory still goes on from
+    // its layers; only a search alone starts over.
+    let (layers, unsaved) = match &options.save {
+        Some(to) if to.resume => (
+            format!(
+                " (the analysis goes on from the layers in {})",
+                to.dir.display()
+            ),
+            "go on",
         ),
-        _ => String::new(),
+        _ => (String::new(), "start over"),
     };
     let file = path.display();
     (
@@ -34,7 +39,7 @@ pub fn checkpoint_hints(path: &Path, options: &SolveOptions) -> (String, String)
         ),
         format!(
             "interrupted: {file} does not exist: no checkpoint was saved{layers}; run the \
-             same command again to start over"
+             same command again to {unsaved}"
         ),
     )
 }
@@ -236,5 +241,34 @@ mod tests {
             "{cut}"
         );
         assert!(!text(Vec::new()).contains("the first"));
+    }
+
+    /// Ctrl-C before any checkpoint was saved: an analysis through a scratch directory goes
+    /// on from its layers all the same; a search alone starts over.
+    #[test]
+    fn an_unsaved_checkpoint_says_whether_the_next_run_goes_on() {
+        let path = Path::new("cell.checkpoint");
+        let (_, search) = checkpoint_hints(path, &SolveOptions::default());
+        assert!(
+            search.ends_with("run the same command again to start over"),
+            "{search}"
+        );
+        let scratch = SolveOptions {
+            save: Some(quoridor_solver::retro::saved_dir::Target {
+                dir: "layers".into(),
+                replace: false,
+                resume: true,
+                ranks: None,
+            }),
+            ..SolveOptions::default()
+        };
+        let (saved, unsaved) = checkpoint_hints(path, &scratch);
+        for hint in [saved, unsaved] {
+            assert!(hint.contains("goes on from the layers in layers"), "{hint}");
+            assert!(
+                hint.ends_with("run the same command again to go on"),
+                "{hint}"
+            );
+        }
     }
 }
