@@ -114,6 +114,11 @@ pub struct Board {
     goals: [Squares; 2],
 }
 
+/// The squares of row `row` of a board `width` columns wide.
+const fn row_bits(width: usize, row: usize) -> Squares {
+    ((1 << width) - 1) << (row * width)
+}
+
 impl Board {
     /// The board `width` columns by `height` rows, or an error naming the limit it breaks.
     pub fn new(width: usize, height: usize) -> Result<Board> {
@@ -135,7 +140,6 @@ impl Board {
         }
         let col = |c: usize| (0..height).fold(0 as Squares, |m, r| m | 1 << (r * width + c));
         let squares = width * height;
-        let row = |r: usize| ((1 << width) - 1) << (r * width);
         Ok(Board {
             width: width as u8,
             height: height as u8,
@@ -147,7 +151,7 @@ impl Board {
             } else {
                 (1 << squares) - 1
             },
-            goals: [row(height - 1), row(0)],
+            goals: [row_bits(width, height - 1), row_bits(width, 0)],
         })
     }
 
@@ -203,7 +207,7 @@ impl Board {
     }
 
     pub const fn row_mask(self, row: usize) -> Squares {
-        ((1 << self.width()) - 1) << (row * self.width())
+        row_bits(self.width(), row)
     }
 
     pub fn col_mask(self, col: usize) -> Squares {
