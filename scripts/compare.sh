@@ -6,12 +6,14 @@
 #   scripts/compare.sh OLD_BIN NEW_BIN [RUNS]      (RUNS each, default 3)
 #   JOBS="solve 3x7 --walls 5 --method search" scripts/compare.sh OLD NEW
 #       only these commands (one per line), instead of the default set below
+#   JOBS="solve 5x5 --walls 4 --method retro --precision exact --memory 96M --scratch {scratch}"
+#       {scratch} is a new empty directory for each run (an analysis in parts from nothing)
 #
 # Prints per command and binary: the median, the lowest and the highest seconds of the
 # runs, the peak memory of the last run, and `same` or `DIFFER` for the answers.
 # Run it with nothing else running: the machine has 2 cores.
 set -euo pipefail
-[ $# -ge 2 ] || { sed -n 2,11p "$0"; exit 2; }
+[ $# -ge 2 ] || { sed -n 2,13p "$0"; exit 2; }
 old=$1; new=$2; runs=${3:-3}
 default_jobs="solve 3x7 --walls 5 --method search --threads 2
 solve 5x5 --walls 4 --method search --threads 2
@@ -30,8 +32,11 @@ while IFS= read -r job; do
   for i in $(seq "$runs"); do
     for which in old new; do
       bin=$old; [ $which = new ] && bin=$new
+      run=${job//\{scratch\}/$out/scratch}
+      rm -rf "$out/scratch"
       # shellcheck disable=SC2086
-      /usr/bin/time -f '%e %M' -o "$out/$which.$i.time" $bin $job --json > "$out/$which.$i.json" 2>/dev/null
+      /usr/bin/time -f '%e %M' -o "$out/$which.$i.time" $bin $run --json > "$out/$which.$i.json" 2>/dev/null
+      rm -rf "$out/scratch"
     done
   done
   python3 - "$out" "$runs" "$job" <<'PY'

@@ -9,11 +9,17 @@ use quoridor_solver::cell::plan::{AcrossCosts, Costs, on_demand_split};
 use quoridor_solver::cell::solve::PlanReport;
 use quoridor_solver::cell::solver::SolveOptions;
 use quoridor_solver::error::{count, format_bytes};
-use quoridor_solver::retro;
+use quoridor_solver::retro::{self, Above, LayerCost};
 
 /// `solve --plan`: the planner's decision and its memory against the budget, then what each
 /// way to solve the cell would take (and across ranks, when asked).
-pub fn write_plan(report: &PlanReport, options: &SolveOptions, out: &mut dyn Write) -> Result<()> {
+/// With `verbose`, the analysis in parts also layer by layer.
+pub fn write_plan(
+    report: &PlanReport,
+    options: &SolveOptions,
+    verbose: bool,
+    out: &mut dyn Write,
+) -> Result<()> {
     writeln!(out, "{}", report.decision.why)?;
     let budget = format_bytes(options.memory_budget);
     let need = format_bytes(report.decision.need.bytes);
@@ -37,6 +43,11 @@ pub fn write_plan(report: &PlanReport, options: &SolveOptions, out: &mut dyn Wri
     }
     for line in costs_lines(&report.costs) {
         writeln!(out, "{line}")?;
+    }
+    if verbose {
+        for line in layer_lines(&report.costs) {
+            writeln!(out, "{line}")?;
+        }
     }
     for line in report.across.iter().flat_map(across_lines) {
         writeln!(out, "{line}")?;
@@ -94,6 +105,38 @@ fn costs_lines(c: &Costs) -> Vec<String> {
     lines
 }
 
+/// The analysis in parts at the budget layer by layer, exact and compact, as lines of
+/// text: what a run through the disk prints as it goes can be read against it.
+fn layer_lines(c: &Costs) -> Vec<String> {
+    let [Some(exact), Some(compact)] = &c.parts_layers else {
+        return vec![];
+    };
+    let side = |l: &LayerCost| {
+        let above = match l.above {
+            Above::Nothing => "nothing above",
+            Above::Pulled(_) => "the layer above held",
+            Above::Pushed(_) => "the layer above read by each part",
+        };
+        format!("{}, {above}, {}", count(l.parts, "part"), hours(l.seconds))
+    };
+    let mut lines = vec![
+        "in parts at this budget, layer by layer (walls placed; the analysis skips the \
+         placements of a pawn cut off from its goal):"
+            .into(),
+    ];
+    lines.extend(exact.iter().zip(compact).map(|(e, c)| {
+        format!(
+            "  layer {}: {:.3e} placements, about {:.3e} solved; exact {}; compact {}",
+            e.layer,
+            e.positions,
+            e.solved,
+            side(e),
+            side(c)
+        )
+    }));
+    lines
+}
+
 /// The costs across ranks as lines of text.
 fn across_lines(c: &AcrossCosts) -> Vec<String> {
     let b = format_bytes;
@@ -148,6 +191,11 @@ mod tests {
     fn the_costs_are_six_lines_or_none_for_the_analysis() {
         let c = Costs::of(Cell::new(Board::new(5, 5).unwrap(), 4), 1 << 30);
         assert_eq!(costs_lines(&c).len(), 6);
+        // A line per layer (walls placed 8 down to 0) under a heading, the most walls first.
+        let layers = layer_lines(&c);
+        assert_eq!(layers.len(), 10);
+        assert!(layers[1].starts_with("  layer 8: ") && layers[9].starts_with("  layer 0: "));
+        assert!(layers[1].contains("nothing above") && layers[2].contains("the layer above"));
         let big = Costs::of(Cell::new(Board::new(9, 9).unwrap(), 3), 1 << 30);
         assert!(costs_lines(&big).last().unwrap().contains("none"));
         let across = AcrossCosts::of(Cell::new(Board::new(5, 5).unwrap(), 4), 4);

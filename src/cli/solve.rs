@@ -169,6 +169,8 @@ pub struct Solve {
     ranks: Option<u16>,
     stats: bool,
     distributed: bool,
+    /// With --plan: also the analysis in parts layer by layer.
+    verbose: bool,
     options: SolveOptions,
 }
 
@@ -233,6 +235,7 @@ impl SolveArgs {
             ranks: self.ranks,
             stats: self.stats,
             distributed: self.distributed,
+            verbose: self.verbose,
             options,
         })
     }
@@ -253,7 +256,8 @@ pub fn run(s: Solve, bars: &Bars, out: &mut dyn Write) -> Result<ExitCode> {
 /// Solves (or plans) the cell in this process: the whole of `solve` but `--distributed`.
 fn solve_here(s: Solve, bars: &Bars, out: &mut dyn Write) -> Result<ExitCode> {
     if s.plan {
-        write_plan(&plan_report(s.cell, &s.options, s.ranks), &s.options, out)?;
+        let report = plan_report(s.cell, &s.options, s.ranks);
+        write_plan(&report, &s.options, s.verbose, out)?;
         return Ok(ExitCode::SUCCESS);
     }
     // Where a search keeps a checkpoint (from the start, or for the length after a compact

@@ -113,7 +113,8 @@ pub use engine::store::Precision;
 pub use engine::value::{RetroResult, RetroStats, Value};
 pub use engine::{ranks, source};
 pub use format::{sampled, saved, saved_dir, spill};
-pub use run::estimate::{Keep, RetroEstimate, cell_estimate, estimate, pushes_last};
+pub use run::estimate::{Keep, LayerCost, RetroEstimate, cell_estimate, estimate, pushes_last};
+pub use run::sizing::Above;
 
 use crate::error::{Error, Result};
 use crate::support::progress::Progress;

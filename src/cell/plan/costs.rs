@@ -5,7 +5,7 @@
 //! needs.
 
 use crate::cell::estimate::CellEstimate;
-use crate::retro::{self, Keep, Precision};
+use crate::retro::{self, Keep, LayerCost, Precision};
 use crate::rules::cell::Cell;
 
 /// The costs of one cell.
@@ -33,6 +33,9 @@ pub struct Costs {
     pub seconds: f64,
     pub ranked_seconds: f64,
     pub parts_seconds: [Option<f64>; 2],
+    /// The analysis in parts at the budget layer by layer, exact and compact (`None`: its
+    /// least part does not fit).
+    pub parts_layers: [Option<Vec<LayerCost>>; 2],
     /// Whether the board is one the analysis handles.
     pub retro_board: bool,
 }
@@ -44,6 +47,8 @@ impl Costs {
         let e = CellEstimate::new(board, walls);
         let r = &e.retro;
         let least = |p: Precision| r.peak_in_parts(p, r.least_part(p));
+        let parts_layers =
+            [Precision::Exact, Precision::Compact].map(|p| super::in_parts_layers(&e, p, budget));
         Costs {
             positions: r.positions,
             tables_bytes: e.tables.bytes,
@@ -57,8 +62,10 @@ impl Costs {
             values_compact: r.values_bytes(Precision::Compact),
             seconds: e.retro_seconds(),
             ranked_seconds: e.ranked_seconds(),
-            parts_seconds: [Precision::Exact, Precision::Compact]
-                .map(|p| super::in_parts_seconds(&e, p, budget)),
+            parts_seconds: parts_layers
+                .clone()
+                .map(|l| l.map(|l| l.iter().map(|l| l.seconds).sum())),
+            parts_layers,
             retro_board: retro::handles(board),
         }
     }

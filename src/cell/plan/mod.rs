@@ -41,8 +41,8 @@ pub use ask::{
 pub use costs::{AcrossCosts, Costs};
 pub use decide::{Decision, analysis_fits, decide};
 pub use need::{
-    Need, in_parts_seconds, ranked_analysis_budget, retro_configs_bytes, retro_in_memory_need,
-    retro_over_ranked, retro_precision, through_disk_need,
+    Need, in_parts_layers, in_parts_seconds, ranked_analysis_budget, retro_configs_bytes,
+    retro_in_memory_need, retro_over_ranked, retro_precision, through_disk_need,
 };
 pub use refuse::{
     Asked, refuse_ignored_precision, refuse_ignored_search_flags, refuse_search_flags,
@@ -315,9 +315,10 @@ mod tests {
             in_parts_seconds(&e, Precision::Compact, gib * GIB).unwrap()
         };
         assert!(at(5, 11, 3, 8) > at(5, 11, 3, 14) && at(5, 11, 3, 14) > at(5, 11, 3, 21));
+        // 6x5 with 10 walls at 20G: its layers took 4,739 s in all (2026-11-28, the runs
+        // of results/strong/logs/6x5-w10-compact-{5745663,ca7b25d,474edb7}-*.err).
         let near = |planned: f64, taken: f64| (planned / taken - 1.0).abs() < 0.1;
-        assert!(near(at(5, 11, 3, 14), 6401.0), "{}", at(5, 11, 3, 14));
-        assert!(near(at(8, 5, 4, 21), 7770.0), "{}", at(8, 5, 4, 21));
+        assert!(near(at(6, 5, 10, 20), 4739.0), "{}", at(6, 5, 10, 20));
         let e = CellEstimate::new(Board::new(5, 11).unwrap(), 3);
         assert!(in_parts_seconds(&e, Precision::Compact, 64 << 20).is_none());
     }

@@ -6,7 +6,7 @@ use super::ask::{
     EAGER_SLACK_BYTES, MIN_ON_DEMAND_BYTES, Method, ON_DEMAND_SLACK_BYTES, SolveOptions, Store,
 };
 use crate::cell::estimate::CellEstimate;
-use crate::retro::{Keep, Precision, RetroEstimate};
+use crate::retro::{Keep, LayerCost, Precision, RetroEstimate};
 use crate::rules::cell::Cell;
 use crate::rules::geometry::Board;
 
@@ -172,9 +172,19 @@ pub fn ranked_analysis_budget(ranked_bytes: u64, precision: Precision, budget: u
 /// The seconds of the analysis in parts over the ranked numbering at `precision` within
 /// `budget` (`RetroEstimate::in_parts_seconds`); `None` where its least part does not fit.
 pub fn in_parts_seconds(estimate: &CellEstimate, precision: Precision, budget: u64) -> Option<f64> {
+    let layers = in_parts_layers(estimate, precision, budget)?;
+    Some(layers.iter().map(|l| l.seconds).sum())
+}
+
+/// `in_parts_seconds` layer by layer (`RetroEstimate::in_parts_layers`).
+pub fn in_parts_layers(
+    estimate: &CellEstimate,
+    precision: Precision,
+    budget: u64,
+) -> Option<Vec<LayerCost>> {
     let analysis = ranked_analysis_budget(estimate.ranked_bytes, precision, budget);
     let room = analysis.saturating_sub(estimate.ranked_bytes);
-    estimate.retro.in_parts_seconds(precision, room)
+    estimate.retro.in_parts_layers(precision, room)
 }
 
 /// The least memory of the compact analysis in parts through a directory over the ranked

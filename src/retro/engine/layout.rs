@@ -340,6 +340,14 @@ impl Layout {
         (&self.maps[view.map], view.map & TURN != 0)
     }
 
+    /// The stored configuration (its rank in its layer's store order) that holds `config`'s
+    /// positions with Player 2 to move: that of its half turn (`view`'s `start`, in
+    /// configurations rather than slots).
+    #[inline(always)]
+    pub fn stored_turned(&self, config: ConfigId) -> usize {
+        (self.dense[self.turned[config as usize] as usize] & !MIRRORED) as usize
+    }
+
     /// Starts loading what `view` reads of `config`'s indices for either side to move, so
     /// that the views of a block's children do not wait for memory one after the other.
     #[inline(always)]

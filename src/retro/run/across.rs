@@ -281,6 +281,7 @@ fn push_layer_above<P: Packing>(
         to: Parents {
             parents,
             slots: &shares_slots[me],
+            inside: None,
             mirror: &symmetry::cell_maps(source.board())[symmetry::MIRROR],
         },
     };

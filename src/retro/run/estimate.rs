@@ -2,6 +2,7 @@
 //! before anything is allocated: positions, the peak bytes of each way to run it (layers
 //! kept, in parts through a directory), the bytes of its values.
 
+use super::live;
 use super::sizing;
 use crate::retro::engine::layout;
 use crate::retro::engine::source::ConfigSource;
@@ -11,7 +12,7 @@ use crate::rules::geometry::Board;
 use std::ops::Range;
 
 /// What a retrograde analysis of a cell will take, known before anything is allocated.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct RetroEstimate {
     /// Every (configuration, split, ordered pair of distinct cells, side to move), cut-off
     /// pawns included: an upper bound on the positions.
@@ -29,10 +30,29 @@ pub struct RetroEstimate {
     pub(in crate::retro) split_slots: Vec<u128>,
     /// Placements of each layer (`positions`, layer by layer).
     pub(in crate::retro) layer_positions: Vec<u128>,
+    /// The share of each layer's placements the analysis solves, sampled (`live.rs`): it
+    /// skips those with a pawn cut off.
+    pub(in crate::retro) live_shares: Vec<f64>,
     /// Bytes of the layout's indices.
     pub(in crate::retro) index: u128,
     /// Slots of a stored block.
     pub(in crate::retro) block: u128,
+}
+
+/// One layer of the analysis in parts as the estimate sees it (`in_parts_layers`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct LayerCost {
+    /// Walls placed.
+    pub layer: usize,
+    /// Its placements (`RetroEstimate::positions`, this layer's), and those the analysis
+    /// solves (sampled, `live.rs`), which its seconds count.
+    pub positions: f64,
+    pub solved: f64,
+    pub parts: usize,
+    /// What it reads of the layer above.
+    pub above: sizing::Above,
+    /// At the rates measured (2 cores).
+    pub seconds: f64,
 }
 
 impl RetroEstimate {
@@ -97,8 +117,8 @@ impl RetroEstimate {
 
     /// The peak bytes of an analysis at `precision` in parts (`parts.rs`) of at most
     /// `part_bytes`, besides the configurations: the part, the pieces of the stream, the
-    /// files' writers, the layout's indices, and layers 0 and 1, read back at the end for
-    /// the start's value.
+    /// files' writers, the layout's indices and a part's bits of them, and layers 0 and 1,
+    /// read back at the end for the start's value.
     pub fn peak_in_parts(&self, precision: Precision, part_bytes: u64) -> u64 {
         let n = self.walls_per_player;
         let low: u128 = (0..self.layers.min(2))
@@ -110,7 +130,10 @@ impl RetroEstimate {
             .unwrap_or(0);
         let stream = sizing::STREAM_PIECES * sizing::piece_bytes(part_bytes);
         let writers = splits as u64 * sizing::WRITER_BYTES;
-        let fixed = self.index + low + (stream + writers + sizing::SLACK_BYTES) as u128;
+        // A part's bit a configuration of the layer below a pushed pass (`parts::InPart`):
+        // the indices take 8 bytes a configuration.
+        let in_part = self.index / 64;
+        let fixed = self.index + in_part + low + (stream + writers + sizing::SLACK_BYTES) as u128;
         let part = part_bytes as u128 + (part_bytes / sizing::PART_SLACK_DIVISOR) as u128;
         u64::try_from(fixed + part).unwrap_or(u64::MAX)
     }
@@ -131,37 +154,50 @@ impl RetroEstimate {
     }
 
     /// The seconds of the analysis in parts at `precision` in `room` (the budget less the
-    /// configurations), at the rates measured (`sizing::layer_seconds`): each layer's
-    /// positions, and for each of its parts a read of the layer above. The parts are taken
-    /// as even; the analysis cuts them at segments' ends (as many, give or take one). The
-    /// placements counted include pawns cut off from their goal, which the analysis skips:
-    /// the time errs long where walls cut many off (7x5 with 5 walls: 18 %). `None` where
-    /// the least part does not fit.
+    /// configurations), at the rates measured (`sizing::layer_seconds`), layer by layer
+    /// (`in_parts_layers`). `None` where the least part does not fit.
     pub fn in_parts_seconds(&self, precision: Precision, room: u64) -> Option<f64> {
+        let layers = self.in_parts_layers(precision, room)?;
+        Some(layers.iter().map(|l| l.seconds).sum())
+    }
+
+    /// Each layer of the analysis in parts at `precision` in `room`, from the most walls
+    /// down: its positions, its parts, what it reads of the layer above and its seconds at
+    /// the rates measured (`sizing::layer_seconds`): its positions, and for each of its
+    /// parts a read of the layer above, or one read where that layer is held, each counted
+    /// in the positions the analysis solves, not in placements (`live.rs`). The parts are
+    /// taken as even; the analysis cuts them at segments' ends (as many, give or take one).
+    /// `None` where the least part does not fit.
+    pub fn in_parts_layers(&self, precision: Precision, room: u64) -> Option<Vec<LayerCost>> {
         let part_bytes = self.part_bytes(precision, room);
         if part_bytes < self.least_part(precision) {
             return None;
         }
-        let seconds = (0..self.layers)
-            .map(|k| {
-                let own = self.layer_positions[k] as f64;
-                let above = self.layer_positions.get(k + 1).map(|&a| {
-                    let bytes = u64::try_from(self.layer_bytes(precision, k + 1));
-                    (a as f64, bytes.unwrap_or(u64::MAX))
-                });
-                let splits = layout::splits(self.walls_per_player, k).1;
-                let per_byte = precision.per_byte() as usize;
-                let least = sizing::least_part_bytes(splits, self.block as usize, per_byte);
-                let (above, part) = sizing::above_and_part(above, part_bytes, least);
-                let parts = self
-                    .layer_bytes(precision, k)
-                    .div_ceil(part.max(1) as u128)
-                    .max(1);
-                let parts = parts as usize;
-                sizing::layer_seconds(precision, own, above, (parts, parts))
-            })
-            .sum();
-        Some(seconds)
+        let solved = |k: usize| self.layer_positions[k] as f64 * self.live_shares[k];
+        let layer = |k: usize| {
+            let own = solved(k);
+            let above = (k + 1 < self.layers).then(|| {
+                let bytes = u64::try_from(self.layer_bytes(precision, k + 1));
+                (solved(k + 1), bytes.unwrap_or(u64::MAX))
+            });
+            let splits = layout::splits(self.walls_per_player, k).1;
+            let per_byte = precision.per_byte() as usize;
+            let least = sizing::least_part_bytes(splits, self.block as usize, per_byte);
+            let (above, part) = sizing::above_and_part(above, part_bytes, least);
+            let parts = self
+                .layer_bytes(precision, k)
+                .div_ceil(part.max(1) as u128)
+                .max(1) as usize;
+            LayerCost {
+                layer: k,
+                positions: self.layer_positions[k] as f64,
+                solved: own,
+                parts,
+                above,
+                seconds: sizing::layer_seconds(precision, own, above, (parts, parts)),
+            }
+        };
+        Some((0..self.layers).rev().map(layer).collect())
     }
 
     /// The bytes of the layout's indices (`layout::index_bytes`), which the analysis in
@@ -307,6 +343,7 @@ pub fn estimate(
         walls_per_player,
         split_slots,
         layer_positions,
+        live_shares: live::live_shares(board, layers),
         index: layout::index_bytes(configurations, stored_configs),
         block,
     };

@@ -7,6 +7,7 @@
 pub(super) mod across;
 pub(super) mod driver;
 pub(super) mod estimate;
+pub(super) mod live;
 pub(super) mod pace;
 pub(super) mod parts;
 pub(super) mod read_back;

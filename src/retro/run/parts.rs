@@ -33,6 +33,7 @@
 //! pass over layer `k + 1` per part of layer `k`, or one in all where it is held.
 
 use super::estimate::{RetroEstimate, cell_estimate};
+use super::live;
 use super::pace::{Pace, too_deep};
 use super::read_back::{kept_after_parts, read_back};
 use super::sizing::{self, Above};
@@ -119,6 +120,7 @@ fn run_in_parts<'t, P: Packing>(
     let layers = layout.layers();
     let written_from = spill.written_from();
     let slots = |ks: Range<usize>| ks.map(|k| layout.layer_len(k) as u64).sum::<u64>();
+    let shares = live::live_shares(configs.board(), layers);
     progress.begin("retrograde analysis in parts", slots(0..layers));
     let mut stats = RetroStats::default();
     if written_from < layers {
@@ -148,13 +150,19 @@ fn run_in_parts<'t, P: Packing>(
         .partial()
         .filter(|&(k, _)| k < written_from)
         .map_or((0, 0.0), |(k, from)| {
-            done_before::<P>(&layout, k, part_size, from)
+            done_before::<P>((&layout, &shares), k, part_size, from)
         });
     let work: f64 = (0..written_from)
         .map(|k| {
             let (above, _) = above_of(&layout, k, P::PER_BYTE, part_size);
             let parts = plans[k].len();
-            sizing::layer_seconds(precision, slots(k..k + 1) as f64, above, (parts, parts))
+            work(
+                precision,
+                &shares,
+                (k, slots(k..k + 1) as f64),
+                above,
+                (parts, parts),
+            )
         })
         .sum::<f64>()
         - work_done;
@@ -203,8 +211,14 @@ fn run_in_parts<'t, P: Packing>(
                 crate::error::format_bytes(held as u64)
             )),
         }
-        let layer_stats =
-            solve_layer::<P>(configs, &layout, k, spill, part_size, (progress, &mut pace))?;
+        let layer_stats = solve_layer::<P>(
+            configs,
+            (&layout, &shares),
+            k,
+            spill,
+            part_size,
+            (progress, &mut pace),
+        )?;
         stats = stats + layer_stats;
         pace.layer_done(k, 0, progress);
     }
@@ -276,7 +290,7 @@ pub fn plan_from(
 /// (written), and writes it there; returns its counts.
 pub fn solve_layer<P: Packing>(
     source: &dyn ConfigSource,
-    layout: &Layout,
+    (layout, shares): (&Layout, &[f64]),
     k: usize,
     spill: &mut Spill,
     part_bytes: usize,
@@ -292,7 +306,7 @@ pub fn solve_layer<P: Packing>(
     };
     let precision = packing_precision::<P>();
     let of = plan(layout, k, P::PER_BYTE, part_bytes).len();
-    let (before, work_before) = done_before::<P>(layout, k, part_bytes, from);
+    let (before, work_before) = done_before::<P>((layout, shares), k, part_bytes, from);
     progress.advance(before as u64);
     pace.skip(work_before);
     for (i, ranks) in parts.iter().enumerate() {
@@ -306,7 +320,9 @@ pub fn solve_layer<P: Packing>(
             let slots = ranks.start * per_config..ranks.end * per_config;
             let parents: Vec<&[AtomicU8]> = stores.iter_mut().map(|s| store::atomic(s)).collect();
             let piece = sizing::piece_bytes(part_bytes as u64) as usize;
-            push_layer_above::<P>(source, layout, (k + 1, piece), spill, &parents, slots)?;
+            let inside = InPart::new(layout, source.layer(k), ranks.clone());
+            let to = (&parents[..], slots, &inside);
+            push_layer_above::<P>(source, layout, (k + 1, piece), spill, to)?;
         }
         stats = stats + solve_stores::<P>(source, layout, (k, ranks.clone()), &mut stores, below)?;
         crate::retro::engine::stop::check_stop()?;
@@ -316,18 +332,38 @@ pub fn solve_layer<P: Packing>(
         }
         let slots = ranks.len() * per_config * layout.splits(k);
         progress.advance(slots as u64);
-        let work = sizing::layer_seconds(precision, slots as f64, above, (1, of.max(parts.len())));
+        let work = work(
+            precision,
+            shares,
+            (k, slots as f64),
+            above,
+            (1, of.max(parts.len())),
+        );
         pace.part_done(k, (i + 1, parts.len()), (slots, work), progress);
     }
     spill.finish_layer(writer, stats, progress)?;
     Ok(stats)
 }
 
+/// `sizing::layer_seconds` of `own` slots of layer `k` and of `above` (`above_of`), each
+/// counted at the share of its layer's placements the analysis solves (`live.rs`): it
+/// skips those with a pawn cut off.
+fn work(
+    precision: Precision,
+    shares: &[f64],
+    (k, own): (usize, f64),
+    above: Above,
+    parts: (usize, usize),
+) -> f64 {
+    let above = above.scaled(shares.get(k + 1).copied().unwrap_or(1.0));
+    sizing::layer_seconds(precision, own * shares[k], above, parts)
+}
+
 /// The stored slots of layer `k` that an earlier run solved, its first `from` stored
-/// configurations, and their work (`sizing::layer_seconds`, in slots): each part it did read the
-/// layer above. (About: the parts left are cut evenly again, a part more or fewer.)
+/// configurations, and their work (`work`, in slots): each part it did read the layer
+/// above. (About: the parts left are cut evenly again, a part more or fewer.)
 pub fn done_before<P: Packing>(
-    layout: &Layout,
+    (layout, shares): (&Layout, &[f64]),
     k: usize,
     part_bytes: usize,
     from: usize,
@@ -336,9 +372,10 @@ pub fn done_before<P: Packing>(
     let (above, _) = above_of(layout, k, P::PER_BYTE, part_bytes);
     let of = plan(layout, k, P::PER_BYTE, part_bytes).len();
     let left = plan_from(layout, k, (P::PER_BYTE, part_bytes), from).len();
-    let work = sizing::layer_seconds(
+    let work = work(
         packing_precision::<P>(),
-        slots as f64,
+        shares,
+        (k, slots as f64),
         above,
         (of.saturating_sub(left), of),
     );
@@ -429,8 +466,7 @@ fn push_layer_above<P: Packing>(
     layout: &Layout,
     (c, piece_bytes): (usize, usize),
     spill: &Spill,
-    parents: &[&[AtomicU8]],
-    slots: Range<usize>,
+    (parents, slots, inside): (&[&[AtomicU8]], Range<usize>, &InPart),
 ) -> Result<()> {
     let splits = splits_pushed(layout, c);
     if splits.is_empty() {
@@ -457,6 +493,7 @@ fn push_layer_above<P: Packing>(
             let to = Parents {
                 parents,
                 slots: &slots,
+                inside: Some(inside),
                 mirror,
             };
             push_stored::<P>(source, layout, (c, r), (&splits, &blocks), to);
@@ -471,12 +508,58 @@ pub(in crate::retro) const MAX_SPLITS: usize = MAX_WALLS_PER_PLAYER as usize + 1
 const MAX_WALLS: usize = 2 * MAX_WALLS_PER_PLAYER as usize;
 
 /// Where the pushes of a pass go: the part's stores by split (`parents`), the slots of
-/// the part or share (`slots`), and the board's mirror for parents that are their own image.
+/// the part or share (`slots`), the configurations stored there when known (`inside`),
+/// and the board's mirror for parents that are their own image.
 #[derive(Clone, Copy)]
 pub(in crate::retro) struct Parents<'a> {
     pub parents: &'a [&'a [AtomicU8]],
     pub slots: &'a Range<usize>,
+    pub inside: Option<&'a InPart>,
     pub mirror: &'a [crate::rules::geometry::Square; crate::rules::geometry::MAX_SQUARES],
+}
+
+/// The configurations of a layer whose positions with Player 2 to move a part stores (a
+/// run of its stored configurations), a bit each by id: a pass over the layer above tests
+/// each parent's bit, where finding its stored configuration in the layout's indices
+/// (`Layout::view`, two reads at random) took 46 % of a pass of 5x7 with 5 walls (layer 9,
+/// 5 parts, perf, 2026-11-29), and most parents are in other parts. An eighth of a byte a
+/// configuration of the layer (`RetroEstimate::peak_in_parts` counts it).
+pub(in crate::retro) struct InPart {
+    first: ConfigId,
+    bits: Vec<u64>,
+}
+
+impl InPart {
+    /// The configurations of `ids` (a layer's) held by the stored configurations `stored`.
+    pub(in crate::retro) fn new(
+        layout: &Layout,
+        ids: Range<ConfigId>,
+        stored: Range<usize>,
+    ) -> InPart {
+        let (first, end) = (ids.start as usize, ids.end as usize);
+        let bits = (first..end)
+            .step_by(64)
+            .collect::<Vec<_>>()
+            .into_par_iter()
+            .map(|from| {
+                (from..(from + 64).min(end)).fold(0u64, |word, id| {
+                    let held = stored.contains(&layout.stored_turned(id as ConfigId));
+                    word | (held as u64) << (id - from)
+                })
+            })
+            .collect();
+        InPart {
+            first: ids.start,
+            bits,
+        }
+    }
+
+    /// Whether configuration `id` of the layer is held.
+    #[inline(always)]
+    pub(in crate::retro) fn contains(&self, id: ConfigId) -> bool {
+        let i = (id - self.first) as usize;
+        self.bits[i / 64] >> (i % 64) & 1 == 1
+    }
 }
 
 /// Pushes the Player 1 half of stored configuration `r` of layer `c`, in each split of
@@ -497,8 +580,13 @@ pub(in crate::retro) fn push_stored<P: Packing>(
     let some_left1 = layout.split_left(c, splits[0])[0];
     let mut found: ArrayVec<(ConfigId, bool), MAX_WALLS> = ArrayVec::new();
     layer::for_each_parent(source, walls, |parent, images| {
-        let start = layout.view(c - 1, parent, some_left1, Player::Two).start;
-        if to.slots.contains(&start) {
+        let held = match to.inside {
+            Some(inside) => inside.contains(parent),
+            None => to
+                .slots
+                .contains(&layout.view(c - 1, parent, some_left1, Player::Two).start),
+        };
+        if held {
             found.push((parent, images));
         }
     });
@@ -537,24 +625,30 @@ mod tests {
     /// one more part's worth at each part's end, and the whole layer's work (every part's
     /// read of the layer above) at its end, what the run in parts counts for a layer.
     /// Returns the most parts of a layer.
-    fn check<P: Packing>(layout: &Layout, part_bytes: usize) -> usize {
+    fn check<P: Packing>(layout: (&Layout, &[f64]), part_bytes: usize) -> usize {
+        let shares = layout.1;
         let mut most = 0;
-        for k in 0..layout.layers() {
-            let parts = plan(layout, k, P::PER_BYTE, part_bytes);
+        for k in 0..layout.0.layers() {
+            let parts = plan(layout.0, k, P::PER_BYTE, part_bytes);
             let of = parts.len();
             most = most.max(of);
-            let (above, _) = above_of(layout, k, P::PER_BYTE, part_bytes);
+            let (above, _) = above_of(layout.0, k, P::PER_BYTE, part_bytes);
             let precision = packing_precision::<P>();
             assert_eq!(done_before::<P>(layout, k, part_bytes, 0), (0, 0.0));
             let mut last = 0.0;
             for (i, part) in parts.iter().enumerate() {
                 let (slots, work) = done_before::<P>(layout, k, part_bytes, part.end);
-                assert_eq!(slots, part.end * layout.stored_len() * layout.splits(k));
+                assert_eq!(slots, part.end * layout.0.stored_len() * layout.0.splits(k));
                 assert!(work > last, "layer {k}, part {i}: {work} after {last}");
                 last = work;
             }
-            let whole =
-                sizing::layer_seconds(precision, layout.layer_len(k) as f64, above, (of, of));
+            let whole = work(
+                precision,
+                shares,
+                (k, layout.0.layer_len(k) as f64),
+                above,
+                (of, of),
+            );
             assert!(
                 (last - whole).abs() <= 1e-9 * whole,
                 "layer {k}: {last} != {whole}"
@@ -563,14 +657,37 @@ mod tests {
         most
     }
 
+    /// A part's bits hold exactly the configurations whose Player 2 view starts in its
+    /// slots, on every layer of 4x4 with 2 walls and in parts of every few configurations.
+    #[test]
+    fn a_parts_bits_are_the_parents_whose_view_it_stores() {
+        let board = Board::new(4, 4).unwrap();
+        let tables = Tables::build(board, 2, u64::MAX, &Silent).unwrap();
+        let layout = Layout::new(&tables);
+        for k in 0..layout.layers() {
+            let stored = layout.stored(k).len();
+            let left1 = layout.split_left(k, 0)[0];
+            for part in (0..stored).step_by(7).map(|a| a..(a + 7).min(stored)) {
+                let inside = InPart::new(&layout, tables.layer(k), part.clone());
+                let per = layout.stored_len();
+                let slots = part.start * per..part.end * per;
+                for id in tables.layer(k) {
+                    let view = layout.view(k, id, left1, Player::Two);
+                    assert_eq!(inside.contains(id), slots.contains(&view.start), "{k} {id}");
+                }
+            }
+        }
+    }
+
     #[test]
     fn the_parts_an_earlier_run_did_count_as_their_share_of_the_layer() {
         let board = Board::new(4, 4).unwrap();
         let tables = Tables::build(board, 2, u64::MAX, &Silent).unwrap();
         let layout = Layout::new(&tables);
+        let shares = live::live_shares(board, layout.layers());
+        let layout = (&layout, &shares[..]);
         for part_bytes in [1 << 10, 1 << 14, usize::MAX] {
-            let most =
-                check::<Exact>(&layout, part_bytes).max(check::<Compact>(&layout, part_bytes));
+            let most = check::<Exact>(layout, part_bytes).max(check::<Compact>(layout, part_bytes));
             assert_eq!(
                 most > 1,
                 part_bytes < usize::MAX,

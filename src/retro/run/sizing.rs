@@ -8,37 +8,42 @@ use crate::retro::engine::store::Precision;
 use crate::retro::format::segments;
 use std::ops::Range;
 
-/// How fast the analysis in parts goes at a precision, in positions a second on the
-/// machine it was measured on (2 cores).
+/// How fast the analysis in parts goes at a precision, in positions solved a second (the
+/// placements less those of a pawn cut off, `live.rs`) on the machine it was measured on
+/// (2 cores).
 struct Rates {
     /// Solving a layer's own positions; the last layer (no walls left to place, nothing
     /// above to read) goes faster.
     own: f64,
     last: f64,
-    /// Reading the layer above, which every part of a layer does whole.
+    /// Reading the layer above once, to hold it beside the parts.
     read: f64,
-    /// Pushing the layer above to its parents, which the parts share (each pushes only to
-    /// parents of its own).
-    push: f64,
+    /// A part's pass over the layer above where it is not held: streamed whole and pushed
+    /// to the parents in the part.
+    pass: f64,
 }
 
-/// Fitted (least relative squares) to every layer of the runs through the disk on this
-/// machine: exact, 6x6 with 4 walls and 7x7 with 3 (within 7 % a layer); compact, 5x11 with
-/// 3 walls, 7x5 with 5 and 8x5 with 4 (within 8 % a layer of over 100 s). Reading costs
-/// the exact values (a byte a position) far more than the compact ones (2 bits).
+/// Compact: fitted to the layers of 6x5 with 10 walls at 20G (binaries of 2026-11-28,
+/// 5745663 to 474edb7; within 2 % on layers 12, 11, 7, 6 and 5, held; within 4 % on 10,
+/// 9 and 8, pushed; layers 13 and 14 took 30 % and 4 times longer than these rates, their
+/// runs beside other work) and the last layer of 5x7 with 5 walls (9b81faf, 2026-11-29).
+/// Exact: the fit to 6x6 with 4 walls and 7x7 with 3 of binaries before 2026-11-27's
+/// speed-ups, counted in positions solved (95 % of those layers' placements): they err long.
+/// Holding the layer above costs a read; a pass of every part over it costs far more (the
+/// parents' indices read at random, `parts::InPart`).
 fn rates(precision: Precision) -> Rates {
     match precision {
         Precision::Exact => Rates {
-            own: 207e6,
-            last: 268e6,
-            read: 956e6,
-            push: 3.0e9,
+            own: 197e6,
+            last: 255e6,
+            read: 908e6,
+            pass: 820e6,
         },
         Precision::Compact => Rates {
-            own: 198e6,
-            last: 347e6,
-            read: 3.3e9,
-            push: 1.06e9,
+            own: 283e6,
+            last: 497e6,
+            read: 4.6e9,
+            pass: 350e6,
         },
     }
 }
@@ -55,10 +60,21 @@ pub enum Above {
     Pulled(f64),
 }
 
+impl Above {
+    /// What is read with its positions counted at `share` (`live.rs`).
+    pub fn scaled(self, share: f64) -> Above {
+        match self {
+            Above::Nothing => Above::Nothing,
+            Above::Pushed(p) => Above::Pushed(p * share),
+            Above::Pulled(p) => Above::Pulled(p * share),
+        }
+    }
+}
+
 /// The seconds of `parts` of the `of` parts of a layer, `own` positions in all, at
-/// `precision`: its positions, and what it reads of the layer `above` (a read for each
-/// part and their share of the pushes, or one read). Also the analysis's work, counted in
-/// slots in place of positions.
+/// `precision`: its positions, and what it reads of the layer `above` (a pass for each
+/// part, or their share of one read). Also the analysis's work, counted in slots in place
+/// of positions.
 pub fn layer_seconds(
     precision: Precision,
     own: f64,
@@ -68,10 +84,7 @@ pub fn layer_seconds(
     let r = rates(precision);
     match above {
         Above::Nothing => own / r.last,
-        Above::Pushed(above) => {
-            let parts = parts as f64;
-            own / r.own + above * (parts / r.read + parts / of.max(1) as f64 / r.push)
-        }
+        Above::Pushed(above) => own / r.own + above * parts as f64 / r.pass,
         Above::Pulled(above) => own / r.own + above * parts as f64 / of.max(1) as f64 / r.read,
     }
 }
