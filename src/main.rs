@@ -10,6 +10,7 @@ use clap::Parser;
 use clap::error::ErrorKind;
 
 fn main() -> ExitCode {
+    quoridor_solver::support::memory::return_freed_buffers();
     let cli = match cli::Cli::try_parse() {
         Ok(cli) => cli,
         // Help and version are what was asked for: clap prints them as it should.

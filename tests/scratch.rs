@@ -477,3 +477,29 @@ fn the_disk_check_takes_a_disk_that_holds_the_table_and_says_its_estimate() {
         "{line}"
     );
 }
+
+/// The analysis in parts stays within its budget: it frees its parts and the stream's
+/// pieces over and over, which glibc kept in its arenas (182 MiB at 128M before the
+/// allocator was told to give blocks of a MiB or more back, `memory::return_freed_buffers`).
+#[test]
+fn an_analysis_in_parts_stays_within_its_memory_budget() {
+    let dir = scratch("within-budget");
+    let out = retro(
+        "5x5",
+        "4",
+        &[
+            "--precision",
+            "exact",
+            "--memory",
+            "128M",
+            "--scratch",
+            s(&dir.join("t")),
+            "--json",
+        ],
+    );
+    let result: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(result["outcome"], "2", "{out}");
+    let peak = result["peak_bytes"].as_u64().unwrap();
+    assert!(peak <= 128 << 20, "peak {} MiB over 128M", peak >> 20);
+    let _ = std::fs::remove_dir_all(&dir);
+}
