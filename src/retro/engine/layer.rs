@@ -9,7 +9,7 @@
 
 use super::block::{self, Block, Scratch, TooDeep};
 use super::board::narrow;
-use super::code::{Code, NO_EXIT};
+use super::code::{self, Code, NO_EXIT};
 use super::layout::{self, Layout};
 use super::pawn_graph::PawnGraph;
 use super::source::{self, ConfigSource};
@@ -371,13 +371,18 @@ fn push_one_by_one<P: Packing>(
     to: Pushes,
     code: impl Fn(Square, Square) -> Code,
 ) {
+    // A child its mover wins is the parent's worst wall move, no better for an outcome than
+    // none where the parent's mover has a pawn move, which it always has but on boards of
+    // two rows (RULES.md: stuck, it draws): the 2-bit pushes leave those out.
+    let all = P::EXACT || layout.squares() <= 2 * layout.width();
+    let push = |slot: usize, c: Code| {
+        if all || !code::is_win(c) {
+            P::push_exit(to.store, slot - to.from, c);
+        }
+    };
     for p1 in bits(open1) {
         for p2 in bits(open2 & !(1 << p1)) {
-            P::push_exit(
-                to.store,
-                layout.slot(to.view, p1, p2) - to.from,
-                code(p1, p2),
-            );
+            push(layout.slot(to.view, p1, p2), code(p1, p2));
         }
     }
     if let Some(mirror) = to.mirror {
@@ -386,11 +391,7 @@ fn push_one_by_one<P: Packing>(
         for q1 in bits(flip(open1)) {
             for q2 in bits(flip(open2) & !(1 << q1)) {
                 let (p1, p2) = (mirror[q1 as usize], mirror[q2 as usize]);
-                P::push_exit(
-                    to.store,
-                    layout.slot(to.view, q1, q2) - to.from,
-                    code(p1, p2),
-                );
+                push(layout.slot(to.view, q1, q2), code(p1, p2));
             }
         }
     }
