@@ -25,7 +25,7 @@ use super::read_back::{kept_after_parts, read_back};
 use super::sizing;
 use crate::error::{Error, Result, count};
 use crate::retro::engine::board::check_board;
-use crate::retro::engine::layer::{self, Below};
+use crate::retro::engine::layer::Below;
 use crate::retro::engine::layout::{self, Layout};
 use crate::retro::engine::ranks::{self, Ranks, naming};
 use crate::retro::engine::solved::Solved;
@@ -369,7 +369,9 @@ impl Round<'_> {
         let config = layout.stored(c)[r];
         let left1 = layout.split_left(c, self.splits[0])[0];
         let mut owners = 0u64;
-        layer::for_each_parent(self.source, self.source.walls(config), |parent, _| {
+        // Which parents are their own mirror image does not matter here (`parents_where`).
+        let walls = self.source.walls(config);
+        self.source.parents(walls, &mut |_, parent| {
             let start = layout.view(c - 1, parent, left1, Player::Two).start;
             let owner = self.shares_slots.partition_point(|w| w.end <= start);
             if owner < self.shares_slots.len() {

@@ -579,16 +579,14 @@ pub(in crate::retro) fn push_stored<P: Packing>(
     let walls = source.walls(config);
     let some_left1 = layout.split_left(c, splits[0])[0];
     let mut found: ArrayVec<(ConfigId, bool), MAX_WALLS> = ArrayVec::new();
-    layer::for_each_parent(source, walls, |parent, images| {
-        let held = match to.inside {
-            Some(inside) => inside.contains(parent),
-            None => to
-                .slots
-                .contains(&layout.view(c - 1, parent, some_left1, Player::Two).start),
-        };
-        if held {
-            found.push((parent, images));
-        }
+    let held = |parent| match to.inside {
+        Some(inside) => inside.contains(parent),
+        None => to
+            .slots
+            .contains(&layout.view(c - 1, parent, some_left1, Player::Two).start),
+    };
+    layer::parents_where(source, walls, held, |parent, images| {
+        found.push((parent, images))
     });
     if found.is_empty() {
         return;
