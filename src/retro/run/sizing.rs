@@ -25,8 +25,11 @@ struct Rates {
 
 /// Compact: fitted to the layers of 6x5 with 10 walls at 20G (binaries of 2026-11-28,
 /// 5745663 to 474edb7; within 2 % on layers 12, 11, 7, 6 and 5, held; within 4 % on 10,
-/// 9 and 8, pushed; layers 13 and 14 took 30 % and 4 times longer than these rates, their
-/// runs beside other work) and the last layer of 5x7 with 5 walls (9b81faf, 2026-11-29).
+/// 9 and 8, pushed, at a pass of 350e6/s; layers 13 and 14 took 30 % and 4 times longer
+/// than these rates, their runs beside other work) and the last layer of 5x7 with 5 walls
+/// (9b81faf, 2026-11-29). The pass since its parents are tested against a part's bits
+/// (2da1ecf): the first of layer 8's 3 parts of 5x7 with 5 walls took 1,087 s, its own
+/// positions 453 s of it at `own`, so 5.79e11 positions of layer 9 passed at 913e6/s.
 /// Exact: the fit to 6x6 with 4 walls and 7x7 with 3 of binaries before 2026-11-27's
 /// speed-ups, counted in positions solved (95 % of those layers' placements): they err long.
 /// Holding the layer above costs a read; a pass of every part over it costs far more (the
@@ -43,7 +46,7 @@ fn rates(precision: Precision) -> Rates {
             own: 283e6,
             last: 497e6,
             read: 4.6e9,
-            pass: 350e6,
+            pass: 913e6,
         },
     }
 }
