@@ -170,7 +170,7 @@ pub fn ranked_analysis_budget(ranked_bytes: u64, precision: Precision, budget: u
 }
 
 /// The seconds of the analysis in parts over the ranked numbering at `precision` within
-/// `budget` (`RetroEstimate::in_parts_seconds`); `None` where its least part does not fit.
+/// `budget` (`RetroEstimate::in_parts_layers`); `None` where its least part does not fit.
 pub fn in_parts_seconds(estimate: &CellEstimate, precision: Precision, budget: u64) -> Option<f64> {
     let layers = in_parts_layers(estimate, precision, budget)?;
     Some(layers.iter().map(|l| l.seconds).sum())

@@ -153,14 +153,6 @@ impl RetroEstimate {
         with_slack / (d + 1) * d
     }
 
-    /// The seconds of the analysis in parts at `precision` in `room` (the budget less the
-    /// configurations), at the rates measured (`sizing::layer_seconds`), layer by layer
-    /// (`in_parts_layers`). `None` where the least part does not fit.
-    pub fn in_parts_seconds(&self, precision: Precision, room: u64) -> Option<f64> {
-        let layers = self.in_parts_layers(precision, room)?;
-        Some(layers.iter().map(|l| l.seconds).sum())
-    }
-
     /// Each layer of the analysis in parts at `precision` in `room`, from the most walls
     /// down: its positions, its parts, what it reads of the layer above and its seconds at
     /// the rates measured (`sizing::layer_seconds`): its positions, and for each of its

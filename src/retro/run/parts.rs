@@ -33,7 +33,6 @@
 //! pass over layer `k + 1` per part of layer `k`, or one in all where it is held.
 
 use super::estimate::{RetroEstimate, cell_estimate};
-use super::live;
 use super::pace::{Pace, too_deep};
 use super::read_back::{kept_after_parts, read_back};
 use super::sizing::{self, Above};
@@ -78,9 +77,14 @@ pub(in crate::retro) fn in_parts<'t>(
     let room = memory_budget.saturating_sub(configs.bytes());
     let kept = kept_after_parts(&e, precision, room);
     let sizes = (part_bytes, kept);
+    let shares = &e.live_shares[..];
     match precision {
-        Precision::Exact => run_in_parts::<Exact>(configs, precision, spill, sizes, progress),
-        Precision::Compact => run_in_parts::<Compact>(configs, precision, spill, sizes, progress),
+        Precision::Exact => {
+            run_in_parts::<Exact>(configs, (precision, shares), spill, sizes, progress)
+        }
+        Precision::Compact => {
+            run_in_parts::<Compact>(configs, (precision, shares), spill, sizes, progress)
+        }
     }
 }
 
@@ -111,7 +115,7 @@ fn check_parts(
 /// by `P`, from the most walls down, then reads layers `0..kept` back.
 fn run_in_parts<'t, P: Packing>(
     configs: &'t dyn ConfigSource,
-    precision: Precision,
+    (precision, shares): (Precision, &[f64]),
     spill: &mut Spill,
     (part_bytes, kept): (u64, usize),
     progress: &dyn Progress,
@@ -120,7 +124,6 @@ fn run_in_parts<'t, P: Packing>(
     let layers = layout.layers();
     let written_from = spill.written_from();
     let slots = |ks: Range<usize>| ks.map(|k| layout.layer_len(k) as u64).sum::<u64>();
-    let shares = live::live_shares(configs.board(), layers);
     progress.begin("retrograde analysis in parts", slots(0..layers));
     let mut stats = RetroStats::default();
     if written_from < layers {
@@ -150,7 +153,7 @@ fn run_in_parts<'t, P: Packing>(
         .partial()
         .filter(|&(k, _)| k < written_from)
         .map_or((0, 0.0), |(k, from)| {
-            done_before::<P>((&layout, &shares), k, part_size, from)
+            done_before::<P>((&layout, shares), k, part_size, from)
         });
     let work: f64 = (0..written_from)
         .map(|k| {
@@ -158,7 +161,7 @@ fn run_in_parts<'t, P: Packing>(
             let parts = plans[k].len();
             work(
                 precision,
-                &shares,
+                shares,
                 (k, slots(k..k + 1) as f64),
                 above,
                 (parts, parts),
@@ -213,7 +216,7 @@ fn run_in_parts<'t, P: Packing>(
         }
         let layer_stats = solve_layer::<P>(
             configs,
-            (&layout, &shares),
+            (&layout, shares),
             k,
             spill,
             part_size,
@@ -615,6 +618,7 @@ pub(in crate::retro) fn push_stored<P: Packing>(
 mod tests {
     use super::*;
     use crate::configs::Tables;
+    use crate::retro::run::live;
     use crate::rules::geometry::Board;
     use crate::support::progress::Silent;
     use store::{Compact, Exact};
