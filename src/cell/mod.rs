@@ -6,6 +6,7 @@
 pub mod analysis;
 pub mod estimate;
 pub mod evaluate;
+pub mod fewer;
 pub mod oracle;
 pub mod outcome;
 pub mod plan;

@@ -178,6 +178,30 @@ pub struct CellResult {
     /// `None` when no save was made.
     #[serde(skip)]
     pub checkpoint_saved: Option<std::result::Result<search::NoWin, String>>,
+    /// The analysis of the same board with fewer walls that pruned the proof search
+    /// (`SolveOptions::fewer_walls`), if one did.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pruned_by: Option<PrunedBy>,
+}
+
+/// The analysis of fewer walls a proof search was pruned by (`cell::fewer`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct PrunedBy {
+    /// Its walls per player.
+    pub walls: u8,
+    /// Whether it was exact (bounding the lengths too) or of outcomes only.
+    pub exact: bool,
+}
+
+impl std::fmt::Display for PrunedBy {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "pruned by the {} analysis of {} per player",
+            if self.exact { "exact" } else { "compact" },
+            crate::error::count(self.walls, "wall")
+        )
+    }
 }
 
 impl CellResult {
@@ -216,6 +240,7 @@ impl CellResult {
             stats: None,
             left_out: None,
             checkpoint_saved: None,
+            pruned_by: None,
         }
     }
 }

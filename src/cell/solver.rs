@@ -2,6 +2,7 @@
 //! iterative-deepening proof search, and extract the principal line.
 
 use crate::cell::estimate::CellEstimate;
+use crate::cell::fewer;
 use crate::configs::{ConfigTables, OnDemand, Ranked, Tables};
 use crate::error::{Error, Result, Unrun, count};
 use crate::retro::{self, Precision, RetroResult};
@@ -9,13 +10,13 @@ use crate::rules::cell::Cell;
 use crate::rules::geometry::Board;
 use crate::rules::position::Position;
 use crate::search::Checkpoint;
-use crate::search::{self};
+use crate::search::{self, Oracle};
 use crate::support::memory;
 use crate::support::progress::Progress;
 use std::time::Instant;
 
-pub use crate::cell::oracle::RetroOracle;
-pub use crate::cell::outcome::{CellResult, MethodUsed, Outcome};
+pub use crate::cell::oracle::{FewerWalls, RetroOracle};
+pub use crate::cell::outcome::{CellResult, MethodUsed, Outcome, PrunedBy};
 pub use crate::cell::plan::{
     AUTO_SEARCH_SHARE, DEFAULT_TT_BYTES, MIN_ON_DEMAND_BYTES, MIN_SEARCH_SECONDS, Method, Need,
     SolveOptions, Store, retro_configs_bytes, retro_over_ranked, retro_precision,
@@ -37,13 +38,55 @@ pub fn solve(
         crate::retro::check_board(board)?;
     }
     memory::reset_peak();
-    let estimate = CellEstimate::new(board, walls);
     if options.winner.is_some() && options.method != Method::Search {
         return Err(Error::Unrun(Unrun::Winner));
     }
     if options.store == Store::OnDemand && options.method != Method::Search {
         return Err(Error::Unrun(Unrun::OnDemand));
     }
+    if options.fewer_walls.is_some() && options.method != Method::Search {
+        return Err(Error::Unrun(Unrun::FewerWalls));
+    }
+    let pool = thread_pool(options.threads)?;
+    pool.install(|| {
+        let Some(fewer) = options.fewer_walls else {
+            return solve_cell(board, walls, options, None, started, progress);
+        };
+        // Taken first, as `solve_cell` takes its own: the analysis of fewer walls writes
+        // into the directory, if any.
+        let _taken = options.save.as_ref().map(|to| to.take()).transpose()?;
+        let configs = fewer::configs(board, walls, fewer, options, progress)?;
+        let solved = fewer::analyse(&configs, options, progress)?;
+        let oracle = FewerWalls::new(&solved, walls.into())
+            .expect("fewer walls on a board of three rows, checked with its configurations");
+        // The search has what the bound holds to the end leaves.
+        let rest = SolveOptions {
+            memory_budget: options
+                .memory_budget
+                .saturating_sub(configs.bytes() + solved.held_bytes()),
+            fewer_walls: None,
+            save: None,
+            ..options.clone()
+        };
+        let mut result = solve_cell(board, walls, &rest, Some(&oracle), started, progress)?;
+        result.pruned_by = Some(PrunedBy {
+            walls: fewer,
+            exact: solved.precision() == Precision::Exact,
+        });
+        Ok(result)
+    })
+}
+
+/// `solve` in its thread pool, with the oracle that prunes the proof search, if any.
+fn solve_cell(
+    board: Board,
+    walls: u8,
+    options: &SolveOptions,
+    oracle: Option<&dyn Oracle>,
+    started: Instant,
+    progress: &dyn Progress,
+) -> Result<CellResult> {
+    let estimate = CellEstimate::new(board, walls);
     // Before the tables and the analysis: a destination refused at the end would lose them.
     // Taken first: another run writing there would drop or overwrite what this one writes.
     let _taken = match &options.save {
@@ -73,28 +116,26 @@ pub fn solve(
         need.bytes,
         options.memory_budget,
     )?;
-    let pool = thread_pool(options.threads)?;
-    pool.install(|| {
-        let mut result = CellResult::undecided(board, walls);
-        if on_demand {
-            search_on_demand(board, walls, options, started, progress, &mut result)?;
-        } else if let (true, Some(precision)) = (need.ranked, decision.retro) {
-            retro_ranked(board, walls, precision, options, progress, &mut result)?;
-        } else {
-            solve_with_tables(
-                board,
-                walls,
-                &decision,
-                options,
-                started,
-                progress,
-                &mut result,
-            )?;
-        }
-        result.seconds = started.elapsed().as_secs_f64() + result.earlier.seconds;
-        result.peak_bytes = memory::peak_bytes();
-        Ok(result)
-    })
+    let mut result = CellResult::undecided(board, walls);
+    if on_demand {
+        search_on_demand(
+            board,
+            walls,
+            options,
+            oracle,
+            started,
+            progress,
+            &mut result,
+        )?;
+    } else if let (true, Some(precision)) = (need.ranked, decision.retro) {
+        retro_ranked(board, walls, precision, options, progress, &mut result)?;
+    } else {
+        let how = (&decision, oracle);
+        solve_with_tables(board, walls, how, options, started, progress, &mut result)?;
+    }
+    result.seconds = started.elapsed().as_secs_f64() + result.earlier.seconds;
+    result.peak_bytes = memory::peak_bytes();
+    Ok(result)
 }
 
 /// The cell with every configuration built first: proof search, the retrograde analysis,
@@ -102,7 +143,7 @@ pub fn solve(
 fn solve_with_tables(
     board: Board,
     walls: u8,
-    decision: &Decision,
+    (decision, oracle): (&Decision, Option<&dyn Oracle>),
     options: &SolveOptions,
     started: Instant,
     progress: &dyn Progress,
@@ -115,7 +156,7 @@ fn solve_with_tables(
         let checkpoint = search_checkpoint(&tables, options, tt_room, progress)?;
         let run = SearchRun {
             time_limit,
-            oracle: None,
+            oracle,
             winner: options.winner,
             tt_room,
             checkpoint: checkpoint.as_ref(),
@@ -140,6 +181,7 @@ fn search_on_demand(
     board: Board,
     walls: u8,
     options: &SolveOptions,
+    oracle: Option<&dyn Oracle>,
     started: Instant,
     progress: &dyn Progress,
     result: &mut CellResult,
@@ -149,7 +191,7 @@ fn search_on_demand(
     let checkpoint = search_checkpoint(&store, options, tt_room, progress)?;
     let run = SearchRun {
         time_limit: options.time_limit,
-        oracle: None,
+        oracle,
         winner: options.winner,
         tt_room,
         checkpoint: checkpoint.as_ref(),

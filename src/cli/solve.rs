@@ -150,6 +150,18 @@ pub struct SolveArgs {
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u8).range(1..=2))]
     winner: Option<u8>,
 
+    /// With --method search: first analyse the same board with M walls per player (fewer
+    /// than --walls; boards of three rows or more), in memory within half of --memory, and
+    /// prune the search with it: a player who cannot win a position even when the other
+    /// holds M fewer walls cannot win it here, nor sooner than there (a wall in hand never
+    /// hurts; docs/ARCHITECTURE.md). Exact when every layer of that analysis fits, else its
+    /// outcomes only (they bound the outcome, not the length). With --scratch DIR that
+    /// analysis goes through DIR (in parts, outcomes only) and a later run goes on from the
+    /// layers written there, as `solve --method retro --scratch` does. The answer is the
+    /// search's, as without it
+    #[arg(long, value_name = "M")]
+    fewer_walls: Option<u8>,
+
     #[command(flatten)]
     resources: ResourceArgs,
 
@@ -185,6 +197,11 @@ impl SolveArgs {
                 "--plan prints text only (no --json)".into(),
             ));
         }
+        if self.plan && self.fewer_walls.is_some() {
+            return Err(Error::Argument(
+                "--plan does not cost the analysis of --fewer-walls: plan without it".into(),
+            ));
+        }
         plan::refuse_unrun_by_method(
             method,
             &plan::Asked {
@@ -192,7 +209,9 @@ impl SolveArgs {
                 precision: self.precision.is_some(),
                 distributed: self.distributed,
                 plan: self.plan,
-                table: self.save.is_some() || self.scratch.is_some(),
+                // With --fewer-walls, --scratch is the directory of that analysis.
+                table: self.save.is_some()
+                    || (self.scratch.is_some() && self.fewer_walls.is_none()),
             },
         )?;
         let Resources {
@@ -219,6 +238,7 @@ impl SolveArgs {
             winner: self
                 .winner
                 .map(|n| if n == 1 { Player::One } else { Player::Two }),
+            fewer_walls: self.fewer_walls,
         };
         let search_flags = [
             (Setting::TtSize, self.tt.is_some()),

@@ -146,7 +146,10 @@ pub fn write_text(
             count(r.depth_reached, "ply")
         )?,
     }
-    writeln!(out, "method       {}", r.method)?;
+    match r.pruned_by {
+        Some(by) => writeln!(out, "method       {} ({by})", r.method)?,
+        None => writeln!(out, "method       {}", r.method)?,
+    }
     if r.line.is_empty() && r.plies.is_some() {
         writeln!(
             out,

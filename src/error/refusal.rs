@@ -30,6 +30,8 @@ pub enum Unrun {
     ShareWithoutDirectory,
     /// Ranks, where the plan runs no retrograde analysis.
     RanksWithoutRetro,
+    /// An analysis of fewer walls to bound the search, which only the proof search takes.
+    FewerWalls,
 }
 
 impl Unrun {
@@ -46,13 +48,14 @@ impl Unrun {
                 "a rank's share goes through a directory all ranks share"
             }
             Unrun::RanksWithoutRetro => "only the retrograde analysis runs across ranks",
+            Unrun::FewerWalls => "the analysis of fewer walls bounds the proof search",
         }
     }
 
     /// What to ask for instead, in the library's words (the edges name their flags).
     pub fn remedy(self) -> &'static str {
         match self {
-            Unrun::Winner | Unrun::OnDemand => "use the proof search",
+            Unrun::Winner | Unrun::OnDemand | Unrun::FewerWalls => "use the proof search",
             Unrun::Checkpoint => "use the proof search, or the compact analysis",
             Unrun::ShareWithoutDirectory => "give one",
             Unrun::RanksWithoutRetro => "use the retrograde analysis",
@@ -148,6 +151,8 @@ pub enum Setting {
     Boards,
     /// The wall counts of a table run.
     Walls,
+    /// The walls per player of the analysis that bounds a proof search.
+    FewerWalls,
 }
 
 impl Setting {
@@ -162,6 +167,7 @@ impl Setting {
             Setting::ConfirmSeconds => "the second method's time limit",
             Setting::Boards => "the boards",
             Setting::Walls => "the wall counts",
+            Setting::FewerWalls => "the walls per player of the bounding analysis",
         }
     }
 }

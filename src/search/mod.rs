@@ -134,22 +134,27 @@ fn probes_table(depth: u8, attacking: bool) -> bool {
     own_moves(depth, attacking) > if attacking { 1 } else { 0 }
 }
 
-/// Who wins a position with best play, with no bound on the length (a retrograde
-/// analysis's outcomes): the search then prunes every node the attacker cannot win at all.
+/// What is known of a position's outcome without searching it (a retrograde analysis's
+/// outcomes, of the cell or of the same board with fewer walls): the search then prunes
+/// every node the attacker cannot win within the plies it has left.
 pub trait Oracle: Sync {
-    /// Whether `player` can force a win from `node` (neither pawn home, both pawns reaching
-    /// their goals); `None` when not known. `walls` gives the node's wall set, for an
-    /// oracle that does not number configurations as the search's store does, and `memo`
-    /// the word the store keeps with the node's configuration for it, if any
-    /// (`ConfigTables::oracle_memo`).
-    fn wins(
+    /// At least how many plies `player` needs to force a win from `node` (neither pawn
+    /// home, both pawns reaching their goals): `NEVER` when they cannot win at all, `None`
+    /// when nothing is known (a win of unknown length tells nothing either). `walls` gives
+    /// the node's wall set, for an oracle that does not number configurations as the
+    /// search's store does, and `memo` the word the store keeps with the node's
+    /// configuration for it, if any (`ConfigTables::oracle_memo`).
+    fn fewest_plies(
         &self,
         node: &Node,
         walls: &dyn Fn() -> WallSet,
         memo: Option<&AtomicU32>,
         player: Player,
-    ) -> Option<bool>;
+    ) -> Option<u32>;
 }
+
+/// `Oracle::fewest_plies` of a player who cannot win.
+pub const NEVER: u32 = u32::MAX;
 
 /// Everything a search thread shares with the others.
 struct Shared<'a, T: ConfigTables> {
@@ -270,7 +275,7 @@ impl<'s, 'a, T: ConfigTables> Search<'s, 'a, T> {
         // (measured: 8% less time on 3x7 with 5 walls) and the oracle's.
         let key = key.unwrap_or_else(|| node.key(tables));
         self.shared.tt.prefetch(key);
-        if !attacking && self.oracle_refutes(node) {
+        if !attacking && self.oracle_refutes(node, depth) {
             return false;
         }
         let mover_dist = if attacking {
@@ -329,16 +334,19 @@ impl<'s, 'a, T: ConfigTables> Search<'s, 'a, T> {
         }
     }
 
-    /// Whether the oracle, if any, knows the attacker cannot win from `node` at all.
-    fn oracle_refutes(&self, node: &Node) -> bool {
+    /// Whether the oracle, if any, knows the attacker cannot win from `node` within
+    /// `depth` plies.
+    fn oracle_refutes(&self, node: &Node, depth: u8) -> bool {
         let tables = self.shared.tables;
         self.shared.oracle.is_some_and(|oracle| {
-            oracle.wins(
-                node,
-                &|| tables.walls(node.config),
-                tables.oracle_memo(node.config),
-                self.attacker,
-            ) == Some(false)
+            oracle
+                .fewest_plies(
+                    node,
+                    &|| tables.walls(node.config),
+                    tables.oracle_memo(node.config),
+                    self.attacker,
+                )
+                .is_some_and(|plies| plies > u32::from(depth))
         })
     }
 
@@ -434,7 +442,7 @@ impl<'s, 'a, T: ConfigTables> Search<'s, 'a, T> {
     /// `attack` from the root of an iteration, adding its nodes to the shared count.
     pub fn attack_root(shared: &Shared<'a, T>, attacker: Player, node: &Node, depth: u8) -> bool {
         let mut search = Search::new(shared, attacker);
-        let won = if node.to_move == attacker && search.oracle_refutes(node) {
+        let won = if node.to_move == attacker && search.oracle_refutes(node, depth) {
             search.nodes += 1; // a node answered, as `attack` counts every one
             false
         } else {

@@ -117,6 +117,7 @@ impl TableRequest {
             checkpoint: None,
             in_campaign: false,
             winner: None,
+            fewer_walls: None,
             method: self.method,
             max_depth: limits.max_depth,
             time_limit: Some(limits.time_limit),

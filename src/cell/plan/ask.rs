@@ -125,6 +125,12 @@ pub struct SolveOptions {
     /// exact (a player who can force a win leaves the other none); if the guess is wrong,
     /// the cell stays unknown. Default `None`: both players' wins.
     pub winner: Option<Player>,
+    /// Prune the proof search (only with `Method::Search`) by the retrograde analysis of
+    /// the same board with this many walls per player, fewer than the cell's, run first in
+    /// memory (`cell::fewer`): a player who cannot win a position even when the other
+    /// holds that many fewer walls cannot win it here, nor sooner than there (a wall in
+    /// hand never hurts, `oracle::FewerWalls`). Default `None`.
+    pub fewer_walls: Option<u8>,
 }
 
 /// What `solve` asks with no flags. The threads and the memory budget are this machine's
@@ -147,6 +153,7 @@ impl Default for SolveOptions {
             checkpoint: None,
             in_campaign: false,
             winner: None,
+            fewer_walls: None,
         }
     }
 }

@@ -24,13 +24,14 @@ fn flag(setting: Setting) -> &'static str {
         Setting::ConfirmSeconds => "--confirm-seconds",
         Setting::Boards => "--boards",
         Setting::Walls => "--walls",
+        Setting::FewerWalls => "--fewer-walls",
     }
 }
 
 /// The flags that ask for what `unrun` needs.
 fn remedy(unrun: Unrun) -> &'static str {
     match unrun {
-        Unrun::Winner | Unrun::OnDemand => "use --method search",
+        Unrun::Winner | Unrun::OnDemand | Unrun::FewerWalls => "use --method search",
         Unrun::Checkpoint => "use --method search, or --precision compact",
         Unrun::ShareWithoutDirectory => "give --scratch",
         Unrun::RanksWithoutRetro => "use --method retro",

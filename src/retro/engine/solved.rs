@@ -190,10 +190,41 @@ impl<'t> Solved<'t> {
         pawns: [Square; 2],
         to_move: Player,
     ) -> Option<Wdl> {
+        let (k, split, slot) = self.slot_of(config, left, pawns, to_move)?;
+        self.read_outcome(k, split, slot)
+    }
+
+    /// `outcome_of` with the remoteness: `None` also when the analysis kept outcomes only.
+    #[inline]
+    pub fn value_of(
+        &self,
+        config: ConfigId,
+        left: [u8; 2],
+        pawns: [Square; 2],
+        to_move: Player,
+    ) -> Option<Value> {
+        if self.precision != Precision::Exact {
+            return None;
+        }
+        let (k, split, slot) = self.slot_of(config, left, pawns, to_move)?;
+        let store = self.values[k].get(split)?.as_ref()?;
+        Some(code::value(Exact::read(store, slot)))
+    }
+
+    /// Layer, split and slot of a position given as `outcome_of` takes it, if its layer
+    /// was kept.
+    #[inline(always)]
+    fn slot_of(
+        &self,
+        config: ConfigId,
+        left: [u8; 2],
+        pawns: [Square; 2],
+        to_move: Player,
+    ) -> Option<(usize, usize, usize)> {
         let k = 2 * self.configs.walls_per_player() as usize - left[0] as usize - left[1] as usize;
         self.values.get(k)?;
         let view = self.layout.view(k, config, left[0], to_move);
-        self.read_outcome(k, view.split, self.layout.slot(view, pawns[0], pawns[1]))
+        Some((k, view.split, self.layout.slot(view, pawns[0], pawns[1])))
     }
 
     #[inline(always)]

@@ -1,0 +1,262 @@
+//! A wall in hand never hurts (boards of three rows or more): the exact values of a cell
+//! bound those of the same board with more walls, position by position; and the proof
+//! search pruned by the outcomes of the board with fewer walls (`cell::oracle::FewerWalls`)
+//! finds every exact value of the retrograde analysis.
+
+mod common;
+
+use common::reference::{RefBoard, reachable_slow};
+use quoridor_solver::cell::oracle::FewerWalls;
+use quoridor_solver::configs::Tables;
+use quoridor_solver::retro::{self, Solved, Value};
+use quoridor_solver::rules::geometry::{Board, Player};
+use quoridor_solver::rules::position::Position;
+use quoridor_solver::rules::walls::WallSet;
+use quoridor_solver::search::{Limits, Node, Oracle, Prover};
+use quoridor_solver::support::progress::Silent;
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
+
+const BUDGET: u64 = 8 << 30;
+
+fn tables(w: usize, h: usize, n: u8) -> Tables {
+    Tables::build(Board::new(w, h).unwrap(), n, BUDGET, &Silent).unwrap()
+}
+
+/// How good `value` (of the side to move, `to_move`) is for `player`: higher is better,
+/// a shorter win better than a longer one, a longer loss better than a shorter one.
+fn standing(value: Value, to_move: Player, player: Player) -> i64 {
+    let for_mover = match value {
+        Value::Win(k) => 1000 - i64::from(k),
+        Value::Loss(k) => -1000 + i64::from(k),
+        Value::Draw => 0,
+    };
+    if to_move == player {
+        for_mover
+    } else {
+        -for_mover
+    }
+}
+
+/// The positions reachable from the start of the cell, the finished ones left out.
+fn positions(w: usize, h: usize, n: u8) -> Vec<Position> {
+    let board = Board::new(w, h).unwrap();
+    reachable_slow(RefBoard { w, h }, u32::from(n))
+        .iter()
+        .map(|r| common::to_position(board, r))
+        .filter(|pos| pos.winner(board).is_none())
+        .collect()
+}
+
+/// `pos` with the walls in hand of the other player than `player` cut by two: a position
+/// of the cell with one wall fewer per player, if `player` holds no more than that many.
+fn cut_for(pos: &Position, player: Player, fewer: u8) -> Option<Position> {
+    let mut cut = *pos;
+    let other = player.other().index();
+    cut.left[other] = cut.left[other].checked_sub(2)?;
+    (cut.left[player.index()] <= fewer).then_some(cut)
+}
+
+/// The theorem `FewerWalls` rests on, checked exhaustively by two exact analyses: no
+/// player stands better in a position of the cell with `n` walls than in the same
+/// position with the other player's walls in hand cut by two (a position of the cell with
+/// `n - 1`).
+#[test]
+fn a_wall_in_hand_never_hurts() {
+    let (mut compared, mut better) = (0, 0);
+    for (w, h, n) in [
+        (3, 3, 2),
+        (4, 3, 3),
+        (3, 4, 2),
+        (2, 5, 2),
+        (5, 3, 2),
+        (3, 5, 2),
+    ] {
+        let (more_t, fewer_t) = (tables(w, h, n), tables(w, h, n - 1));
+        let more = retro::solve(&more_t, &retro::Request::exact(BUDGET), &Silent).unwrap();
+        let fewer = retro::solve(&fewer_t, &retro::Request::exact(BUDGET), &Silent).unwrap();
+        for pos in positions(w, h, n) {
+            for player in [Player::One, Player::Two] {
+                let Some(cut) = cut_for(&pos, player, n - 1) else {
+                    continue;
+                };
+                let here = standing(more.value(&pos).unwrap(), pos.to_move, player);
+                let there = standing(fewer.value(&cut).unwrap(), cut.to_move, player);
+                assert!(
+                    here <= there,
+                    "{w}x{h} with {n} walls, {pos:?}: {player:?} stands {here} there, {there} \
+                     with the other's walls cut"
+                );
+                compared += 1;
+                better += usize::from(here < there);
+            }
+        }
+    }
+    // The comparison is not between equal values only: walls in hand matter somewhere.
+    assert!(compared > 10_000 && better > 100, "{compared} {better}");
+}
+
+/// `FewerWalls`, counting the nodes it answers.
+struct Counted<'s, 't> {
+    oracle: FewerWalls<'s, 't>,
+    answered: AtomicU64,
+}
+
+impl Oracle for Counted<'_, '_> {
+    fn fewest_plies(
+        &self,
+        node: &Node,
+        walls: &dyn Fn() -> WallSet,
+        memo: Option<&AtomicU32>,
+        player: Player,
+    ) -> Option<u32> {
+        let answer = self.oracle.fewest_plies(node, walls, memo, player);
+        if answer.is_some() {
+            self.answered.fetch_add(1, Ordering::Relaxed);
+        }
+        answer
+    }
+}
+
+/// The proof search pruned by the analysis of the board with one wall fewer per player,
+/// of outcomes only or exact (then bounding the lengths too), finds the exact value of
+/// every position reachable in the cell (what it takes from there is sound), and the
+/// oracle does answer.
+#[test]
+fn the_search_pruned_by_fewer_walls_equals_the_analysis() {
+    for exact_fewer in [false, true] {
+        let mut answered = 0;
+        for (w, h, n) in [(3, 3, 2), (4, 3, 2), (3, 4, 2), (2, 5, 2)] {
+            let t = tables(w, h, n);
+            let exact = retro::solve(&t, &retro::Request::exact(BUDGET), &Silent).unwrap();
+            let fewer_t = tables(w, h, n - 1);
+            let request = if exact_fewer {
+                retro::Request::exact(BUDGET)
+            } else {
+                retro::Request::outcomes(BUDGET)
+            };
+            let fewer: Solved = retro::solve(&fewer_t, &request, &Silent).unwrap();
+            let oracle = Counted {
+                oracle: FewerWalls::new(&fewer, u32::from(n)).unwrap(),
+                answered: AtomicU64::new(0),
+            };
+            let prover = Prover::new(
+                &t,
+                &Limits {
+                    oracle: Some(&oracle),
+                    ..Limits::new(40, 16 << 20)
+                },
+            );
+            let wins = |attacker: Player, pos: &Position, k: u32| {
+                prover.wins_within(pos, attacker, k as u8)
+            };
+            for pos in positions(w, h, n) {
+                let me = pos.to_move;
+                let cell = format!("{w}x{h} with {n} walls, {pos:?}, exact: {exact_fewer}");
+                match exact.value(&pos).unwrap() {
+                    Value::Win(k) => {
+                        assert!(
+                            wins(me, &pos, k) && !wins(me, &pos, k.saturating_sub(2)),
+                            "{cell}"
+                        )
+                    }
+                    Value::Loss(k) => assert!(
+                        wins(me.other(), &pos, k) && !wins(me.other(), &pos, k.saturating_sub(2)),
+                        "{cell}"
+                    ),
+                    Value::Draw => {
+                        assert!(!wins(me, &pos, 40) && !wins(me.other(), &pos, 40), "{cell}")
+                    }
+                }
+            }
+            answered += oracle.answered.load(Ordering::Relaxed);
+        }
+        assert!(answered > 1000, "{answered}");
+    }
+}
+
+/// Not on a board of two rows (a player who cannot act draws there), nor from a cell
+/// with as many walls.
+#[test]
+fn fewer_walls_refuses_two_rows_and_no_fewer_walls() {
+    let two_rows = tables(4, 2, 1);
+    let solved = retro::solve(&two_rows, &retro::Request::outcomes(BUDGET), &Silent).unwrap();
+    assert!(FewerWalls::new(&solved, 2).is_none());
+    let three_rows = tables(3, 3, 1);
+    let solved = retro::solve(&three_rows, &retro::Request::outcomes(BUDGET), &Silent).unwrap();
+    assert!(FewerWalls::new(&solved, 1).is_none());
+    assert!(FewerWalls::new(&solved, 2).is_some());
+}
+
+/// `solve --fewer-walls`: the answer of the search alone, found with fewer nodes, and the
+/// result says what pruned it; refused where it cannot hold or is not used.
+#[test]
+fn solve_with_fewer_walls_answers_as_the_search_alone() {
+    use quoridor_solver::Error;
+    use quoridor_solver::cell::solver::{self, Method, PrunedBy, SolveOptions};
+    let board = Board::new(4, 5).unwrap();
+    let options = SolveOptions {
+        method: Method::Search,
+        threads: 1,
+        memory_budget: 2 << 30,
+        ..SolveOptions::default()
+    };
+    let alone = solver::solve(board, 5, &options, &Silent).unwrap();
+    let pruned = SolveOptions {
+        fewer_walls: Some(4),
+        ..options.clone()
+    };
+    let bounded = solver::solve(board, 5, &pruned, &Silent).unwrap();
+    assert_eq!(
+        (bounded.outcome, bounded.plies),
+        (alone.outcome, alone.plies)
+    );
+    assert_eq!(bounded.plies, Some(23));
+    assert!(
+        bounded.nodes * 3 < alone.nodes,
+        "{} {}",
+        bounded.nodes,
+        alone.nodes
+    );
+    assert_eq!(
+        bounded.pruned_by,
+        Some(PrunedBy {
+            walls: 4,
+            exact: true
+        })
+    );
+    assert_eq!(alone.pruned_by, None);
+    // Through a directory: outcomes only, and a second run reads them back.
+    let dir = std::env::temp_dir().join(format!("qs-fewer-walls-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let through = SolveOptions {
+        save: quoridor_solver::cell::solve::save_target(None, Some(&dir), false),
+        ..pruned.clone()
+    };
+    for _ in 0..2 {
+        let r = solver::solve(board, 5, &through, &Silent).unwrap();
+        assert_eq!((r.outcome, r.plies), (alone.outcome, alone.plies));
+        assert_eq!(
+            r.pruned_by,
+            Some(PrunedBy {
+                walls: 4,
+                exact: false
+            })
+        );
+        assert!(r.nodes < alone.nodes);
+    }
+    assert!(dir.join("header.json").exists());
+    std::fs::remove_dir_all(&dir).unwrap();
+    let refused = |board: Board, walls: u8, options: &SolveOptions| {
+        solver::solve(board, walls, options, &Silent).unwrap_err()
+    };
+    let retro = SolveOptions {
+        method: Method::Retro,
+        ..pruned.clone()
+    };
+    assert!(matches!(refused(board, 5, &retro), Error::Unrun(_)));
+    assert!(matches!(refused(board, 4, &pruned), Error::Limit { .. }));
+    assert!(matches!(
+        refused(Board::new(4, 2).unwrap(), 5, &pruned),
+        Error::Argument(_)
+    ));
+}
