@@ -112,5 +112,17 @@ pub fn analyse<'t>(
         source.board(),
         count(source.walls_per_player(), "wall"),
     ));
-    retro::solve(source, &request, progress)
+    retro::solve(source, &request, progress).map_err(|e| match e {
+        // The budget it names is half of the one given: say so.
+        Error::Memory {
+            what,
+            needed,
+            budget,
+        } => Error::Memory {
+            what: format!("{what}, the bound of fewer walls, given half of the budget,"),
+            needed,
+            budget,
+        },
+        e => e,
+    })
 }
