@@ -150,23 +150,8 @@ fn the_search_pruned_by_fewer_walls_equals_the_analysis() {
                 prover.wins_within(pos, attacker, k as u8)
             };
             for pos in positions(w, h, n) {
-                let me = pos.to_move;
                 let cell = format!("{w}x{h} with {n} walls, {pos:?}, exact: {exact_fewer}");
-                match exact.value(&pos).unwrap() {
-                    Value::Win(k) => {
-                        assert!(
-                            wins(me, &pos, k) && !wins(me, &pos, k.saturating_sub(2)),
-                            "{cell}"
-                        )
-                    }
-                    Value::Loss(k) => assert!(
-                        wins(me.other(), &pos, k) && !wins(me.other(), &pos, k.saturating_sub(2)),
-                        "{cell}"
-                    ),
-                    Value::Draw => {
-                        assert!(!wins(me, &pos, 40) && !wins(me.other(), &pos, 40), "{cell}")
-                    }
-                }
+                common::assert_search_gives(exact.value(&pos).unwrap(), &pos, wins, &cell);
             }
             answered += oracle.answered.load(Ordering::Relaxed);
         }

@@ -218,23 +218,8 @@ fn search_against_retro_on_every_position(with_oracle: bool) -> usize {
             if pos.winner(board).is_some() {
                 continue;
             }
-            let me = pos.to_move;
             let cell = format!("{w}x{h} with {n} walls, {pos:?}");
-            match solved.value(&pos).unwrap() {
-                Value::Win(k) => {
-                    assert!(
-                        wins(me, &pos, k) && !wins(me, &pos, k.saturating_sub(2)),
-                        "{cell}"
-                    )
-                }
-                Value::Loss(k) => assert!(
-                    wins(me.other(), &pos, k) && !wins(me.other(), &pos, k.saturating_sub(2)),
-                    "{cell}"
-                ),
-                Value::Draw => {
-                    assert!(!wins(me, &pos, 40) && !wins(me.other(), &pos, 40), "{cell}")
-                }
-            }
+            common::assert_search_gives(solved.value(&pos).unwrap(), &pos, wins, &cell);
             checked += 1;
         }
     }

@@ -61,3 +61,28 @@ pub fn published() -> Vec<(usize, usize, u8, String)> {
         })
         .collect()
 }
+
+/// Checks that a proof search's answers, `wins(attacker, pos, plies)` (can `attacker` force
+/// a win within `plies`?), give `value`, the exact value of `pos` for its side to move: the
+/// winner wins within the length and not within two plies less; after a draw neither
+/// player wins within 40 plies. `cell` names the position in the failure.
+pub fn assert_search_gives(
+    value: quoridor_solver::retro::Value,
+    pos: &Position,
+    wins: impl Fn(Player, &Position, u32) -> bool,
+    cell: &str,
+) {
+    use quoridor_solver::retro::Value;
+    let me = pos.to_move;
+    match value {
+        Value::Win(k) => assert!(
+            wins(me, pos, k) && !wins(me, pos, k.saturating_sub(2)),
+            "{cell}"
+        ),
+        Value::Loss(k) => assert!(
+            wins(me.other(), pos, k) && !wins(me.other(), pos, k.saturating_sub(2)),
+            "{cell}"
+        ),
+        Value::Draw => assert!(!wins(me, pos, 40) && !wins(me.other(), pos, 40), "{cell}"),
+    }
+}
