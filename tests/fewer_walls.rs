@@ -56,13 +56,21 @@ fn cut_for(pos: &Position, player: Player, fewer: u8) -> Option<Position> {
     (cut.left[player.index()] <= fewer).then_some(cut)
 }
 
+/// `pos` with `player`'s own walls in hand cut by two: a position of the cell with one
+/// wall fewer per player, if the other player holds no more than that many.
+fn cut_own(pos: &Position, player: Player, fewer: u8) -> Option<Position> {
+    cut_for(pos, player.other(), fewer)
+}
+
 /// The theorem `FewerWalls` rests on, checked exhaustively by two exact analyses: no
 /// player stands better in a position of the cell with `n` walls than in the same
 /// position with the other player's walls in hand cut by two (a position of the cell with
-/// `n - 1`).
+/// `n - 1`), nor worse than with their own walls cut by two (the other side of the bound,
+/// `Oracle::most_plies`).
 #[test]
 fn a_wall_in_hand_never_hurts() {
     let (mut compared, mut better) = (0, 0);
+    let (mut compared_own, mut worse) = (0, 0);
     for (w, h, n) in [
         (3, 3, 2),
         (4, 3, 3),
@@ -89,16 +97,33 @@ fn a_wall_in_hand_never_hurts() {
                 compared += 1;
                 better += usize::from(here < there);
             }
+            for player in [Player::One, Player::Two] {
+                let Some(cut) = cut_own(&pos, player, n - 1) else {
+                    continue;
+                };
+                let here = standing(more.value(&pos).unwrap(), pos.to_move, player);
+                let there = standing(fewer.value(&cut).unwrap(), cut.to_move, player);
+                assert!(
+                    here >= there,
+                    "{w}x{h} with {n} walls, {pos:?}: {player:?} stands {here} there, {there} \
+                     with their own walls cut"
+                );
+                compared_own += 1;
+                worse += usize::from(here > there);
+            }
         }
     }
     // The comparison is not between equal values only: walls in hand matter somewhere.
     assert!(compared > 10_000 && better > 100, "{compared} {better}");
+    assert!(compared_own > 10_000 && worse > 100, "{compared_own} {worse}");
 }
 
 /// `FewerWalls`, counting the nodes it answers.
 struct Counted<'s, 't> {
     oracle: FewerWalls<'s, 't>,
     answered: AtomicU64,
+    /// Nodes `most_plies` answered (exact analyses only).
+    proved: AtomicU64,
 }
 
 impl Oracle for Counted<'_, '_> {
@@ -115,6 +140,20 @@ impl Oracle for Counted<'_, '_> {
         }
         answer
     }
+
+    fn most_plies(
+        &self,
+        node: &Node,
+        walls: &dyn Fn() -> WallSet,
+        memo: Option<&AtomicU32>,
+        player: Player,
+    ) -> Option<u32> {
+        let answer = self.oracle.most_plies(node, walls, memo, player);
+        if answer.is_some() {
+            self.proved.fetch_add(1, Ordering::Relaxed);
+        }
+        answer
+    }
 }
 
 /// The proof search pruned by the analysis of the board with one wall fewer per player,
@@ -124,7 +163,7 @@ impl Oracle for Counted<'_, '_> {
 #[test]
 fn the_search_pruned_by_fewer_walls_equals_the_analysis() {
     for exact_fewer in [false, true] {
-        let mut answered = 0;
+        let (mut answered, mut proved) = (0, 0);
         for (w, h, n) in [(3, 3, 2), (4, 3, 2), (3, 4, 2), (2, 5, 2)] {
             let t = tables(w, h, n);
             let exact = retro::solve(&t, &retro::Request::exact(BUDGET), &Silent).unwrap();
@@ -138,6 +177,7 @@ fn the_search_pruned_by_fewer_walls_equals_the_analysis() {
             let oracle = Counted {
                 oracle: FewerWalls::new(&fewer, u32::from(n)).unwrap(),
                 answered: AtomicU64::new(0),
+                proved: AtomicU64::new(0),
             };
             let prover = Prover::new(
                 &t,
@@ -154,8 +194,11 @@ fn the_search_pruned_by_fewer_walls_equals_the_analysis() {
                 common::assert_search_gives(exact.value(&pos).unwrap(), &pos, wins, &cell);
             }
             answered += oracle.answered.load(Ordering::Relaxed);
+            proved += oracle.proved.load(Ordering::Relaxed);
         }
         assert!(answered > 1000, "{answered}");
+        // The other side of the bound answers where the analysis has lengths, only there.
+        assert_eq!(proved > 1000, exact_fewer, "{proved}");
     }
 }
 

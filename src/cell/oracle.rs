@@ -78,7 +78,9 @@ fn fewest_plies(
 /// `k` plies to win there needs at least `k` here: the position with the walls cut has
 /// `2 * (N - M)` walls fewer in hand and the same on the board, so it is one of the cell
 /// with `M`. So an exact analysis of `M` bounds the length too, one of outcomes only tells
-/// where a player cannot win; a win there says nothing here.
+/// where a player cannot win; a win there says nothing here. The same cut of the
+/// player's own walls bounds from the other side: a win in `k` plies holding fewer walls
+/// is a win within `k` holding more (`Oracle::most_plies`, exact analyses only).
 /// On boards of two rows a player who cannot act draws, and a wall in hand can force a
 /// player to act: the bound does not hold there (`FewerWalls::new` refuses them).
 pub struct FewerWalls<'s, 't> {
@@ -123,6 +125,29 @@ impl Oracle for FewerWalls<'_, '_> {
         }
         let config = config_id(self.solved, false, node, walls, memo)?;
         fewest_plies(self.solved, config, node, left, player)
+    }
+
+    /// The other side of the bound: with `player`'s own walls cut by the cells' difference
+    /// (the other's kept), they hold fewer walls than here against the same defence, so a
+    /// win in `k` plies there is a win within `k` here. Only an exact analysis says `k`.
+    fn most_plies(
+        &self,
+        node: &Node,
+        walls: &dyn Fn() -> WallSet,
+        memo: Option<&AtomicU32>,
+        player: Player,
+    ) -> Option<u32> {
+        let mut left = node.left;
+        left[player.index()] = left[player.index()].checked_sub(self.cut)?;
+        if left[player.other().index()] > self.most {
+            return None;
+        }
+        let config = config_id(self.solved, false, node, walls, memo)?;
+        match self.solved.value_of(config, left, node.pawns, node.to_move)? {
+            Value::Win(k) if node.to_move == player => Some(k),
+            Value::Loss(k) if node.to_move != player => Some(k),
+            _ => None,
+        }
     }
 }
 

@@ -153,12 +153,13 @@ pub struct SolveArgs {
     /// With --method search: first analyse the same board with M walls per player (fewer
     /// than --walls; boards of three rows or more), in memory within half of --memory, and
     /// prune the search with it: a player who cannot win a position even when the other
-    /// holds M fewer walls cannot win it here, nor sooner than there (a wall in hand never
+    /// holds M fewer walls cannot win it here, nor sooner than there, and one who wins it
+    /// holding M fewer walls themselves wins it here as soon or sooner (a wall in hand never
     /// hurts; docs/ARCHITECTURE.md). Exact when every layer of that analysis fits, else its
-    /// outcomes only (they bound the outcome, not the length). With --scratch DIR that
+    /// outcomes only (which only refute, and bound the outcome, not the length). With --scratch DIR that
     /// analysis goes through DIR (in parts, outcomes only) and a later run goes on from the
     /// layers written there, as `solve --method retro --scratch` does. The answer is the
-    /// search's, as without it
+    /// same as without it
     #[arg(long, value_name = "M")]
     fewer_walls: Option<u8>,
 

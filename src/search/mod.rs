@@ -151,6 +151,19 @@ pub trait Oracle: Sync {
         memo: Option<&AtomicU32>,
         player: Player,
     ) -> Option<u32>;
+
+    /// At most how many plies `player` needs to force a win from `node`, when a win within
+    /// that many is known (the search then proves the node without searching it); `None`
+    /// when nothing is.
+    fn most_plies(
+        &self,
+        _node: &Node,
+        _walls: &dyn Fn() -> WallSet,
+        _memo: Option<&AtomicU32>,
+        _player: Player,
+    ) -> Option<u32> {
+        None
+    }
 }
 
 /// `Oracle::fewest_plies` of a player who cannot win.
@@ -235,8 +248,8 @@ impl<'s, 'a, T: ConfigTables> Search<'s, 'a, T> {
     ///
     /// Contract: `node` is not finished (neither pawn on its goal row). Returns `true` iff
     /// the attacker has a strategy that puts their pawn on their goal row within `depth`
-    /// plies against every defence (given a correct oracle, if any: a `true` never rests on
-    /// it, a `false` may); the defender reaching their own goal first, or a player
+    /// plies against every defence (given a correct oracle, if any: a `false` may rest on
+    /// it, and a `true` where it knows a bound of the length); the defender reaching their own goal first, or a player
     /// being left without a legal action (a draw), counts as failure. The answer depends only
     /// on (`node`, `depth`), which is what makes the transposition table sound. When the
     /// search is aborted (time limit) the return value is meaningless and nothing is stored.
@@ -277,6 +290,9 @@ impl<'s, 'a, T: ConfigTables> Search<'s, 'a, T> {
         self.shared.tt.prefetch(key);
         if !attacking && self.oracle_refutes(node, depth) {
             return false;
+        }
+        if self.oracle_proves(node, depth) {
+            return true;
         }
         let mover_dist = if attacking {
             dist
@@ -347,6 +363,22 @@ impl<'s, 'a, T: ConfigTables> Search<'s, 'a, T> {
                     self.attacker,
                 )
                 .is_some_and(|plies| plies > u32::from(depth))
+        })
+    }
+
+    /// Whether the oracle, if any, knows the attacker wins from `node` within `depth`
+    /// plies.
+    fn oracle_proves(&self, node: &Node, depth: u8) -> bool {
+        let tables = self.shared.tables;
+        self.shared.oracle.is_some_and(|oracle| {
+            oracle
+                .most_plies(
+                    node,
+                    &|| tables.walls(node.config),
+                    tables.oracle_memo(node.config),
+                    self.attacker,
+                )
+                .is_some_and(|plies| plies <= u32::from(depth))
         })
     }
 

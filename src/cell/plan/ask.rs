@@ -128,7 +128,8 @@ pub struct SolveOptions {
     /// Prune the proof search (only with `Method::Search`) by the retrograde analysis of
     /// the same board with this many walls per player, fewer than the cell's, run first in
     /// memory (`cell::fewer`): a player who cannot win a position even when the other
-    /// holds that many fewer walls cannot win it here, nor sooner than there (a wall in
+    /// holds that many fewer walls cannot win it here, nor sooner than there, and an exact
+    /// win holding that many fewer themselves is a win here as soon or sooner (a wall in
     /// hand never hurts, `oracle::FewerWalls`). Default `None`.
     pub fewer_walls: Option<u8>,
 }
