@@ -115,7 +115,10 @@ fn a_wall_in_hand_never_hurts() {
     }
     // The comparison is not between equal values only: walls in hand matter somewhere.
     assert!(compared > 10_000 && better > 100, "{compared} {better}");
-    assert!(compared_own > 10_000 && worse > 100, "{compared_own} {worse}");
+    assert!(
+        compared_own > 10_000 && worse > 100,
+        "{compared_own} {worse}"
+    );
 }
 
 /// `FewerWalls`, counting the nodes it answers.

@@ -6,10 +6,11 @@
 //! going on from the layers an earlier run wrote there. The search has what it leaves.
 
 use crate::cell::estimate::CellEstimate;
-use crate::cell::plan::{Method, SolveOptions, retro_over_ranked};
+use crate::cell::plan::{DEFAULT_TT_BYTES, Method, SolveOptions, retro_over_ranked};
 use crate::configs::{Ranked, Tables};
 use crate::error::{Bound, Error, Result, Setting, count};
-use crate::retro::{self, ConfigSource, Keep, Solved, Storage};
+use crate::retro::{self, ConfigSource, Keep, Precision, Solved, Storage};
+use crate::rules::cell::Cell;
 use crate::rules::geometry::Board;
 use crate::support::progress::Progress;
 
@@ -37,14 +38,14 @@ impl Configs {
 }
 
 /// The configurations of `board` with `fewer` walls per player, for the analysis within
-/// half of `options`' budget; refused unless `fewer` is below the cell's `walls` and the
+/// `budget` (`half` of `options`' for `solve --fewer-walls`); refused unless `fewer` is below the cell's `walls` and the
 /// board has three rows or more (on two, a player who cannot act draws, and a wall in hand
 /// can hurt).
 pub fn configs(
     board: Board,
     walls: u8,
     fewer: u8,
-    options: &SolveOptions,
+    (options, budget): (&SolveOptions, u64),
     progress: &dyn Progress,
 ) -> Result<Configs> {
     if fewer >= walls {
@@ -62,20 +63,49 @@ pub fn configs(
         )));
     }
     retro::check_board(board)?;
-    let half = analysis_options(options);
-    if retro_over_ranked(&CellEstimate::new(board, fewer), &half) {
+    let share = analysis_options(options, budget);
+    if retro_over_ranked(&CellEstimate::new(board, fewer), &share) {
         progress.message("the bound: ranking the wall configurations");
         return Ok(Configs::Ranked(Ranked::build(board, fewer)));
     }
-    Tables::build(board, fewer, half.memory_budget, progress).map(Configs::Tables)
+    Tables::build(board, fewer, budget, progress).map(Configs::Tables)
 }
 
-/// What the analysis of fewer walls is asked: the retrograde analysis within half of the
-/// budget, through the directory the options name if any.
-fn analysis_options(options: &SolveOptions) -> SolveOptions {
+/// The share of `options`' budget the analysis of fewer walls gets in `solve
+/// --fewer-walls`: half; the search has the rest.
+pub fn half(options: &SolveOptions) -> u64 {
+    options.memory_budget / 2
+}
+
+/// The share of `options`' budget for the exact analysis of `board` with `walls` over full
+/// tables, keeping as many layers from the start as fit (every one, at best), that leaves
+/// the proof search of the next wall count what its plan needs and a transposition table
+/// of the default size: `None` where not even two layers fit beside it. What
+/// `solver::solve_pair` needs to bound that cell on both sides.
+pub fn pair_budget(board: Board, walls: u8, options: &SolveOptions) -> Option<u64> {
+    let e = CellEstimate::new(board, walls);
+    let search = SolveOptions {
+        method: Method::Search,
+        fewer_walls: None,
+        ..options.clone()
+    };
+    let need = crate::cell::plan::decide(Cell::new(board, walls + 1), &search).need;
+    let share = options
+        .memory_budget
+        .checked_sub(need.bytes.saturating_add(DEFAULT_TT_BYTES))?;
+    let room = share.checked_sub(e.tables.bytes)?;
+    let fits = !need.on_demand
+        && !retro_over_ranked(&e, &analysis_options(options, share))
+        && e.retro.kept_layers(Precision::Exact, room).is_some();
+    fits.then_some(share)
+}
+
+/// What the analysis of fewer walls is asked: the retrograde analysis within `budget`,
+/// through the directory the options name if any.
+fn analysis_options(options: &SolveOptions, budget: u64) -> SolveOptions {
     SolveOptions {
         method: Method::Retro,
-        memory_budget: options.memory_budget / 2,
+        memory_budget: budget,
         fewer_walls: None,
         winner: None,
         checkpoint: None,
@@ -83,43 +113,56 @@ fn analysis_options(options: &SolveOptions) -> SolveOptions {
     }
 }
 
-/// The analysis over `configs` within half of `options`' budget: exact keeping every layer
-/// when that fits in memory, else outcomes only (through the options' directory, if any).
+/// The analysis over `configs` within `budget`: exact keeping every layer when that fits
+/// in memory, else (`first_layers`) exact keeping as many layers from the start as fit, or
+/// outcomes only (through the options' directory, if any).
 pub fn analyse<'t>(
     configs: &'t Configs,
-    options: &SolveOptions,
+    (options, half, first_layers): (&SolveOptions, u64, bool),
     progress: &dyn Progress,
 ) -> Result<Solved<'t>> {
-    let half = analysis_options(options).memory_budget;
     let source = configs.source();
     let storage = match &options.save {
         Some(to) => Storage::Dir(to.clone()),
         None => Storage::Memory,
     };
-    let exact = matches!(storage, Storage::Memory)
-        && retro::cell_estimate(source).exact_fits(configs.bytes(), half, Keep::Every);
-    let request = retro::Request {
-        storage,
-        ..if exact {
-            retro::Request::exact(half)
-        } else {
-            retro::Request::outcomes(half)
-        }
+    let e = retro::cell_estimate(source);
+    let in_memory = matches!(storage, Storage::Memory);
+    let exact = in_memory && e.exact_fits(configs.bytes(), half, Keep::Every);
+    // The layers from the start that fit (those near the root bound the most).
+    let first = (in_memory && first_layers && !exact)
+        .then(|| e.kept_layers(Precision::Exact, half.saturating_sub(configs.bytes())))
+        .flatten();
+    let (request, what) = match (exact, first) {
+        (true, _) => (retro::Request::exact(half), "exact".to_string()),
+        (false, Some(kept)) => (
+            retro::Request {
+                keep: retro::Layers::Only(0..kept),
+                ..retro::Request::exact(half)
+            },
+            format!("exact (its first {} kept)", count(kept, "layer")),
+        ),
+        (false, None) => (
+            retro::Request {
+                storage,
+                ..retro::Request::outcomes(half)
+            },
+            "compact".to_string(),
+        ),
     };
     progress.message(&format!(
-        "the bound: the {} analysis of {} with {} per player",
-        if exact { "exact" } else { "compact" },
+        "the bound: the {what} analysis of {} with {} per player",
         source.board(),
         count(source.walls_per_player(), "wall"),
     ));
     retro::solve(source, &request, progress).map_err(|e| match e {
-        // The budget it names is half of the one given: say so.
+        // The budget it names is the analysis's share of the one given: say so.
         Error::Memory {
             what,
             needed,
             budget,
         } => Error::Memory {
-            what: format!("{what}, the bound of fewer walls, given half of the budget,"),
+            what: format!("{what}, the bound of fewer walls, given its share of the budget,"),
             needed,
             budget,
         },

@@ -143,7 +143,10 @@ impl Oracle for FewerWalls<'_, '_> {
             return None;
         }
         let config = config_id(self.solved, false, node, walls, memo)?;
-        match self.solved.value_of(config, left, node.pawns, node.to_move)? {
+        match self
+            .solved
+            .value_of(config, left, node.pawns, node.to_move)?
+        {
             Value::Win(k) if node.to_move == player => Some(k),
             Value::Loss(k) if node.to_move != player => Some(k),
             _ => None,

@@ -11,7 +11,7 @@ use std::path::Path;
 use std::time::Instant;
 
 use crate::cell::estimate::CellEstimate;
-use crate::cell::solver::{Method, SolveOptions, solve};
+use crate::cell::solver::{CellResult, Method, Outcome, SolveOptions, solve, solve_pair};
 use crate::error::{Error, Occupied, Result, count, format_bytes};
 use crate::output::report::{self, CellRecord};
 use crate::retro::{Keep, Precision};
@@ -96,6 +96,9 @@ fn run_numbered(
     events.cells_to_solve(todo.len() as u64);
     let started = Instant::now();
     let (mut skipped, mut passed_over, mut undecided) = (0, 0, 0);
+    // The cell of the next wall count, decided with the one before by the search that
+    // one's exact analysis bounds (`solver::solve_pair`), waits here for its turn.
+    let mut paired: Option<CellResult> = None;
     for (i, &cell) in todo.iter().enumerate() {
         let Cell { board, walls } = cell;
         events.cell_begins(cell);
@@ -183,7 +186,30 @@ fn run_numbered(
             cell_options.checkpoint = Some(checkpoint);
         }
         cell_options.in_campaign = true;
-        let result = match solve(board, walls, &cell_options, events) {
+        // Paired from the board's most walls down, so that the searches take the larger
+        // cells of each pair (the analyses grow with the walls).
+        let pairs = in_a_row(&todo[i..]).is_multiple_of(2)
+            && t.save.is_none()
+            && options.method == Method::Auto
+            && cell_options.method == Method::Retro
+            && cell_options.precision == Some(Precision::Exact)
+            && cell_options.save.is_none();
+        let from_pair = paired.is_some();
+        let solved = match paired.take() {
+            Some(r) => {
+                if let Some(by) = r.pruned_by {
+                    saved = format!("; proof search {by}, solved just before");
+                }
+                Ok(r)
+            }
+            None if pairs => solve_pair(board, walls, &cell_options, events).map(|(r, next)| {
+                // A second cell the search left undecided (its limit) is solved alone.
+                paired = next.filter(|n| n.outcome != Outcome::Unknown);
+                r
+            }),
+            None => solve(board, walls, &cell_options, events),
+        };
+        let result = match solved {
             Ok(r) => r,
             // One cell too large for the budget or the disk does not stop the others; it
             // stays missing.
@@ -205,7 +231,8 @@ fn run_numbered(
             remove_checkpoint(path, events);
         }
         // The plan's reason where the plan was followed, then what was saved.
-        let followed = cell_options.save.is_none() && cell_options.method == planned.method;
+        let followed =
+            !from_pair && cell_options.save.is_none() && cell_options.method == planned.method;
         let mut why = match followed {
             true => format!("; planned {}{saved}", planned.why),
             false => saved,
@@ -262,6 +289,18 @@ fn run_numbered(
         other_builds,
         confirmed,
     })
+}
+
+/// How many of `cells`, from the first on, are one board's wall counts one after the other.
+fn in_a_row(cells: &[Cell]) -> usize {
+    let Some(first) = cells.first() else {
+        return 0;
+    };
+    cells
+        .iter()
+        .zip(0..)
+        .take_while(|(c, k)| c.board == first.board && c.walls == first.walls + k)
+        .count()
 }
 
 /// Refuses `dir` for `table --save` unless the run may write there: it does not exist or
