@@ -96,9 +96,10 @@ fn run_numbered(
     events.cells_to_solve(todo.len() as u64);
     let started = Instant::now();
     let (mut skipped, mut passed_over, mut undecided) = (0, 0, 0);
-    // The cell of the next wall count, decided with the one before by the search that
-    // one's exact analysis bounds (`solver::solve_pair`), waits here for its turn.
-    let mut paired: Option<CellResult> = None;
+    // The cells of the next wall count, decided with the one before by the search that
+    // one's exact analysis bounds (`solver::solve_pair`), wait here for their turn (the
+    // run goes cheapest first, so another board's cells may come between).
+    let mut paired: Vec<CellResult> = Vec::new();
     for (i, &cell) in todo.iter().enumerate() {
         let Cell { board, walls } = cell;
         events.cell_begins(cell);
@@ -188,14 +189,17 @@ fn run_numbered(
         cell_options.in_campaign = true;
         // Paired from the board's most walls down, so that the searches take the larger
         // cells of each pair (the analyses grow with the walls).
-        let pairs = in_a_row(&todo[i..]).is_multiple_of(2)
+        let pairs = in_a_row(cell, &todo[i..]).is_multiple_of(2)
             && t.save.is_none()
             && options.method == Method::Auto
             && cell_options.method == Method::Retro
             && cell_options.precision == Some(Precision::Exact)
             && cell_options.save.is_none();
-        let from_pair = paired.is_some();
-        let solved = match paired.take() {
+        let waiting = paired
+            .iter()
+            .position(|r| (r.width, r.height, r.walls) == (board.width(), board.height(), walls));
+        let from_pair = waiting.is_some();
+        let solved = match waiting.map(|at| paired.swap_remove(at)) {
             Some(r) => {
                 if let Some(by) = r.pruned_by {
                     saved = format!("; proof search {by}, solved just before");
@@ -204,7 +208,7 @@ fn run_numbered(
             }
             None if pairs => solve_pair(board, walls, &cell_options, events).map(|(r, next)| {
                 // A second cell the search left undecided (its limit) is solved alone.
-                paired = next.filter(|n| n.outcome != Outcome::Unknown);
+                paired.extend(next.filter(|n| n.outcome != Outcome::Unknown));
                 r
             }),
             None => solve(board, walls, &cell_options, events),
@@ -291,15 +295,11 @@ fn run_numbered(
     })
 }
 
-/// How many of `cells`, from the first on, are one board's wall counts one after the other.
-fn in_a_row(cells: &[Cell]) -> usize {
-    let Some(first) = cells.first() else {
-        return 0;
-    };
-    cells
-        .iter()
-        .zip(0..)
-        .take_while(|(c, k)| c.board == first.board && c.walls == first.walls + k)
+/// How many of `cell`'s board's wall counts from `cell`'s on, one after the other, are
+/// among `cells`.
+fn in_a_row(cell: Cell, cells: &[Cell]) -> usize {
+    (cell.walls..=u8::MAX)
+        .take_while(|&walls| cells.contains(&Cell::new(cell.board, walls)))
         .count()
 }
 
