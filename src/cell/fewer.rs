@@ -77,11 +77,17 @@ pub fn half(options: &SolveOptions) -> u64 {
     options.memory_budget / 2
 }
 
+/// What the search of a pair's second cell keeps at the least when its full tables do not
+/// fit beside the first cell's analysis: configurations built on demand within this. Its
+/// searches are short (4x7 with 8 walls: 304,146 nodes) and the layers kept bound more.
+const PAIR_ON_DEMAND_BYTES: u64 = 2 << 30;
+
 /// The share of `options`' budget for the exact analysis of `board` with `walls` over full
 /// tables, keeping as many layers from the start as fit (every one, at best), that leaves
-/// the proof search of the next wall count what its plan needs and a transposition table
-/// of the default size: `None` where not even two layers fit beside it. What
-/// `solver::solve_pair` needs to bound that cell on both sides.
+/// the proof search of the next wall count its full tables and a transposition table of
+/// the default size, or where those do not fit beside two layers, `PAIR_ON_DEMAND_BYTES`:
+/// `None` where not even that fits. What `solver::solve_pair` needs to bound that cell on
+/// both sides.
 pub fn pair_budget(board: Board, walls: u8, options: &SolveOptions) -> Option<u64> {
     let e = CellEstimate::new(board, walls);
     let search = SolveOptions {
@@ -90,14 +96,18 @@ pub fn pair_budget(board: Board, walls: u8, options: &SolveOptions) -> Option<u6
         ..options.clone()
     };
     let need = crate::cell::plan::decide(Cell::new(board, walls + 1), &search).need;
-    let share = options
-        .memory_budget
-        .checked_sub(need.bytes.saturating_add(DEFAULT_TT_BYTES))?;
-    let room = share.checked_sub(e.tables.bytes)?;
-    let fits = !need.on_demand
-        && !retro_over_ranked(&e, &analysis_options(options, share))
-        && e.retro.kept_layers(Precision::Exact, room).is_some();
-    fits.then_some(share)
+    let beside = |reserve: u64| {
+        let share = options.memory_budget.checked_sub(reserve)?;
+        let room = share.checked_sub(e.tables.bytes)?;
+        let fits = !retro_over_ranked(&e, &analysis_options(options, share))
+            && e.retro.kept_layers(Precision::Exact, room).is_some();
+        fits.then_some(share)
+    };
+    let full = need.bytes.saturating_add(DEFAULT_TT_BYTES);
+    (!need.on_demand)
+        .then(|| beside(full))
+        .flatten()
+        .or_else(|| beside(PAIR_ON_DEMAND_BYTES))
 }
 
 /// What the analysis of fewer walls is asked: the retrograde analysis within `budget`,

@@ -202,7 +202,7 @@ fn run_numbered(
         let solved = match waiting.map(|at| paired.swap_remove(at)) {
             Some(r) => {
                 if let Some(by) = r.pruned_by {
-                    saved = format!("; proof search {by}, solved just before");
+                    saved = format!("; proof search {by}, the analysis run with that cell");
                 }
                 Ok(r)
             }
