@@ -277,6 +277,24 @@ fn solve_with_fewer_walls_answers_as_the_search_alone() {
     }
     assert!(dir.join("header.json").exists());
     std::fs::remove_dir_all(&dir).unwrap();
+    // Exact through the directory when asked: both sides of the bound, read back too.
+    let exact_through = SolveOptions {
+        precision: Some(quoridor_solver::retro::Precision::Exact),
+        ..through.clone()
+    };
+    for _ in 0..2 {
+        let r = solver::solve(board, 5, &exact_through, &Silent).unwrap();
+        assert_eq!((r.outcome, r.plies), (alone.outcome, alone.plies));
+        assert_eq!(
+            r.pruned_by,
+            Some(PrunedBy {
+                walls: 4,
+                exact: true
+            })
+        );
+        assert_eq!(r.nodes, bounded.nodes);
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
     let refused = |board: Board, walls: u8, options: &SolveOptions| {
         solver::solve(board, walls, options, &Silent).unwrap_err()
     };

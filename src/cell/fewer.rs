@@ -124,8 +124,10 @@ fn analysis_options(options: &SolveOptions, budget: u64) -> SolveOptions {
 }
 
 /// The analysis over `configs` within `budget`: exact keeping every layer when that fits
-/// in memory, else (`first_layers`) exact keeping as many layers from the start as fit, or
-/// outcomes only (through the options' directory, if any).
+/// in memory, else (`first_layers`, or the options' precision exact) exact keeping as many
+/// layers from the start as fit, or outcomes only; through the options' directory, if any,
+/// outcomes only unless their precision is exact. A precision of compact asked keeps
+/// outcomes only.
 pub fn analyse<'t>(
     configs: &'t Configs,
     (options, half, first_layers): (&SolveOptions, u64, bool),
@@ -137,14 +139,25 @@ pub fn analyse<'t>(
         None => Storage::Memory,
     };
     let e = retro::cell_estimate(source);
+    let asked = options.precision;
     let in_memory = matches!(storage, Storage::Memory);
-    let exact = in_memory && e.exact_fits(configs.bytes(), half, Keep::Every);
+    let exact = in_memory
+        && asked != Some(Precision::Compact)
+        && e.exact_fits(configs.bytes(), half, Keep::Every);
     // The layers from the start that fit (those near the root bound the most).
-    let first = (in_memory && first_layers && !exact)
+    let first = (in_memory && !exact && (first_layers || asked == Some(Precision::Exact)))
         .then(|| e.kept_layers(Precision::Exact, half.saturating_sub(configs.bytes())))
         .flatten();
     let (request, what) = match (exact, first) {
         (true, _) => (retro::Request::exact(half), "exact".to_string()),
+        // Through the directory, exact where asked: the layers kept are those that fit.
+        _ if !in_memory && asked == Some(Precision::Exact) => (
+            retro::Request {
+                storage,
+                ..retro::Request::exact(half)
+            },
+            "exact".to_string(),
+        ),
         (false, Some(kept)) => (
             retro::Request {
                 keep: retro::Layers::Only(0..kept),

@@ -156,9 +156,12 @@ pub struct SolveArgs {
     /// holds M fewer walls cannot win it here, nor sooner than there, and one who wins it
     /// holding M fewer walls themselves wins it here as soon or sooner (a wall in hand never
     /// hurts; docs/ARCHITECTURE.md). Exact when every layer of that analysis fits, else its
-    /// outcomes only (which only refute, and bound the outcome, not the length). With --scratch DIR that
-    /// analysis goes through DIR (in parts, outcomes only) and a later run goes on from the
-    /// layers written there, as `solve --method retro --scratch` does. The answer is the
+    /// outcomes only (which only refute, and bound the outcome, not the length);
+    /// `--precision exact` keeps it exact where every layer does not fit, its layers from
+    /// the start that fit (those near the root bound the most). With --scratch DIR that
+    /// analysis goes through DIR (in parts; outcomes only unless `--precision exact`) and a
+    /// later run goes on from the layers written there, or reads them back, as `solve
+    /// --method retro --scratch` does. The answer is the
     /// same as without it
     #[arg(long, value_name = "M")]
     fewer_walls: Option<u8>,
@@ -207,7 +210,8 @@ impl SolveArgs {
             method,
             &plan::Asked {
                 stats: self.stats,
-                precision: self.precision.is_some(),
+                // With --fewer-walls, --precision is that analysis's.
+                precision: self.precision.is_some() && self.fewer_walls.is_none(),
                 distributed: self.distributed,
                 plan: self.plan,
                 // With --fewer-walls, --scratch is the directory of that analysis.
@@ -231,7 +235,11 @@ impl SolveArgs {
                 .as_deref()
                 .map(quoridor_solver::support::memory::parse_size)
                 .transpose()?,
-            precision: table_precision(self.precision.map(Precision::from), save.is_some()),
+            precision: match self.fewer_walls {
+                // The bound's analysis: the solver's choice unless asked.
+                Some(_) => self.precision.map(Precision::from),
+                None => table_precision(self.precision.map(Precision::from), save.is_some()),
+            },
             save,
             store: self.store.into(),
             checkpoint: self.checkpoint.clone(),
