@@ -137,11 +137,10 @@ impl Oracle for Counted<'_, '_> {
         memo: Option<&AtomicU32>,
         player: Player,
     ) -> Option<u32> {
-        let answer = self.oracle.fewest_plies(node, walls, memo, player);
-        if answer.is_some() {
-            self.answered.fetch_add(1, Ordering::Relaxed);
-        }
-        answer
+        counted(
+            self.oracle.fewest_plies(node, walls, memo, player),
+            &self.answered,
+        )
     }
 
     fn most_plies(
@@ -151,12 +150,19 @@ impl Oracle for Counted<'_, '_> {
         memo: Option<&AtomicU32>,
         player: Player,
     ) -> Option<u32> {
-        let answer = self.oracle.most_plies(node, walls, memo, player);
-        if answer.is_some() {
-            self.proved.fetch_add(1, Ordering::Relaxed);
-        }
-        answer
+        counted(
+            self.oracle.most_plies(node, walls, memo, player),
+            &self.proved,
+        )
     }
+}
+
+/// `answer`, counted in `counter` when it says something.
+fn counted(answer: Option<u32>, counter: &AtomicU64) -> Option<u32> {
+    if answer.is_some() {
+        counter.fetch_add(1, Ordering::Relaxed);
+    }
+    answer
 }
 
 /// The proof search pruned by the analysis of the board with one wall fewer per player,

@@ -109,6 +109,16 @@ impl<'s, 't> FewerWalls<'s, 't> {
     }
 }
 
+impl FewerWalls<'_, '_> {
+    /// The walls in hand `left` with `cut`'s cut by the cells' difference: a split of the
+    /// cell with fewer walls, if `cut` holds enough and the other player no more than that
+    /// cell's walls per player.
+    fn cut_from(&self, mut left: [u8; 2], cut: Player) -> Option<[u8; 2]> {
+        left[cut.index()] = left[cut.index()].checked_sub(self.cut)?;
+        (left[cut.other().index()] <= self.most).then_some(left)
+    }
+}
+
 impl Oracle for FewerWalls<'_, '_> {
     fn fewest_plies(
         &self,
@@ -117,12 +127,7 @@ impl Oracle for FewerWalls<'_, '_> {
         memo: Option<&AtomicU32>,
         player: Player,
     ) -> Option<u32> {
-        let mut left = node.left;
-        let other = player.other().index();
-        left[other] = left[other].checked_sub(self.cut)?;
-        if left[player.index()] > self.most {
-            return None;
-        }
+        let left = self.cut_from(node.left, player.other())?;
         let config = config_id(self.solved, false, node, walls, memo)?;
         fewest_plies(self.solved, config, node, left, player)
     }
@@ -137,11 +142,7 @@ impl Oracle for FewerWalls<'_, '_> {
         memo: Option<&AtomicU32>,
         player: Player,
     ) -> Option<u32> {
-        let mut left = node.left;
-        left[player.index()] = left[player.index()].checked_sub(self.cut)?;
-        if left[player.other().index()] > self.most {
-            return None;
-        }
+        let left = self.cut_from(node.left, player)?;
         let config = config_id(self.solved, false, node, walls, memo)?;
         match self
             .solved

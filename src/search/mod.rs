@@ -169,6 +169,15 @@ pub trait Oracle: Sync {
 /// `Oracle::fewest_plies` of a player who cannot win.
 pub const NEVER: u32 = u32::MAX;
 
+/// Which side of the attacker's plies the search asks the oracle (`Oracle`).
+#[derive(Clone, Copy)]
+enum Side {
+    /// At least (`fewest_plies`): refutes.
+    Fewest,
+    /// At most (`most_plies`): proves.
+    Most,
+}
+
 /// Everything a search thread shares with the others.
 struct Shared<'a, T: ConfigTables> {
     pub tables: &'a T,
@@ -353,33 +362,28 @@ impl<'s, 'a, T: ConfigTables> Search<'s, 'a, T> {
     /// Whether the oracle, if any, knows the attacker cannot win from `node` within
     /// `depth` plies.
     fn oracle_refutes(&self, node: &Node, depth: u8) -> bool {
-        let tables = self.shared.tables;
-        self.shared.oracle.is_some_and(|oracle| {
-            oracle
-                .fewest_plies(
-                    node,
-                    &|| tables.walls(node.config),
-                    tables.oracle_memo(node.config),
-                    self.attacker,
-                )
-                .is_some_and(|plies| plies > u32::from(depth))
-        })
+        self.oracle_plies(node, Side::Fewest)
+            .is_some_and(|plies| plies > u32::from(depth))
     }
 
     /// Whether the oracle, if any, knows the attacker wins from `node` within `depth`
     /// plies.
     fn oracle_proves(&self, node: &Node, depth: u8) -> bool {
+        self.oracle_plies(node, Side::Most)
+            .is_some_and(|plies| plies <= u32::from(depth))
+    }
+
+    /// What the oracle, if any, knows of the plies the attacker needs from `node`, on
+    /// `side`.
+    fn oracle_plies(&self, node: &Node, side: Side) -> Option<u32> {
         let tables = self.shared.tables;
-        self.shared.oracle.is_some_and(|oracle| {
-            oracle
-                .most_plies(
-                    node,
-                    &|| tables.walls(node.config),
-                    tables.oracle_memo(node.config),
-                    self.attacker,
-                )
-                .is_some_and(|plies| plies <= u32::from(depth))
-        })
+        let oracle = self.shared.oracle?;
+        let walls = || tables.walls(node.config);
+        let memo = tables.oracle_memo(node.config);
+        match side {
+            Side::Fewest => oracle.fewest_plies(node, &walls, memo, self.attacker),
+            Side::Most => oracle.most_plies(node, &walls, memo, self.attacker),
+        }
     }
 
     /// Whether the child after `mv` decides `node`: a win for the attacker at an attacker
