@@ -258,7 +258,8 @@ fn solve_with_fewer_walls_answers_as_the_search_alone() {
         bounded.pruned_by,
         Some(PrunedBy {
             walls: 4,
-            exact: true
+            exact: true,
+            first_layers: None,
         })
     );
     assert_eq!(alone.pruned_by, None);
@@ -276,7 +277,8 @@ fn solve_with_fewer_walls_answers_as_the_search_alone() {
             r.pruned_by,
             Some(PrunedBy {
                 walls: 4,
-                exact: false
+                exact: false,
+                first_layers: None,
             })
         );
         assert!(r.nodes < alone.nodes);
@@ -295,7 +297,8 @@ fn solve_with_fewer_walls_answers_as_the_search_alone() {
             r.pruned_by,
             Some(PrunedBy {
                 walls: 4,
-                exact: true
+                exact: true,
+                first_layers: None,
             })
         );
         assert_eq!(r.nodes, bounded.nodes);

@@ -191,6 +191,10 @@ pub struct PrunedBy {
     pub walls: u8,
     /// Whether it was exact (bounding the lengths too) or of outcomes only.
     pub exact: bool,
+    /// Where it kept only its layers from the start: how many of how many (positions with
+    /// more walls on the board get no bound).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub first_layers: Option<[usize; 2]>,
 }
 
 impl std::fmt::Display for PrunedBy {
@@ -200,7 +204,11 @@ impl std::fmt::Display for PrunedBy {
             "pruned by the {} analysis of {} per player",
             if self.exact { "exact" } else { "compact" },
             crate::error::count(self.walls, "wall")
-        )
+        )?;
+        match self.first_layers {
+            Some([kept, of]) => write!(f, ", its first {kept} of {of} layers"),
+            None => Ok(()),
+        }
     }
 }
 

@@ -161,9 +161,11 @@ fn bounded(
         false => started,
     };
     let mut result = solve_cell(board, walls, &rest, Some(&oracle), search_started, progress)?;
+    let (kept, of) = solved.layers_kept();
     result.pruned_by = Some(PrunedBy {
         walls: fewer,
         exact,
+        first_layers: (kept < of).then_some([kept, of]),
     });
     Ok((analysed, result))
 }

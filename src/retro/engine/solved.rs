@@ -130,6 +130,15 @@ impl<'t> Solved<'t> {
             .all(|layer| !layer.is_empty() && layer.iter().all(Option::is_some))
     }
 
+    /// How many layers in a row from layer 0 were kept whole, and how many the cell has.
+    pub fn layers_kept(&self) -> (usize, usize) {
+        let whole = |layer: &&Splits| !layer.is_empty() && layer.iter().all(Option::is_some);
+        (
+            self.values.iter().take_while(whole).count(),
+            self.values.len(),
+        )
+    }
+
     /// What the store keeps of each position.
     pub fn precision(&self) -> Precision {
         self.precision
