@@ -226,6 +226,7 @@ fn a_table_saved_layer_by_layer_is_the_table_saved_from_memory() {
         // Every layer in parts through the disk: as small as they go (a group each, the
         // stream read in pieces as small), a few groups each, on one thread and on two.
         let least = e.least_part(retro::Precision::Exact);
+        let positions = random_games(&tables, 100);
         for (part, threads) in [(least, 2), (5 * least, 1), (5 * least, 2)] {
             let dir = scratch(&format!("{w}x{h}-{walls}-parts-{part}-{threads}"));
             let pool = rayon::ThreadPoolBuilder::new()
@@ -241,6 +242,12 @@ fn a_table_saved_layer_by_layer_is_the_table_saved_from_memory() {
                 ..retro::Request::exact(u64::MAX)
             };
             let parted = pool.install(|| retro::solve(&tables, &request, &Silent).unwrap());
+            // Read back: as many layers as the budget holds (here every one), each value
+            // the analysis in memory's (they bound a search with more walls).
+            assert!(parted.keeps_all_layers(), "{board} with {walls}");
+            for pos in positions.iter().take(2000) {
+                assert_eq!(parted.value(pos), solved.value(pos), "{board} with {walls}");
+            }
             assert_eq!(parted.stats(), solved.stats(), "{board} with {walls}");
             assert_eq!(parted.result().plies, solved.result().plies);
             assert_eq!(

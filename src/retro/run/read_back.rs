@@ -11,15 +11,12 @@ use crate::retro::engine::store::{Packing, Precision};
 use crate::retro::engine::value::RetroStats;
 use crate::retro::format::spill;
 
-/// The layers read back after an analysis through the disk, once its parts are gone: two
-/// for the exact one (the start's value and its line need no more); for the compact one,
-/// as many from layer 0 up as fit `room` beside the indices (each one more makes a better
-/// oracle for the length's search), at least two.
+/// The layers read back after an analysis through the disk, once its parts are gone: as
+/// many from layer 0 up as fit `room` beside the indices, at least two (the start's value
+/// and an exact line need no more; each one more makes a better oracle: for the compact
+/// one's length search, and for a search bounded by the exact one, `solve --fewer-walls`).
 pub(super) fn kept_after_parts(e: &RetroEstimate, precision: Precision, room: u64) -> usize {
     let mut kept = e.layers.min(2);
-    if precision == Precision::Exact {
-        return kept;
-    }
     let layer_bytes = |k: usize| e.layer_bytes(precision, k);
     let mut bytes: u128 = e.index + (0..kept).map(layer_bytes).sum::<u128>();
     let room_for_layers = room.saturating_sub(sizing::SLACK_BYTES) as u128;
