@@ -155,6 +155,10 @@ impl Oracle for Counted<'_, '_> {
             &self.proved,
         )
     }
+
+    fn proves(&self) -> bool {
+        self.oracle.proves()
+    }
 }
 
 /// `answer`, counted in `counter` when it says something.

@@ -4,7 +4,7 @@
 //! (`FewerWalls`).
 
 use crate::configs::NO_MEMO;
-use crate::retro::{Solved, Value, Wdl};
+use crate::retro::{Precision, Solved, Value, Wdl};
 use crate::rules::geometry::Player;
 use crate::rules::walls::WallSet;
 use crate::search::{NEVER, Node, Oracle};
@@ -130,6 +130,10 @@ impl Oracle for FewerWalls<'_, '_> {
         let left = self.cut_from(node.left, player.other())?;
         let config = config_id(self.solved, false, node, walls, memo)?;
         fewest_plies(self.solved, config, node, left, player)
+    }
+
+    fn proves(&self) -> bool {
+        self.solved.precision() == Precision::Exact
     }
 
     /// The other side of the bound: with `player`'s own walls cut by the cells' difference

@@ -159,6 +159,7 @@ impl<'a, T: ConfigTables> Prover<'a, T> {
             shared: Shared {
                 tables,
                 oracle: limits.oracle,
+                proving: limits.oracle.filter(|o| o.proves()),
                 tt: tt.unwrap_or_else(|| {
                     TranspositionTable::new(
                         tt_bytes.min(INITIAL_TT_BYTES),

@@ -164,6 +164,12 @@ pub trait Oracle: Sync {
     ) -> Option<u32> {
         None
     }
+
+    /// Whether `most_plies` ever answers: the search asks it at every node only then (the
+    /// compact analysis's length search would pay a call a node for nothing).
+    fn proves(&self) -> bool {
+        false
+    }
 }
 
 /// `Oracle::fewest_plies` of a player who cannot win.
@@ -183,6 +189,8 @@ struct Shared<'a, T: ConfigTables> {
     pub tables: &'a T,
     /// Known outcomes, if any: a node the attacker cannot win at all is refuted at once.
     pub oracle: Option<&'a dyn Oracle>,
+    /// `oracle`, where it proves wins too (`Oracle::proves`).
+    pub proving: Option<&'a dyn Oracle>,
     pub tt: TranspositionTable,
     /// Set when the time limit passes; an aborted search's answers are meaningless.
     pub abort: AtomicBool,
@@ -377,7 +385,10 @@ impl<'s, 'a, T: ConfigTables> Search<'s, 'a, T> {
     /// `side`.
     fn oracle_plies(&self, node: &Node, side: Side) -> Option<u32> {
         let tables = self.shared.tables;
-        let oracle = self.shared.oracle?;
+        let oracle = match side {
+            Side::Fewest => self.shared.oracle?,
+            Side::Most => self.shared.proving?,
+        };
         let walls = || tables.walls(node.config);
         let memo = tables.oracle_memo(node.config);
         match side {
