@@ -20,11 +20,20 @@
 //! up. Records live in an arena of fixed chunks: a record never moves, so `children` can hand out a slice while
 //! other threads add records. The distances live in an arena of their own, chunk for chunk,
 //! `2 * cells` bytes a pair: reading one is one memory access, not two (the record, then a
-//! boxed slice), and a pair costs 32 bytes less.
+//! boxed slice), and a pair costs 32 bytes less. The children's lists live in a third
+//! arena, a record holding its list's number: a list boxed on its own cost 40 bytes more a
+//! pair, and the C allocator kept the lists freed by `forget` in the arenas of the threads
+//! that had made them, while other threads took new memory for theirs (6x6 with 5 walls
+//! reached 20.55 GiB resident at a budget of 20 after emptying its store 17 times).
 //!
-//! Every byte is counted against the budget given at the start. When the next record would
-//! not fit, the store marks itself `exhausted` and answers `NO_CHILD` from then on; the
-//! search checks the mark where it checks its deadline and stops, storing nothing.
+//! Every byte is counted against the budget given at the start, as it is resident: the
+//! index and the chunk tables at once (the index's slots are written at random, so its
+//! pages are soon all resident), each arena's chunk when it is made (a chunk is written
+//! whole). When the next chunk would not fit, the store marks itself `exhausted` and answers
+//! `NO_CHILD` from then on; the search checks the mark where it checks its deadline and
+//! stops, storing nothing. (Counting each record and list as it was made, and the index a
+//! pair's share at a time, left out what the chunks and the index held beyond them, and
+//! what `forget` kept: 6x6 with 4 walls at `--memory 1G` reached 1.04 GiB resident.)
 //!
 //! Where the cell's wall sets can be numbered within a key's bits (`SetNumbers`: 9x9 with up
 //! to 3 walls each, 11x11 too, 7x5 with up to 10), the transposition table knows a
@@ -43,14 +52,23 @@ use crate::support::own_line::OwnLine;
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU32, AtomicU64, Ordering};
 
-/// Pairs per arena chunk: chunks of megabytes (9.4 MB of records and 10.6 MB of
+/// Most pairs per arena chunk: chunks of megabytes (6.8 MB of records and 10.6 MB of
 /// distances on 9x9), most of which the kernel backs with 2 MiB pages when asked
 /// (`memory::huge_slice_with`): with 4 KiB pages, nearly every read of a record at random
 /// also missed the TLB.
-const CHUNK_BITS: u32 = 16;
-const CHUNK: usize = 1 << CHUNK_BITS;
-/// What the allocator adds to each boxed slice.
-const ALLOCATION_BYTES: u64 = 16;
+const MOST_CHUNK_BITS: u32 = 16;
+/// Most lists of children per arena chunk: a few MB (1.6 MB on 6x6, 4 MiB on 9x9).
+const MOST_LIST_CHUNK_BITS: u32 = 13;
+/// A chunk takes at most this share of the budget (a small budget has small chunks), so
+/// that the chunks partly used cost little of it.
+const CHUNKS_IN_BUDGET: u64 = 64;
+
+/// The bits of a chunk's place numbers: the most, or fewer so that a chunk of
+/// `bytes_per_item` items takes at most `budget / CHUNKS_IN_BUDGET` (at least 16 items).
+fn chunk_bits(most: u32, budget: u64, bytes_per_item: u64) -> u32 {
+    let items = (budget / CHUNKS_IN_BUDGET / bytes_per_item.max(1)).max(16);
+    (63 - items.leading_zeros()).min(most)
+}
 
 /// What names a configuration in the index: its pair's wall sets (the smaller first), which
 /// of them it is, and the first's hash and packed word (`OnDemand::packed`).
@@ -67,8 +85,9 @@ struct Pair {
     walls: [WallSet; 2],
     /// Their ranks (`SetNumbers`), when the store has them.
     ranks: [u64; 2],
-    /// Children of each member, made when the search first expands it.
-    children: [OnceLock<Box<[ConfigId]>>; 2],
+    /// Each member's list of children (`OnDemand::list`) plus one, 0 until the search
+    /// first expands it.
+    children: [AtomicU32; 2],
     /// Each member's number in the numbering of an oracle (`ConfigTables::oracle_memo`),
     /// `NO_MEMO` until the oracle first asks.
     memo: [AtomicU32; 2],
@@ -82,6 +101,12 @@ type Chunk = Box<[OnceLock<Pair>]>;
 /// atomics suffice and read as plain bytes.
 type DistanceChunk = Box<[AtomicU8]>;
 
+/// Lists of children, `slots` ids each (`OnDemand::list`). A list is written by the thread
+/// that made it, before its number is published in its record with a release store (which
+/// readers acquire), and never after: so relaxed atomics suffice, and a published list
+/// reads as plain ids.
+type ListChunk = Box<[AtomicU32]>;
+
 pub struct OnDemand {
     board: Board,
     walls_per_player: u8,
@@ -93,8 +118,18 @@ pub struct OnDemand {
     /// Each cell's left-right mirror image.
     mirror_square: [Square; MAX_SQUARES],
     index: Index,
+    /// Pairs per chunk of records (and of distances): `1 << pair_bits` (`chunk_bits`).
+    pair_bits: u32,
+    /// Lists per chunk of children's lists: `1 << list_bits`.
+    list_bits: u32,
     chunks: Box<[OnceLock<Chunk>]>,
     distance_chunks: Box<[OnceLock<DistanceChunk>]>,
+    list_chunks: Box<[OnceLock<ListChunk>]>,
+    /// The next list of children to hand out.
+    next_list: OwnLine<AtomicU32>,
+    /// What a configuration without children (every wall placed), or one expanded once the
+    /// budget is spent, answers: no child at any slot.
+    no_children: Box<[ConfigId]>,
     /// The next pair to hand out and the bytes taken: added to by every new record, so
     /// each on lines of its own, away from the chunk tables every lookup reads.
     next_pair: OwnLine<AtomicU32>,
@@ -118,13 +153,6 @@ fn hash(walls: WallSet) -> u64 {
     (x ^ x >> 32).wrapping_mul(0xD6E8_FEB8_6659_FD93)
 }
 
-/// Where pair `pair` lives in the arenas: its chunk and its place in the chunk.
-#[inline(always)]
-fn place(pair: u32) -> (usize, usize) {
-    let i = pair as usize;
-    (i >> CHUNK_BITS, i & (CHUNK - 1))
-}
-
 impl OnDemand {
     /// An empty store for the cell that may grow to `budget` bytes.
     pub fn new(board: Board, walls_per_player: u8, budget: u64) -> OnDemand {
@@ -132,19 +160,31 @@ impl OnDemand {
         let most_pairs = (budget / OnDemand::pair_bytes(board))
             .min(estimate.configurations as u64)
             .min(NO_CHILD as u64 / 2);
-        let chunks = (most_pairs as usize).div_ceil(CHUNK) + 1;
+        let record_bytes =
+            std::mem::size_of::<OnceLock<Pair>>() as u64 + 2 * board.squares() as u64;
+        let pair_bits = chunk_bits(MOST_CHUNK_BITS, budget, record_bytes);
+        let chunks = (most_pairs as usize >> pair_bits) + 1;
+        let slot_map = SlotMap::new(board);
+        let most_lists = (budget / OnDemand::list_bytes(&slot_map))
+            .min(2 * most_pairs)
+            .min(u32::MAX as u64 - 1);
+        let list_bits = chunk_bits(
+            MOST_LIST_CHUNK_BITS,
+            budget,
+            OnDemand::list_bytes(&slot_map),
+        );
+        let list_chunks = (most_lists as usize >> list_bits) + 1;
         let index = Index::new(most_pairs);
         let fixed = (chunks
             * (std::mem::size_of::<OnceLock<Chunk>>()
-                + std::mem::size_of::<OnceLock<DistanceChunk>>())) as u64
-            + index
-                .bytes()
-                .saturating_sub(most_pairs * index::BYTES_PER_PAIR);
+                + std::mem::size_of::<OnceLock<DistanceChunk>>())
+            + list_chunks * std::mem::size_of::<OnceLock<ListChunk>>()) as u64
+            + index.bytes();
         let mut mirror_square = [0; MAX_SQUARES];
         for c in 0..board.squares() as Square {
             mirror_square[c as usize] = board.mirror_square(c);
         }
-        let slot_map = SlotMap::new(board);
+        let slots = slot_map.len();
         let most_walls = 2 * walls_per_player as usize;
         let ranks = SetNumbers::new(board, &slot_map, most_walls, 1 << KEY_NUMBER_BITS);
         let fixed = fixed + ranks.as_ref().map_or(0, SetNumbers::bytes);
@@ -156,8 +196,13 @@ impl OnDemand {
             configurations: estimate.configurations,
             mirror_square,
             index,
+            pair_bits,
+            list_bits,
             chunks: (0..chunks).map(|_| OnceLock::new()).collect(),
             distance_chunks: (0..chunks).map(|_| OnceLock::new()).collect(),
+            list_chunks: (0..list_chunks).map(|_| OnceLock::new()).collect(),
+            next_list: OwnLine(AtomicU32::new(0)),
+            no_children: vec![NO_CHILD; slots].into_boxed_slice(),
             next_pair: OwnLine(AtomicU32::new(0)),
             budget,
             fixed,
@@ -179,9 +224,9 @@ impl OnDemand {
             + index::BYTES_PER_PAIR
     }
 
-    /// Bytes a configuration's children add once it is expanded.
-    fn children_bytes(&self) -> u64 {
-        (self.slot_map.len() * std::mem::size_of::<ConfigId>()) as u64 + ALLOCATION_BYTES
+    /// Bytes a configuration's list of children takes once it is expanded.
+    fn list_bytes(slot_map: &SlotMap) -> u64 {
+        (slot_map.len() * std::mem::size_of::<ConfigId>()) as u64
     }
 
     /// Bytes used so far.
@@ -198,15 +243,71 @@ impl OnDemand {
     fn reserve(&self, bytes: u64) -> bool {
         let before = self.bytes.fetch_add(bytes, Ordering::Relaxed);
         if before + bytes > self.budget {
+            self.bytes.fetch_sub(bytes, Ordering::Relaxed);
             self.exhausted.store(true, Ordering::Release);
             return false;
         }
         true
     }
 
+    /// Where pair `pair` lives in the arenas: its chunk and its place in the chunk.
+    #[inline(always)]
+    fn place(&self, pair: u32) -> (usize, usize) {
+        let i = pair as usize;
+        (i >> self.pair_bits, i & ((1 << self.pair_bits) - 1))
+    }
+
+    /// Where list `list` lives in its arena: its chunk and its place in the chunk.
+    #[inline(always)]
+    fn list_place(&self, list: u32) -> (usize, usize) {
+        let i = list as usize;
+        (i >> self.list_bits, i & ((1 << self.list_bits) - 1))
+    }
+
+    /// Bytes of a chunk of records with its chunk of distances.
+    fn pair_chunk_bytes(&self) -> u64 {
+        ((std::mem::size_of::<OnceLock<Pair>>() + 2 * self.board.squares()) << self.pair_bits)
+            as u64
+    }
+
+    /// Bytes of a chunk of lists of children.
+    fn list_chunk_bytes(&self) -> u64 {
+        OnDemand::list_bytes(&self.slot_map) << self.list_bits
+    }
+
+    /// The chunk in `cell`, made by `make` when it is new and its `bytes` fit the budget;
+    /// `None` (the store exhausted) when they do not, or `cell` is past the chunk table.
+    fn chunk<'a, C>(
+        &self,
+        cell: Option<&'a OnceLock<C>>,
+        bytes: u64,
+        make: impl FnOnce() -> C,
+    ) -> Option<&'a C> {
+        let Some(cell) = cell else {
+            self.exhausted.store(true, Ordering::Release);
+            return None;
+        };
+        if let Some(chunk) = cell.get() {
+            return Some(chunk);
+        }
+        if !self.reserve(bytes) {
+            return None;
+        }
+        let mut made = false;
+        let chunk = cell.get_or_init(|| {
+            made = true;
+            make()
+        });
+        if !made {
+            // Another thread made it meanwhile, and counted it.
+            self.bytes.fetch_sub(bytes, Ordering::Relaxed);
+        }
+        Some(chunk)
+    }
+
     #[inline(always)]
     fn pair(&self, pair: u32) -> &Pair {
-        let (chunk, at) = place(pair);
+        let (chunk, at) = self.place(pair);
         self.chunks[chunk]
             .get()
             .expect("ids are handed out with their records")[at]
@@ -240,7 +341,7 @@ impl OnDemand {
             Ok(pair) => return Some(2 * pair + name.side),
             Err(vacant) => vacant,
         };
-        if vacant.full() || !self.reserve(OnDemand::pair_bytes(self.board)) {
+        if vacant.full() {
             self.exhausted.store(true, Ordering::Release);
             return None;
         }
@@ -253,7 +354,7 @@ impl OnDemand {
             Some(r) => name.walls.map(|w| r.rank(&self.slot_map, w)),
             None => [0; 2],
         };
-        self.put(pair, name.walls, ranks);
+        self.put(pair, name.walls, ranks)?;
         let put = vacant.insert(pair);
         debug_assert!(put, "a shard that is not full takes a pair");
         Some(2 * pair + name.side)
@@ -276,14 +377,20 @@ impl OnDemand {
             .fold(0, |word, w| word << 8 | (self.slot_map.slot(w) as u64 + 1))
     }
 
-    /// Makes the record of pair `pair`.
-    fn put(&self, pair: u32, walls: [WallSet; 2], ranks: [u64; 2]) {
+    /// Makes the record of pair `pair`; `None` when its chunk does not fit the budget.
+    fn put(&self, pair: u32, walls: [WallSet; 2], ranks: [u64; 2]) -> Option<()> {
         let board = self.board;
         let cells = board.squares();
         let edges = walls[0].edges(board);
-        let (chunk, at) = place(pair);
-        let distances = self.distance_chunks[chunk]
-            .get_or_init(|| memory::huge_slice_with(CHUNK * 2 * cells, || AtomicU8::new(0)));
+        let (chunk, at) = self.place(pair);
+        // The records' chunk counts its distances' chunk too: they are made and freed
+        // together.
+        let records = self.chunk(self.chunks.get(chunk), self.pair_chunk_bytes(), || {
+            memory::huge_slice_with(1 << self.pair_bits, OnceLock::new)
+        })?;
+        let distances = self.distance_chunks[chunk].get_or_init(|| {
+            memory::huge_slice_with((2 * cells) << self.pair_bits, || AtomicU8::new(0))
+        });
         let mine = &distances[at * 2 * cells..][..2 * cells];
         for p in [Player::One, Player::Two] {
             let d = edges.distances(board.goal(p));
@@ -291,26 +398,49 @@ impl OnDemand {
                 slot.store(d, Ordering::Relaxed);
             }
         }
-        let records =
-            self.chunks[chunk].get_or_init(|| memory::huge_slice_with(CHUNK, OnceLock::new));
         let fresh = records[at].set(Pair {
             walls,
             ranks,
-            children: Default::default(),
+            children: [AtomicU32::new(0), AtomicU32::new(0)],
             memo: [NO_MEMO, NO_MEMO].map(AtomicU32::new),
         });
         debug_assert!(fresh.is_ok(), "a pair number is handed out once");
+        Some(())
     }
 
-    /// The child ids of `walls`, making the children's records as needed. The children are
+    /// List `list` of children (made by `make_children`).
+    #[inline(always)]
+    fn list(&self, list: u32) -> &[ConfigId] {
+        let n = self.slot_map.len();
+        let (chunk, at) = self.list_place(list);
+        let lists = self.list_chunks[chunk]
+            .get()
+            .expect("a list is handed out with its chunk");
+        let ids = &lists[at * n..][..n];
+        // SAFETY: `AtomicU32` has the size and alignment of `ConfigId` (a u32), and a list
+        // is read this way only once published (`ListChunk`): no write races these reads.
+        unsafe { &*(ids as *const [AtomicU32] as *const [ConfigId]) }
+    }
+
+    /// A new list of the child ids of `walls`, making the children's records as needed
+    /// (`NO_CHILD` from the first child the budget has no room for). The children are
     /// named first and their index slots prefetched, so that the lookups' cache misses
-    /// overlap.
-    fn make_children(&self, walls: WallSet) -> Box<[ConfigId]> {
-        let mut children = vec![NO_CHILD; self.slot_map.len()].into_boxed_slice();
-        if walls.len() >= 2 * self.walls_per_player as u32 || !self.reserve(self.children_bytes()) {
-            return children;
+    /// overlap. `None` when no wall can be added, or the budget has no room for a list.
+    fn make_children(&self, walls: WallSet) -> Option<u32> {
+        if walls.len() >= 2 * self.walls_per_player as u32 || self.exhausted() {
+            return None;
         }
-        let mut named = Vec::with_capacity(self.slot_map.len());
+        let list = self.next_list.fetch_add(1, Ordering::Relaxed);
+        let n = self.slot_map.len();
+        let (chunk, at) = self.list_place(list);
+        let lists = self.chunk(self.list_chunks.get(chunk), self.list_chunk_bytes(), || {
+            memory::huge_slice_with(n << self.list_bits, || AtomicU32::new(NO_CHILD))
+        })?;
+        let ids = &lists[at * n..][..n];
+        // A list made before the store was last emptied may be here.
+        ids.iter()
+            .for_each(|id| id.store(NO_CHILD, Ordering::Relaxed));
+        let mut named = Vec::with_capacity(n);
         for orientation in [Orientation::Horizontal, Orientation::Vertical] {
             for anchor in bits(walls.free(self.board, orientation)) {
                 let wall = Wall {
@@ -324,11 +454,11 @@ impl OnDemand {
         }
         for (slot, name) in &named {
             match self.find_or_make(name) {
-                Some(id) => children[*slot] = id,
-                None => return children,
+                Some(id) => ids[*slot].store(id, Ordering::Relaxed),
+                None => break,
             }
         }
-        children
+        Some(list)
     }
 }
 
@@ -363,7 +493,7 @@ impl ConfigTables for OnDemand {
         } else {
             self.mirror_square[cell as usize]
         };
-        let (chunk, at) = place(id / 2);
+        let (chunk, at) = self.place(id / 2);
         let cells = self.board.squares();
         let distances = self.distance_chunks[chunk]
             .get()
@@ -376,7 +506,7 @@ impl ConfigTables for OnDemand {
         if id == NO_CHILD {
             return;
         }
-        let (chunk, at) = place(id / 2);
+        let (chunk, at) = self.place(id / 2);
         let n = self.board.squares();
         if let Some(distances) = self.distance_chunks[chunk].get() {
             let mirrored = |c: Square| {
@@ -396,7 +526,7 @@ impl ConfigTables for OnDemand {
         if id == NO_CHILD {
             return;
         }
-        let (chunk, at) = place(id / 2);
+        let (chunk, at) = self.place(id / 2);
         if let Some(records) = self.chunks[chunk].get() {
             memory::prefetch(&records[at]);
         }
@@ -413,7 +543,20 @@ impl ConfigTables for OnDemand {
     fn children(&self, id: ConfigId) -> &[ConfigId] {
         let pair = self.pair(id / 2);
         let side = id as usize % 2;
-        pair.children[side].get_or_init(|| self.make_children(pair.walls[side]))
+        let made = pair.children[side].load(Ordering::Acquire);
+        if made != 0 {
+            return self.list(made - 1);
+        }
+        let Some(list) = self.make_children(pair.walls[side]) else {
+            return &self.no_children;
+        };
+        // Two threads may expand one configuration at once: the first list published is
+        // the configuration's, the other is left unused (the children are the same).
+        match pair.children[side].compare_exchange(0, list + 1, Ordering::AcqRel, Ordering::Acquire)
+        {
+            Ok(_) => self.list(list),
+            Err(first) => self.list(first - 1),
+        }
     }
 
     /// From the children if the configuration was expanded, else that child alone: a
@@ -423,8 +566,9 @@ impl ConfigTables for OnDemand {
     fn child(&self, id: ConfigId, slot: usize) -> ConfigId {
         let pair = self.pair(id / 2);
         let side = id as usize % 2;
-        if let Some(children) = pair.children[side].get() {
-            let child = children.get(slot).copied().unwrap_or(NO_CHILD);
+        let made = pair.children[side].load(Ordering::Acquire);
+        if made != 0 {
+            let child = self.list(made - 1).get(slot).copied().unwrap_or(NO_CHILD);
             // A list made as the store filled lacks children that may have been made one
             // at a time before (and handed out): those are looked up below, so that a
             // child once given is given again (the search plays the move it checked).
@@ -494,20 +638,45 @@ impl ConfigTables for OnDemand {
         if !self.can_forget() {
             return false;
         }
-        // The arenas and the index are emptied in place, not freed and taken again: after
-        // the first such free, the C allocator serves blocks of megabytes from its heap,
-        // which fragmented (9x9 with 3 walls reached 24.3 GB resident against a budget
-        // of 20 GB). The distances need no clearing: a record's are written before its id
-        // is handed out.
+        // Each arena keeps the chunks the last fill used, emptied, and frees the others
+        // (which earlier fills used), so that the next fill finds most of its chunks
+        // made, without the page faults of making them again. A chunk is a mapping of
+        // its own, given back to the system when freed (`memory::return_freed_buffers`;
+        // without it, glibc once served such blocks from its heap, and 9x9 with 3 walls
+        // fragmented to 24.3 GB at a budget of 20). The index is emptied in place.
         self.index.clear();
-        let used = (*self.next_pair.get_mut() as usize).div_ceil(CHUNK);
-        for chunk in self.chunks.iter_mut().take(used) {
-            if let Some(records) = chunk.get_mut() {
-                records.iter_mut().for_each(|r| drop(r.take()));
+        let pairs_used = (*self.next_pair.get_mut() as usize).div_ceil(1 << self.pair_bits);
+        let lists_used = (*self.next_list.get_mut() as usize).div_ceil(1 << self.list_bits);
+        for (i, (records, distances)) in self
+            .chunks
+            .iter_mut()
+            .zip(self.distance_chunks.iter_mut())
+            .enumerate()
+        {
+            if i >= pairs_used {
+                drop(records.take());
+                drop(distances.take());
+            } else if let Some(records) = records.get_mut() {
+                records.iter_mut().for_each(|r| {
+                    r.take();
+                });
             }
         }
+        self.list_chunks
+            .iter_mut()
+            .skip(lists_used)
+            .for_each(|c| drop(c.take()));
+        let pair_chunks = self.chunks.iter().filter(|c| c.get().is_some()).count() as u64;
+        let list_chunks = self
+            .list_chunks
+            .iter()
+            .filter(|c| c.get().is_some())
+            .count() as u64;
+        let kept_bytes =
+            pair_chunks * self.pair_chunk_bytes() + list_chunks * self.list_chunk_bytes();
         *self.next_pair.get_mut() = 0;
-        *self.bytes.get_mut() = self.fixed;
+        *self.next_list.get_mut() = 0;
+        *self.bytes.get_mut() = self.fixed + kept_bytes;
         *self.exhausted.get_mut() = false;
         true
     }

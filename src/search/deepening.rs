@@ -19,8 +19,8 @@ use std::time::Instant;
 const SPLIT_DEPTH: u8 = 11;
 
 /// The transposition table's first size; once crowded, it grows to its full size between
-/// iterations.
-const INITIAL_TT_BYTES: u64 = 64 << 20;
+/// iterations (while it grows, both sizes are held).
+pub const INITIAL_TT_BYTES: u64 = 64 << 20;
 
 /// Tries of one iteration over an emptied store (`solve_forgetting`) before a search with
 /// neither a deadline nor a checkpoint gives up: each try starts where the table's facts

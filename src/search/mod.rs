@@ -21,7 +21,7 @@ mod tt;
 mod twin;
 
 pub use checkpoint::{Checkpoint, Spent, remove_part_being_written};
-pub use deepening::{Limits, Prover, SearchResult, Win, solve, solve_forgetting};
+pub use deepening::{INITIAL_TT_BYTES, Limits, Prover, SearchResult, Win, solve, solve_forgetting};
 pub use no_win::NoWin;
 pub use node::Node;
 

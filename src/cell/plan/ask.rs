@@ -5,6 +5,7 @@
 use crate::error::{Bound, Error, Result, Setting};
 use crate::retro::{self, Precision};
 use crate::rules::geometry::Player;
+use crate::search::INITIAL_TT_BYTES;
 use crate::support::memory;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -50,14 +51,24 @@ pub const ON_DEMAND_SLACK_BYTES: u64 = 32 << 20;
 /// and the iteration tried again at little cost, since the table's facts stay true, while
 /// a smaller table costs nodes (5x5 with 5 walls on demand, 2026-11-28: 54 emptyings
 /// cost no nodes, a table 16 times smaller 62 % more; docs/PERFORMANCE.md). So before,
-/// a search of 20 GiB kept a table of 1 GiB; now it keeps 8. Returns (table, store).
+/// a search of 20 GiB kept a table of 1 GiB; now it keeps 8. The store is also left
+/// without the table's first size when the table grows from it (`INITIAL_TT_BYTES`: both
+/// are held while it grows, and the store may be full by then). Returns (table, store).
 pub fn on_demand_split(room: u64, given: Option<u64>) -> (u64, u64) {
     let share = (room.saturating_sub(ON_DEMAND_SLACK_BYTES) / 2).min(given.unwrap_or(u64::MAX));
     let table = match share {
         0 => 0,
         s => 1 << (63 - s.leading_zeros()),
     };
-    (table, room.saturating_sub(table + ON_DEMAND_SLACK_BYTES))
+    let growing = if table > INITIAL_TT_BYTES {
+        INITIAL_TT_BYTES
+    } else {
+        0
+    };
+    (
+        table,
+        room.saturating_sub(table + growing + ON_DEMAND_SLACK_BYTES),
+    )
 }
 
 impl SolveOptions {

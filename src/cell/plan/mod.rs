@@ -293,6 +293,7 @@ pub fn plan_with_disk(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::search::INITIAL_TT_BYTES;
 
     const GIB: u64 = 1 << 30;
 
@@ -513,7 +514,8 @@ mod tests {
     }
 
     /// The search's share of its memory: the table a power of two within half of what the
-    /// slack leaves (and within `--tt`), the store the rest, never more than the room.
+    /// slack leaves (and within `--tt`), the store the rest less the table's first size
+    /// where the table grows from it, never more than the room.
     #[test]
     fn an_on_demand_search_gives_its_table_half() {
         const MIB: u64 = 1 << 20;
@@ -523,18 +525,23 @@ mod tests {
         );
         assert_eq!(
             on_demand_split(20 * GIB, None),
-            (8 * GIB, 12 * GIB - 32 * MIB)
+            (8 * GIB, 12 * GIB - 96 * MIB)
         );
         assert_eq!(
             on_demand_split(20 * GIB, Some(3 * GIB)),
-            (2 * GIB, 18 * GIB - 32 * MIB)
+            (2 * GIB, 18 * GIB - 96 * MIB)
         );
         assert_eq!(on_demand_split(20 * GIB, Some(64 * GIB)).0, 8 * GIB);
         assert_eq!(on_demand_split(ON_DEMAND_SLACK_BYTES, None), (0, 0));
         for room in [MIN_ON_DEMAND_BYTES, 300 * MIB, 7 * GIB + 5, 19 * GIB] {
             let (table, store) = on_demand_split(room, None);
             assert!(table.is_power_of_two() && table <= (room - ON_DEMAND_SLACK_BYTES) / 2);
-            assert_eq!(table + store + ON_DEMAND_SLACK_BYTES, room);
+            let growing = if table > INITIAL_TT_BYTES {
+                INITIAL_TT_BYTES
+            } else {
+                0
+            };
+            assert_eq!(table + growing + store + ON_DEMAND_SLACK_BYTES, room);
         }
     }
 }
