@@ -205,9 +205,15 @@ fn a_table_saved_layer_by_layer_is_the_table_saved_from_memory() {
         saved_dir::save(&solved, &memory).unwrap();
         let manifest = |dir: &std::path::Path| std::fs::read(dir.join("MANIFEST.sha256")).unwrap();
         let e = retro::cell_estimate(&tables);
-        // Every layer in memory, and only two.
-        let storing = e.peak_storing(retro::Precision::Exact, 0..2);
-        for budget in [u64::MAX, tables.bytes() + storing] {
+        // Every layer in memory; only two; all but the last (kept from layer 0 up: they
+        // bound a search with more walls, `solve --fewer-walls`).
+        let storing = |kept| e.peak_storing(retro::Precision::Exact, 0..kept);
+        let all_but_last = e.layers - 1;
+        for budget in [
+            u64::MAX,
+            tables.bytes() + storing(2),
+            tables.bytes() + storing(all_but_last),
+        ] {
             let dir = scratch(&format!("{w}x{h}-{walls}-through-{budget}"));
             let to = saved_dir::Target::scratch(dir.clone());
             let request = retro::Request {
@@ -217,6 +223,18 @@ fn a_table_saved_layer_by_layer_is_the_table_saved_from_memory() {
             let through = retro::solve(&tables, &request, &Silent).unwrap();
             if budget == u64::MAX {
                 assert!(through.keeps_all_layers());
+            }
+            if budget == tables.bytes() + storing(all_but_last) {
+                let (kept, of) = through.layers_kept();
+                assert!(
+                    kept >= all_but_last && of == e.layers,
+                    "{board}: {kept} of {of}"
+                );
+                for pos in random_games(&tables, 100).iter().take(2000) {
+                    if through.value(pos).is_some() {
+                        assert_eq!(through.value(pos), solved.value(pos), "{board}");
+                    }
+                }
             }
             assert_eq!(through.stats(), solved.stats(), "{board} with {walls}");
             assert_eq!(through.result().plies, solved.result().plies);

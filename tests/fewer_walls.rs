@@ -322,3 +322,34 @@ fn solve_with_fewer_walls_answers_as_the_search_alone() {
         Error::Argument(_)
     ));
 }
+
+/// The bound read back exact from a directory keeps its layers beside the ranked numbering
+/// where full tables would leave room for fewer of them: every exact layer of 5x5 with 4
+/// walls takes about 489 MiB, which fits 700 MiB (half of `--memory 1400M`) beside the
+/// numbering (84 KiB) and not beside the tables (291 MiB).
+#[test]
+fn the_bound_read_back_exactly_takes_the_numbering_where_the_tables_crowd_its_layers() {
+    use quoridor_solver::cell::fewer::{Configs, configs};
+    use quoridor_solver::cell::solver::SolveOptions;
+    use quoridor_solver::retro::{Precision, saved_dir::Target};
+    let board = Board::new(5, 5).unwrap();
+    let budget = 700 << 20;
+    let at = |save: Option<Target>, precision| SolveOptions {
+        save,
+        precision,
+        ..SolveOptions::default()
+    };
+    let dir = std::env::temp_dir().join(format!("qs-crowded-{}", std::process::id()));
+    let through = at(Some(Target::scratch(dir.clone())), Some(Precision::Exact));
+    let made = configs(board, 5, 4, (&through, budget), &Silent).unwrap();
+    assert!(matches!(made, Configs::Ranked(_)));
+    // In memory the tables stay (faster; `fewer::analyse` keeps what fits beside them), as
+    // through a directory for outcomes only.
+    for options in [
+        at(None, Some(Precision::Exact)),
+        at(Some(Target::scratch(dir)), None),
+    ] {
+        let made = configs(board, 5, 4, (&options, budget), &Silent).unwrap();
+        assert!(matches!(made, Configs::Tables(_)));
+    }
+}

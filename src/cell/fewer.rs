@@ -64,7 +64,16 @@ pub fn configs(
     }
     retro::check_board(board)?;
     let share = analysis_options(options, budget);
-    if retro_over_ranked(&CellEstimate::new(board, fewer), &share) {
+    let e = CellEstimate::new(board, fewer);
+    // Exact through a directory, the layers kept in memory are what bounds the search, and
+    // full tables would leave room for fewer of them than the ranked numbering does (5x5
+    // with 4 walls within 700 MiB: every layer over the numbering, 8 of 9 beside the
+    // tables). In memory the tables stay: the analysis over them is faster.
+    let kept = |room: u64| e.retro.kept_layers(Precision::Exact, room).unwrap_or(0);
+    let crowded = options.save.is_some()
+        && options.precision == Some(Precision::Exact)
+        && kept(budget.saturating_sub(e.tables.bytes)) < kept(budget);
+    if crowded || retro_over_ranked(&e, &share) {
         progress.message("the bound: ranking the wall configurations");
         return Ok(Configs::Ranked(Ranked::build(board, fewer)));
     }
