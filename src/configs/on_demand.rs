@@ -160,9 +160,7 @@ impl OnDemand {
         let most_pairs = (budget / OnDemand::pair_bytes(board))
             .min(estimate.configurations as u64)
             .min(NO_CHILD as u64 / 2);
-        let record_bytes =
-            std::mem::size_of::<OnceLock<Pair>>() as u64 + 2 * board.squares() as u64;
-        let pair_bits = chunk_bits(MOST_CHUNK_BITS, budget, record_bytes);
+        let pair_bits = chunk_bits(MOST_CHUNK_BITS, budget, OnDemand::record_bytes(board));
         let chunks = (most_pairs as usize >> pair_bits) + 1;
         let slot_map = SlotMap::new(board);
         let most_lists = (budget / OnDemand::list_bytes(&slot_map))
@@ -219,9 +217,7 @@ impl OnDemand {
     /// Bytes a pair costs before it has children: its arena slot, its distances and its
     /// index entry.
     pub fn pair_bytes(board: Board) -> u64 {
-        std::mem::size_of::<OnceLock<Pair>>() as u64
-            + 2 * board.squares() as u64
-            + index::BYTES_PER_PAIR
+        OnDemand::record_bytes(board) + index::BYTES_PER_PAIR
     }
 
     /// Bytes a configuration's list of children takes once it is expanded.
@@ -264,10 +260,14 @@ impl OnDemand {
         (i >> self.list_bits, i & ((1 << self.list_bits) - 1))
     }
 
+    /// Bytes of a pair's record and distances in their chunks.
+    fn record_bytes(board: Board) -> u64 {
+        (std::mem::size_of::<OnceLock<Pair>>() + 2 * board.squares()) as u64
+    }
+
     /// Bytes of a chunk of records with its chunk of distances.
     fn pair_chunk_bytes(&self) -> u64 {
-        ((std::mem::size_of::<OnceLock<Pair>>() + 2 * self.board.squares()) << self.pair_bits)
-            as u64
+        OnDemand::record_bytes(self.board) << self.pair_bits
     }
 
     /// Bytes of a chunk of lists of children.
