@@ -10,6 +10,11 @@
 #   MEMORY=16G scripts/strong_solve.sh DIR           a budget below the default (80% of the
 #                                                     memory available), to leave room for
 #                                                     other work beside the run
+#   FEWER=4 CELL=5x7:5 scripts/strong_solve.sh DIR   the compact analysis's search for the
+#                                                     length also bounded by the exact
+#                                                     analysis of 4 walls per player, run
+#                                                     after the cell's through DIR/5x7-w4-exact
+#                                                     (`solve --fewer-walls --fewer-scratch`)
 #   NICE=19 scripts/strong_solve.sh DIR              yield the cores to other work
 #                                                     (scripts/yield_cores.sh says why
 #                                                     `nice` alone is not enough)
@@ -35,10 +40,11 @@ for cell in ${CELL:-7x5:5}; do
   log=results/strong/logs/${board}-w${walls}-${precision}-$(git rev-parse --short HEAD)-$(date -u +%Y%m%dT%H%M)
   echo "tables in $dir/${board}-w${walls}; output in $log.{json,err}"
   checkpoint=(); [ "$precision" = compact ] && checkpoint=(--checkpoint "$dir/${board}-w${walls}.checkpoint")
+  bound=(); [ -n "${FEWER:-}" ] && bound=(--fewer-walls "$FEWER" --fewer-scratch "$dir/${board}-w${FEWER}-exact")
   status=0
   "${timer[@]}" target/release/quoridor-solver solve "$board" --walls "$walls" --method retro \
     ${MEMORY:+--memory "$MEMORY"} --precision "$precision" --scratch "$dir/${board}-w${walls}" \
-    "${checkpoint[@]}" --stats --json -v >"$log.json" 2>"$log.err" || status=$?
+    "${checkpoint[@]}" "${bound[@]}" --stats --json -v >"$log.json" 2>"$log.err" || status=$?
   tail -n 3 "$log.err"
   # Stopped by a signal (130: SIGINT, 143: SIGTERM): the cells after it wait for the next run.
   if [ "$status" -ge 128 ]; then exit "$status"; fi

@@ -1408,3 +1408,71 @@ fn distributed_is_refused_without_its_build_or_its_directory() {
     let search = [&with_dir[..4], &["--method", "search"], &with_dir[6..]].concat();
     assert!(refused(&search).contains("--method retro"));
 }
+
+/// `solve --method retro --precision compact --fewer-walls M`: the length's search pruned
+/// by the exact analysis of M walls, said in the method line; `--fewer-scratch` takes that
+/// analysis's directory, only with the analysis; the exact analysis, which has no search,
+/// and the method left to the solver are refused.
+#[test]
+fn fewer_walls_prunes_the_length_after_a_compact_analysis() {
+    let compact = [
+        "solve",
+        "4x4",
+        "--walls",
+        "3",
+        "--method",
+        "retro",
+        "--precision",
+        "compact",
+        "--fewer-walls",
+        "2",
+    ];
+    let out = ok(&compact);
+    assert!(
+        out.contains("Player 1 wins in 13 plies")
+            && out
+                .contains("retrograde+search (pruned by the exact analysis of 2 walls per player)"),
+        "{out}"
+    );
+    let dir = scratch("fewer-scratch");
+    let _ = std::fs::remove_dir_all(&dir);
+    let dir_arg = dir.to_str().unwrap();
+    ok(&[&compact[..], &["--fewer-scratch", dir_arg]].concat());
+    assert!(
+        dir.join("header.json").exists(),
+        "the bound's table is in DIR"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+    let err = refused(&[
+        "solve",
+        "4x4",
+        "--walls",
+        "3",
+        "--method",
+        "search",
+        "--fewer-walls",
+        "2",
+        "--fewer-scratch",
+        dir_arg,
+    ]);
+    assert!(
+        err.contains("--fewer-scratch is for --method retro"),
+        "{err}"
+    );
+    let err = refused(&["solve", "4x4", "--walls", "3", "--fewer-scratch", dir_arg]);
+    assert!(err.contains("--fewer-walls"), "{err}");
+    let exact = [
+        &compact[..6],
+        &["--precision", "exact", "--fewer-walls", "2"],
+    ]
+    .concat();
+    let err = refused(&exact);
+    assert!(err.contains("ask for the compact one"), "{err}");
+    let err = refused(&["solve", "4x4", "--walls", "3", "--fewer-walls", "2"]);
+    assert!(
+        err.contains("use --method search, or --method retro --precision compact"),
+        "{err}"
+    );
+    let err = refused(&[&compact[..8], &["--fewer-walls", "3"]].concat());
+    assert!(err.contains("--fewer-walls 3: at most 2"), "{err}");
+}

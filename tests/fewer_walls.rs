@@ -311,11 +311,18 @@ fn solve_with_fewer_walls_answers_as_the_search_alone() {
     let refused = |board: Board, walls: u8, options: &SolveOptions| {
         solver::solve(board, walls, options, &Silent).unwrap_err()
     };
-    let retro = SolveOptions {
+    // The exact analysis has no search to bound; the choice of the method neither.
+    let exact = SolveOptions {
         method: Method::Retro,
+        precision: Some(quoridor_solver::retro::Precision::Exact),
         ..pruned.clone()
     };
-    assert!(matches!(refused(board, 5, &retro), Error::Unrun(_)));
+    assert!(matches!(refused(board, 5, &exact), Error::Argument(_)));
+    let auto = SolveOptions {
+        method: Method::Auto,
+        ..pruned.clone()
+    };
+    assert!(matches!(refused(board, 5, &auto), Error::Unrun(_)));
     assert!(matches!(refused(board, 4, &pruned), Error::Limit { .. }));
     assert!(matches!(
         refused(Board::new(4, 2).unwrap(), 5, &pruned),
@@ -351,5 +358,101 @@ fn the_bound_read_back_exactly_takes_the_numbering_where_the_tables_crowd_its_la
     ] {
         let made = configs(board, 5, 4, (&options, budget), &Silent).unwrap();
         assert!(matches!(made, Configs::Tables(_)));
+    }
+}
+
+/// The search for the length after a compact analysis (`solve --method retro --precision
+/// compact --fewer-walls M`) asks the cell's outcomes and the exact analysis of fewer walls
+/// together (`oracle::Both`): the length of the exact analysis, with fewer nodes than the
+/// outcomes alone; in memory over full tables, and over the ranked numbering through two
+/// directories, where a second run reads both analyses back.
+#[test]
+fn the_length_after_a_compact_analysis_pruned_by_fewer_walls_is_the_exact_one() {
+    use quoridor_solver::cell::solve::save_target;
+    use quoridor_solver::cell::solver::{self, Method, PrunedBy, SolveOptions};
+    use quoridor_solver::retro::Precision;
+    let options = SolveOptions {
+        method: Method::Retro,
+        threads: 1,
+        memory_budget: 2 << 30,
+        ..SolveOptions::default()
+    };
+    let compact = SolveOptions {
+        precision: Some(Precision::Compact),
+        ..options.clone()
+    };
+    let exact = SolveOptions {
+        precision: Some(Precision::Exact),
+        ..options.clone()
+    };
+    let bounded = |fewer: u8| SolveOptions {
+        fewer_walls: Some(fewer),
+        ..compact.clone()
+    };
+    for (w, h, walls) in [(4, 5, 5), (3, 5, 4), (4, 4, 4), (5, 3, 4)] {
+        let board = Board::new(w, h).unwrap();
+        let truth = solver::solve(board, walls, &exact, &Silent).unwrap();
+        let alone = solver::solve(board, walls, &compact, &Silent).unwrap();
+        assert_eq!((alone.outcome, alone.plies), (truth.outcome, truth.plies));
+        for fewer in [walls - 1, walls - 2] {
+            let r = solver::solve(board, walls, &bounded(fewer), &Silent).unwrap();
+            let cell = format!("{board} w{walls} by {fewer}");
+            assert_eq!((r.outcome, r.plies), (truth.outcome, truth.plies), "{cell}");
+            assert!(r.nodes < alone.nodes, "{cell}: {} {}", r.nodes, alone.nodes);
+            let by = PrunedBy {
+                walls: fewer,
+                exact: true,
+                first_layers: None,
+            };
+            assert_eq!(r.pruned_by, Some(by), "{cell}");
+        }
+    }
+    // Over the ranked numbering (a budget the tables do not fit beside two layers), both
+    // analyses through directories of their own, the bound keeping the layers that fit.
+    let board = Board::new(5, 5).unwrap();
+    let truth = solver::solve(board, 3, &exact, &Silent).unwrap();
+    let base = std::env::temp_dir().join(format!("qs-length-bound-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&base);
+    let through = SolveOptions {
+        memory_budget: 128 << 20,
+        save: save_target(None, Some(&base.join("cell")), false),
+        fewer_scratch: save_target(None, Some(&base.join("bound")), false),
+        ..bounded(2)
+    };
+    let mut runs = Vec::new();
+    for _ in 0..2 {
+        let r = solver::solve(board, 3, &through, &Silent).unwrap();
+        assert_eq!((r.outcome, r.plies), (truth.outcome, truth.plies));
+        assert!(r.pruned_by.is_some_and(|by| by.walls == 2 && by.exact));
+        runs.push((r.nodes, r.pruned_by));
+    }
+    assert_eq!(
+        runs[0], runs[1],
+        "the second run reads the same analyses back"
+    );
+    assert!(base.join("bound/header.json").exists());
+    assert!(base.join("cell/header.json").exists());
+    std::fs::remove_dir_all(&base).unwrap();
+}
+
+/// `oracle::Both` lets the cell's outcomes and the bound of fewer walls share a
+/// configuration's memo: a configuration of at most `2 M` walls has the same id in the
+/// numbering of `M` walls per player as in that of more, full tables or ranked.
+#[test]
+fn a_configuration_has_one_id_with_fewer_walls_and_with_more() {
+    use quoridor_solver::configs::Ranked;
+    for (w, h, fewer, more) in [(3, 3, 1, 3), (4, 4, 2, 3), (3, 5, 2, 4), (5, 3, 1, 2)] {
+        let board = Board::new(w, h).unwrap();
+        let small = tables(w, h, fewer);
+        let (ranked_small, ranked_large) =
+            (Ranked::build(board, fewer), Ranked::build(board, more));
+        let large = tables(w, h, more);
+        assert!(large.len() > small.len());
+        for id in 0..small.len() as u32 {
+            let walls = small.walls(id);
+            assert_eq!(large.id_of(walls), Some(id), "{board} {id}");
+            assert_eq!(ranked_small.id_of(walls), Some(id), "{board} {id}");
+            assert_eq!(ranked_large.id_of(walls), Some(id), "{board} {id}");
+        }
     }
 }

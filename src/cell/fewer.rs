@@ -48,21 +48,7 @@ pub fn configs(
     (options, budget): (&SolveOptions, u64),
     progress: &dyn Progress,
 ) -> Result<Configs> {
-    if fewer >= walls {
-        return Err(Error::Limit {
-            setting: Setting::FewerWalls,
-            value: i64::from(fewer),
-            bound: Bound::AtMost(i64::from(walls) - 1),
-        });
-    }
-    if board.height() < 3 {
-        return Err(Error::Argument(format!(
-            "a cell with fewer walls bounds one with more on boards of three rows or more, \
-             not on {board}: on two rows a player who cannot act draws, so a wall in hand \
-             can force a worse action"
-        )));
-    }
-    retro::check_board(board)?;
+    check(board, walls, fewer)?;
     let share = analysis_options(options, budget);
     let e = CellEstimate::new(board, fewer);
     // Exact through a directory, the layers kept in memory are what bounds the search, and
@@ -78,6 +64,39 @@ pub fn configs(
         return Ok(Configs::Ranked(Ranked::build(board, fewer)));
     }
     Tables::build(board, fewer, budget, progress).map(Configs::Tables)
+}
+
+/// Refuses a bound of `fewer` walls for the cell of `board` with `walls` unless `fewer` is
+/// below `walls` and the board has three rows or more (on two, a player who cannot act
+/// draws, and a wall in hand can hurt), and the analysis takes the board.
+pub fn check(board: Board, walls: u8, fewer: u8) -> Result<()> {
+    if fewer >= walls {
+        return Err(Error::Limit {
+            setting: Setting::FewerWalls,
+            value: i64::from(fewer),
+            bound: Bound::AtMost(i64::from(walls) - 1),
+        });
+    }
+    if board.height() < 3 {
+        return Err(Error::Argument(format!(
+            "a cell with fewer walls bounds one with more on boards of three rows or more, \
+             not on {board}: on two rows a player who cannot act draws, so a wall in hand \
+             can force a worse action"
+        )));
+    }
+    retro::check_board(board)
+}
+
+/// What the exact analysis of fewer walls is asked where it bounds the search for the
+/// length after a compact analysis (`solve --method retro --fewer-walls`): exact, through
+/// the options' `fewer_scratch` if any (the cell's own directory is the cell's).
+pub fn length_bound_options(options: &SolveOptions) -> SolveOptions {
+    SolveOptions {
+        precision: Some(Precision::Exact),
+        save: options.fewer_scratch.clone(),
+        fewer_scratch: None,
+        ..options.clone()
+    }
 }
 
 /// The share of `options`' budget the analysis of fewer walls gets in `solve
@@ -143,6 +162,38 @@ pub fn analyse<'t>(
     progress: &dyn Progress,
 ) -> Result<Solved<'t>> {
     let source = configs.source();
+    let (request, what) = request(configs, (options, half, first_layers));
+    progress.message(&format!(
+        "the bound: the {what} analysis of {} with {} per player",
+        source.board(),
+        count(source.walls_per_player(), "wall"),
+    ));
+    retro::solve(source, &request, progress).map_err(|e| match e {
+        // The budget it names is the analysis's share of the one given: say so.
+        Error::Memory {
+            what,
+            needed,
+            budget,
+        } => Error::Memory {
+            what: format!("{what}, the bound of fewer walls, given its share of the budget,"),
+            needed,
+            budget,
+        },
+        e => e,
+    })
+}
+
+/// Whether `analyse` with these options would be exact (and so bound the lengths too).
+pub fn exact(configs: &Configs, (options, half, first_layers): (&SolveOptions, u64, bool)) -> bool {
+    request(configs, (options, half, first_layers)).0.precision == Precision::Exact
+}
+
+/// What `analyse` asks the analysis, and the words for it.
+fn request(
+    configs: &Configs,
+    (options, half, first_layers): (&SolveOptions, u64, bool),
+) -> (retro::Request, String) {
+    let source = configs.source();
     let storage = match &options.save {
         Some(to) => Storage::Dir(to.clone()),
         None => Storage::Memory,
@@ -157,7 +208,7 @@ pub fn analyse<'t>(
     let first = (in_memory && !exact && (first_layers || asked == Some(Precision::Exact)))
         .then(|| e.kept_layers(Precision::Exact, half.saturating_sub(configs.bytes())))
         .flatten();
-    let (request, what) = match (exact, first) {
+    match (exact, first) {
         (true, _) => (retro::Request::exact(half), "exact".to_string()),
         // Through the directory, exact where asked: the layers kept are those that fit.
         _ if !in_memory && asked == Some(Precision::Exact) => (
@@ -181,23 +232,5 @@ pub fn analyse<'t>(
             },
             "compact".to_string(),
         ),
-    };
-    progress.message(&format!(
-        "the bound: the {what} analysis of {} with {} per player",
-        source.board(),
-        count(source.walls_per_player(), "wall"),
-    ));
-    retro::solve(source, &request, progress).map_err(|e| match e {
-        // The budget it names is the analysis's share of the one given: say so.
-        Error::Memory {
-            what,
-            needed,
-            budget,
-        } => Error::Memory {
-            what: format!("{what}, the bound of fewer walls, given its share of the budget,"),
-            needed,
-            budget,
-        },
-        e => e,
-    })
+    }
 }

@@ -171,3 +171,46 @@ impl Oracle for RetroOracle<'_, '_> {
         fewest_plies(self.0, config, node, node.left, player)
     }
 }
+
+/// Two oracles asked together: the cell's own outcomes (`RetroOracle`) and the bound of
+/// fewer walls (`FewerWalls`). A player needs at least the larger of the two counts (each
+/// is a lower bound, `NEVER` the strongest), and the bound of fewer walls alone proves.
+/// They may share a configuration's memo: both number a configuration as the eager tables
+/// do, layer by layer from no walls, so a configuration of the board with fewer walls has
+/// the same id in either numbering, and `FewerWalls` only asks configurations of at most
+/// its cell's walls (its cut leaves no more on the board).
+pub struct Both<'o> {
+    pub own: &'o dyn Oracle,
+    pub fewer: &'o dyn Oracle,
+}
+
+impl Oracle for Both<'_> {
+    fn fewest_plies(
+        &self,
+        node: &Node,
+        walls: &dyn Fn() -> WallSet,
+        memo: Option<&AtomicU32>,
+        player: Player,
+    ) -> Option<u32> {
+        let own = self.own.fewest_plies(node, walls, memo, player);
+        if own == Some(NEVER) {
+            return own;
+        }
+        let fewer = self.fewer.fewest_plies(node, walls, memo, player);
+        own.max(fewer)
+    }
+
+    fn most_plies(
+        &self,
+        node: &Node,
+        walls: &dyn Fn() -> WallSet,
+        memo: Option<&AtomicU32>,
+        player: Player,
+    ) -> Option<u32> {
+        self.fewer.most_plies(node, walls, memo, player)
+    }
+
+    fn proves(&self) -> bool {
+        self.fewer.proves()
+    }
+}

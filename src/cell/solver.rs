@@ -15,7 +15,7 @@ use crate::support::memory;
 use crate::support::progress::Progress;
 use std::time::Instant;
 
-pub use crate::cell::oracle::{FewerWalls, RetroOracle};
+pub use crate::cell::oracle::{Both, FewerWalls, RetroOracle};
 pub use crate::cell::outcome::{CellResult, MethodUsed, Outcome, PrunedBy};
 pub use crate::cell::plan::{
     AUTO_SEARCH_SHARE, DEFAULT_TT_BYTES, MIN_ON_DEMAND_BYTES, MIN_SEARCH_SECONDS, Method, Need,
@@ -44,17 +44,37 @@ pub fn solve(
     if options.store == Store::OnDemand && options.method != Method::Search {
         return Err(Error::Unrun(Unrun::OnDemand));
     }
-    if options.fewer_walls.is_some() && options.method != Method::Search {
-        return Err(Error::Unrun(Unrun::FewerWalls));
+    if let Some(fewer) = options.fewer_walls {
+        refuse_unbounded(board, (walls, fewer), options)?;
     }
     let pool = thread_pool(options.threads)?;
     pool.install(|| match options.fewer_walls {
-        None => solve_cell(board, walls, options, None, started, progress),
-        Some(fewer) => {
+        Some(fewer) if options.method == Method::Search => {
             let bound = (fewer, fewer::half(options));
             bounded(board, (walls, bound), options, (started, false), progress).map(|(_, r)| r)
         }
+        _ => solve_cell(board, walls, options, None, started, progress),
     })
+}
+
+/// Refuses a bound of `fewer` walls (`SolveOptions::fewer_walls`) that no search of the
+/// cell would take, before any work: the proof search from the start takes it, and the
+/// search for the length after a compact analysis; the exact analysis has no search.
+fn refuse_unbounded(board: Board, (walls, fewer): (u8, u8), options: &SolveOptions) -> Result<()> {
+    match options.method {
+        Method::Search => {}
+        Method::Retro if options.precision != Some(Precision::Exact) => {}
+        Method::Retro => {
+            return Err(Error::Argument(
+                "the analysis of fewer walls prunes the search for the length after a compact \
+                 analysis, and this analysis is exact (asked, or the default where a table is \
+                 written), finding the length without a search: ask for the compact one"
+                    .into(),
+            ));
+        }
+        _ => return Err(Error::Unrun(Unrun::FewerWalls)),
+    }
+    fewer::check(board, walls, fewer)
 }
 
 /// Two cells of a board at once (a table's): `walls` by the exact analysis, every layer
@@ -339,25 +359,91 @@ fn retro_cell(
     let r = solved.result();
     record_retro(&r, e.positions, result);
     if let Some(winner) = r.winner {
-        // The length: proof search for the winner only, pruned by the outcomes. Its proof
-        // of the win stands on its own; that no shorter win exists rests on the outcomes.
-        let oracle = RetroOracle(&solved);
-        let tt_room = options.tt_beside_tables(room.saturating_sub(solved.held_bytes()));
-        let checkpoint = length_checkpoint(tables, options, tt_room, progress);
-        let run = SearchRun {
-            time_limit: options.time_limit,
-            oracle: Some(&oracle),
-            winner: Some(winner),
-            tt_room,
-            checkpoint: checkpoint.as_ref(),
-        };
+        // The length: proof search for the winner only, pruned by the outcomes (and the
+        // analysis of fewer walls, if asked). Its proof of the win stands on its own (and
+        // on that analysis where it proves); that no shorter win exists rests on them.
+        let own = RetroOracle(&solved);
+        let left = room.saturating_sub(solved.held_bytes());
+        let cell = (tables.board(), tables.walls_per_player());
         let mut found = result.clone();
         found.outcome = Outcome::Unknown;
-        // The time limit bounds this search on its own: the analysis is not interrupted.
-        search_cell(tables, options, Instant::now(), &run, progress, &mut found)?;
+        let room = (left, 0);
+        found.pruned_by =
+            with_length_oracle(cell, &own, room, options, progress, |oracle, left| {
+                let tt_room = options.tt_beside_tables(left);
+                let checkpoint = length_checkpoint(tables, options, tt_room, progress);
+                let run = SearchRun {
+                    time_limit: options.time_limit,
+                    oracle: Some(oracle),
+                    winner: Some(winner),
+                    tt_room,
+                    checkpoint: checkpoint.as_ref(),
+                };
+                // The time limit bounds this search on its own: the analysis is not interrupted.
+                search_cell(tables, options, Instant::now(), &run, progress, &mut found).map(|_| ())
+            })?;
         take_length(found, result);
     }
     Ok(())
+}
+
+/// Runs `search` with the oracle of the search for the length after a compact analysis of
+/// the cell of `board` with `walls`: its outcomes `own`, and with `--fewer-walls M`
+/// (`options.fewer_walls`) beside them the exact analysis of `M` walls (`oracle::Both`),
+/// run within half of what `left` (what the cell's layers kept leave of the budget) has
+/// over `floor` (the least the search needs: it keeps that and half the rest), in memory
+/// keeping its layers from the start that fit, or through `options.fewer_scratch`.
+/// `search` gets the oracle and the bytes left for it; what pruned it comes back.
+/// The outcomes say where the winner cannot win at all; the bound, that they cannot win
+/// within fewer plies than the cell of fewer walls says, or surely can within as many:
+/// every fact the search stores is true whatever pruned it, so a checkpoint saved with the
+/// bound serves a run without it, and the other way round.
+fn with_length_oracle(
+    (board, walls): (Board, u8),
+    own: &dyn Oracle,
+    (left, floor): (u64, u64),
+    options: &SolveOptions,
+    progress: &dyn Progress,
+    search: impl FnOnce(&dyn Oracle, u64) -> Result<()>,
+) -> Result<Option<PrunedBy>> {
+    let Some(fewer) = options.fewer_walls else {
+        return search(own, left).map(|()| None);
+    };
+    let bound_options = fewer::length_bound_options(options);
+    let _taken = bound_options
+        .save
+        .as_ref()
+        .map(|to| to.take())
+        .transpose()?;
+    let share = left.saturating_sub(floor) / 2;
+    let configs = fewer::configs(board, walls, fewer, (&bound_options, share), progress)?;
+    let asked = (&bound_options, share, true);
+    // Outcomes only, the bound would refute no node the cell's own outcomes leave (who
+    // cannot win with the other's walls cut cannot win here): not worth its analysis.
+    if !fewer::exact(&configs, asked) {
+        progress.warn(&format!(
+            "not even two layers of the exact analysis of {} per player fit {} (half of what \
+             the cell's layers leave): the search for the length runs on the outcomes alone \
+             (raise --memory, or give --fewer-scratch DIR)",
+            count(fewer, "wall"),
+            crate::error::format_bytes(share)
+        ));
+        drop(configs);
+        return search(own, left).map(|()| None);
+    }
+    let solved = fewer::analyse(&configs, asked, progress)?;
+    let bound = FewerWalls::new(&solved, walls.into())
+        .expect("fewer walls on a board of three rows, checked before the analysis");
+    let (kept, of) = solved.layers_kept();
+    let pruned_by = PrunedBy {
+        walls: fewer,
+        exact: solved.precision() == Precision::Exact,
+        first_layers: (kept < of).then_some([kept, of]),
+    };
+    progress.message(&format!("the search for the length: {pruned_by}"));
+    let both = Both { own, fewer: &bound };
+    let held = configs.bytes() + solved.held_bytes();
+    search(&both, left.saturating_sub(held)).map(|()| Some(pruned_by))
 }
 
 /// The exact analysis of the cell over `configs`, saved if the options say so, into
@@ -368,6 +454,12 @@ fn retro_exact(
     progress: &dyn Progress,
     result: &mut CellResult,
 ) -> Result<()> {
+    if options.fewer_walls.is_some() {
+        progress.warn(
+            "the analysis is exact: it finds the length without a search, and the analysis of \
+             fewer walls is not run",
+        );
+    }
     // Saved, each layer goes to disk as it is solved: the memory is the analysis's own.
     let request = retro::Request {
         storage: storage(options),
@@ -414,6 +506,7 @@ fn take_length(found: CellResult, result: &mut CellResult) {
     result.earlier = found.earlier;
     result.depth_reached = found.depth_reached;
     result.checkpoint_saved = found.checkpoint_saved;
+    result.pruned_by = found.pruned_by;
     if found.outcome == result.outcome {
         result.method = MethodUsed::RetroSearch;
         result.plies = found.plies;
@@ -460,24 +553,30 @@ fn retro_ranked(
         ));
         return Ok(());
     }
-    let (tt_room, store_bytes) = on_demand_split(left, options.tt_bytes);
-    let mut store = OnDemand::new(board, walls, store_bytes);
-    let checkpoint = length_checkpoint(&store, options, tt_room, progress);
-    let oracle = RetroOracle(&solved);
-    let run = SearchRun {
-        time_limit: options.time_limit,
-        oracle: Some(&oracle),
-        winner: Some(winner),
-        tt_room,
-        checkpoint: checkpoint.as_ref(),
-    };
-    let limits = search_limits(options, Instant::now(), &run);
-    let start = Position::start(board, walls)?;
-    let (found, _) = search::solve_forgetting(&mut store, &start, &limits, progress);
+    let own = RetroOracle(&solved);
     let mut searched = result.clone();
     searched.outcome = Outcome::Unknown;
-    record_found(&found, options, &start, &mut searched);
-    searched.checkpoint_saved = checkpoint.as_ref().and_then(Checkpoint::last_outcome);
+    let cell = (board, walls);
+    let room = (left, search_floor);
+    searched.pruned_by =
+        with_length_oracle(cell, &own, room, options, progress, |oracle, left| {
+            let (tt_room, store_bytes) = on_demand_split(left, options.tt_bytes);
+            let mut store = OnDemand::new(board, walls, store_bytes);
+            let checkpoint = length_checkpoint(&store, options, tt_room, progress);
+            let run = SearchRun {
+                time_limit: options.time_limit,
+                oracle: Some(oracle),
+                winner: Some(winner),
+                tt_room,
+                checkpoint: checkpoint.as_ref(),
+            };
+            let limits = search_limits(options, Instant::now(), &run);
+            let start = Position::start(board, walls)?;
+            let (found, _) = search::solve_forgetting(&mut store, &start, &limits, progress);
+            record_found(&found, options, &start, &mut searched);
+            searched.checkpoint_saved = checkpoint.as_ref().and_then(Checkpoint::last_outcome);
+            Ok(())
+        })?;
     take_length(searched, result);
     Ok(())
 }

@@ -30,7 +30,7 @@ pub enum Unrun {
     ShareWithoutDirectory,
     /// Ranks, where the plan runs no retrograde analysis.
     RanksWithoutRetro,
-    /// An analysis of fewer walls to bound the search, which only the proof search takes.
+    /// An analysis of fewer walls to bound a search, where the method chosen has none.
     FewerWalls,
 }
 
@@ -48,14 +48,18 @@ impl Unrun {
                 "a rank's share goes through a directory all ranks share"
             }
             Unrun::RanksWithoutRetro => "only the retrograde analysis runs across ranks",
-            Unrun::FewerWalls => "the analysis of fewer walls bounds the proof search",
+            Unrun::FewerWalls => {
+                "the analysis of fewer walls bounds a proof search: the one from the start, or \
+                 the one for the length after a compact analysis"
+            }
         }
     }
 
     /// What to ask for instead, in the library's words (the edges name their flags).
     pub fn remedy(self) -> &'static str {
         match self {
-            Unrun::Winner | Unrun::OnDemand | Unrun::FewerWalls => "use the proof search",
+            Unrun::Winner | Unrun::OnDemand => "use the proof search",
+            Unrun::FewerWalls => "use the proof search, or the compact analysis",
             Unrun::Checkpoint => "use the proof search, or the compact analysis",
             Unrun::ShareWithoutDirectory => "give one",
             Unrun::RanksWithoutRetro => "use the retrograde analysis",

@@ -118,6 +118,7 @@ impl TableRequest {
             in_campaign: false,
             winner: None,
             fewer_walls: None,
+            fewer_scratch: None,
             method: self.method,
             max_depth: limits.max_depth,
             time_limit: Some(limits.time_limit),

@@ -136,13 +136,20 @@ pub struct SolveOptions {
     /// exact (a player who can force a win leaves the other none); if the guess is wrong,
     /// the cell stays unknown. Default `None`: both players' wins.
     pub winner: Option<Player>,
-    /// Prune the proof search (only with `Method::Search`) by the retrograde analysis of
-    /// the same board with this many walls per player, fewer than the cell's, run first in
-    /// memory (`cell::fewer`): a player who cannot win a position even when the other
-    /// holds that many fewer walls cannot win it here, nor sooner than there, and an exact
-    /// win holding that many fewer themselves is a win here as soon or sooner (a wall in
-    /// hand never hurts, `oracle::FewerWalls`). Default `None`.
+    /// Prune the proof search by the retrograde analysis of the same board with this many
+    /// walls per player, fewer than the cell's (`cell::fewer`): a player who cannot win a
+    /// position even when the other holds that many fewer walls cannot win it here, nor
+    /// sooner than there, and an exact win holding that many fewer themselves is a win here
+    /// as soon or sooner (a wall in hand never hurts, `oracle::FewerWalls`). With
+    /// `Method::Search` the search from the start, the analysis run first (its precision
+    /// and directory are then `precision` and `save`); with `Method::Retro` the search for
+    /// the length after a compact analysis, beside its outcomes, the exact analysis of
+    /// fewer walls run after the cell's (through `fewer_scratch`, if given). Default `None`.
     pub fewer_walls: Option<u8>,
+    /// With `Method::Retro` and `fewer_walls`: the directory the exact analysis of fewer
+    /// walls goes through (in parts where it does not fit, going on from the layers an
+    /// earlier run wrote there, or read back). Default `None`: in memory.
+    pub fewer_scratch: Option<retro::saved_dir::Target>,
 }
 
 /// What `solve` asks with no flags. The threads and the memory budget are this machine's
@@ -166,6 +173,7 @@ impl Default for SolveOptions {
             in_campaign: false,
             winner: None,
             fewer_walls: None,
+            fewer_scratch: None,
         }
     }
 }

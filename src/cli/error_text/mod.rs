@@ -31,7 +31,8 @@ fn flag(setting: Setting) -> &'static str {
 /// The flags that ask for what `unrun` needs.
 fn remedy(unrun: Unrun) -> &'static str {
     match unrun {
-        Unrun::Winner | Unrun::OnDemand | Unrun::FewerWalls => "use --method search",
+        Unrun::Winner | Unrun::OnDemand => "use --method search",
+        Unrun::FewerWalls => "use --method search, or --method retro --precision compact",
         Unrun::Checkpoint => "use --method search, or --precision compact",
         Unrun::ShareWithoutDirectory => "give --scratch",
         Unrun::RanksWithoutRetro => "use --method retro",
