@@ -7,7 +7,7 @@ use crate::configs::{ConfigTables, OnDemand, Ranked, Tables};
 use crate::error::{Error, Result, Unrun, count};
 use crate::retro::{self, Precision, RetroResult};
 use crate::rules::cell::Cell;
-use crate::rules::geometry::Board;
+use crate::rules::geometry::{Board, Player};
 use crate::rules::position::Position;
 use crate::search::Checkpoint;
 use crate::search::{self, Oracle};
@@ -372,19 +372,29 @@ fn retro_cell(
             with_length_oracle(cell, &own, room, options, progress, |oracle, left| {
                 let tt_room = options.tt_beside_tables(left);
                 let checkpoint = length_checkpoint(tables, options, tt_room, progress);
-                let run = SearchRun {
-                    time_limit: options.time_limit,
-                    oracle: Some(oracle),
-                    winner: Some(winner),
-                    tt_room,
-                    checkpoint: checkpoint.as_ref(),
-                };
-                // The time limit bounds this search on its own: the analysis is not interrupted.
+                let run = length_run(options, (oracle, winner), tt_room, checkpoint.as_ref());
                 search_cell(tables, options, Instant::now(), &run, progress, &mut found).map(|_| ())
             })?;
         take_length(found, result);
     }
     Ok(())
+}
+
+/// The search for the length after a compact analysis: the winner's iterations only,
+/// pruned by `oracle`, within its own time limit (the analysis is not interrupted).
+fn length_run<'a>(
+    options: &SolveOptions,
+    (oracle, winner): (&'a dyn Oracle, Player),
+    tt_room: u64,
+    checkpoint: Option<&'a Checkpoint>,
+) -> SearchRun<'a> {
+    SearchRun {
+        time_limit: options.time_limit,
+        oracle: Some(oracle),
+        winner: Some(winner),
+        tt_room,
+        checkpoint,
+    }
 }
 
 /// Runs `search` with the oracle of the search for the length after a compact analysis of
@@ -563,13 +573,7 @@ fn retro_ranked(
             let (tt_room, store_bytes) = on_demand_split(left, options.tt_bytes);
             let mut store = OnDemand::new(board, walls, store_bytes);
             let checkpoint = length_checkpoint(&store, options, tt_room, progress);
-            let run = SearchRun {
-                time_limit: options.time_limit,
-                oracle: Some(oracle),
-                winner: Some(winner),
-                tt_room,
-                checkpoint: checkpoint.as_ref(),
-            };
+            let run = length_run(options, (oracle, winner), tt_room, checkpoint.as_ref());
             let limits = search_limits(options, Instant::now(), &run);
             let start = Position::start(board, walls)?;
             let (found, _) = search::solve_forgetting(&mut store, &start, &limits, progress);
