@@ -4,6 +4,9 @@
 #   scripts/bench_retro.sh             each cell with --precision exact and compact
 #   scripts/bench_retro.sh --record    write the answers to scripts/bench_retro_expected.csv
 #   CELLS="5x5:4" PRECISIONS=compact scripts/bench_retro.sh   only these
+#   PRECISIONS="compact bounded" ...   `bounded`: compact, its search for the length also
+#                                      bounded by the exact analysis of one wall fewer
+#                                      (`--fewer-walls N-1`; that analysis in the seconds)
 #
 # Prints per cell and precision: outcome, plies, positions, positions per second of the
 # whole run, the proof-search nodes that found the length (compact only), seconds, peak
@@ -22,7 +25,9 @@ for cell in $cells; do
   board=${cell%%:*}; walls=${cell##*:}
   for precision in $precisions; do
     # 4x7 with 7 walls keeps two layers when exact (a byte each), as any cell too big.
-    if ! json=$($bin solve "$board" --walls "$walls" --method retro --precision "$precision" --stats --json 2>/dev/null); then
+    asked=(--precision "$precision")
+    [ "$precision" = bounded ] && asked=(--precision compact --fewer-walls $((walls - 1)))
+    if ! json=$($bin solve "$board" --walls "$walls" --method retro "${asked[@]}" --stats --json 2>/dev/null); then
       echo "$cell $precision: refused or failed"; fail=1; continue
     fi
     line=$(python3 - "$json" "$precision" "$expected" "$record" <<'PY'
