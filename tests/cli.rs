@@ -1468,6 +1468,19 @@ fn fewer_walls_prunes_the_length_after_a_compact_analysis() {
     .concat();
     let err = refused(&exact);
     assert!(err.contains("ask for the compact one"), "{err}");
+    // The solver's own choice exact (it fits): the length needs no search, and it says so.
+    let chosen = run(&[&compact[..6], &compact[8..]].concat());
+    assert_eq!(chosen.status.code(), Some(0));
+    assert!(
+        stdout(&chosen).contains("method       retrograde\n"),
+        "{}",
+        stdout(&chosen)
+    );
+    assert!(
+        stderr(&chosen).contains("the analysis of fewer walls is not run"),
+        "{}",
+        stderr(&chosen)
+    );
     let err = refused(&["solve", "4x4", "--walls", "3", "--fewer-walls", "2"]);
     assert!(
         err.contains("use --method search, or --method retro --precision compact"),
