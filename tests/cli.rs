@@ -1442,6 +1442,13 @@ fn fewer_walls_prunes_the_length_after_a_compact_analysis() {
         dir.join("header.json").exists(),
         "the bound's table is in DIR"
     );
+    let same = [
+        &compact[..],
+        &["--scratch", dir_arg, "--fewer-scratch", dir_arg],
+    ]
+    .concat();
+    let err = refused(&same);
+    assert!(err.contains("needs a directory of its own"), "{err}");
     std::fs::remove_dir_all(&dir).unwrap();
     let err = refused(&[
         "solve",

@@ -74,7 +74,21 @@ fn refuse_unbounded(board: Board, (walls, fewer): (u8, u8), options: &SolveOptio
         }
         _ => return Err(Error::Unrun(Unrun::FewerWalls)),
     }
+    // Two analyses in one directory would each take it, the second after hours of the first.
+    if let (Some(own), Some(bound)) = (&options.save, &options.fewer_scratch)
+        && same_dir(&own.dir, &bound.dir)
+    {
+        return Err(Error::Argument(format!(
+            "the analysis of fewer walls needs a directory of its own, not the cell's {}",
+            own.dir.display()
+        )));
+    }
     fewer::check(board, walls, fewer)
+}
+
+/// Whether two paths name one directory (as given, or once both exist, resolved).
+fn same_dir(a: &std::path::Path, b: &std::path::Path) -> bool {
+    a == b || matches!((a.canonicalize(), b.canonicalize()), (Ok(x), Ok(y)) if x == y)
 }
 
 /// Two cells of a board at once (a table's): `walls` by the exact analysis, every layer
