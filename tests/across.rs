@@ -38,6 +38,7 @@ fn target(dir: &Path, ranks: Option<SharedRanks>) -> Target {
         replace: false,
         resume: true,
         ranks,
+        bound_only: false,
     }
 }
 

@@ -1468,6 +1468,28 @@ fn fewer_walls_prunes_the_length_after_a_compact_analysis() {
     );
     let err = refused(&["solve", "4x4", "--walls", "3", "--fewer-scratch", dir_arg]);
     assert!(err.contains("--fewer-walls"), "{err}");
+    // Keeping only the bound's layers needs the bound's directory: --fewer-scratch with the
+    // analysis (its --scratch is the cell's own), --scratch with the search.
+    let search = [
+        "solve",
+        "4x4",
+        "--walls",
+        "3",
+        "--method",
+        "search",
+        "--fewer-walls",
+        "2",
+    ];
+    let retro_scratch = [&compact[..], &["--scratch", dir_arg]].concat();
+    for args in [&retro_scratch[..], &search[..]] {
+        let err = refused(&[args, &["--bound-layers-only"]].concat());
+        assert!(
+            err.contains("needs the directory of the analysis of fewer walls"),
+            "{err}"
+        );
+    }
+    let err = refused(&["solve", "4x4", "--walls", "3", "--bound-layers-only"]);
+    assert!(err.contains("--fewer-walls"), "{err}");
     let exact = [
         &compact[..6],
         &["--precision", "exact", "--fewer-walls", "2"],

@@ -456,3 +456,58 @@ fn a_configuration_has_one_id_with_fewer_walls_and_with_more() {
         }
     }
 }
+
+/// `solve --fewer-walls M --scratch DIR --bound-layers-only`: the bound's analysis keeps on
+/// disk only the layers the search reads back, each layer above them deleted once the layer
+/// below it is written, and bounds the search as the whole directory does (3x7 with 5
+/// walls by 4 at 56 MiB, whose bound keeps 7 of its 9 layers). A second run reads it back,
+/// and so does a third that finds the files of a layer marked gone (a run killed between
+/// the mark and the deletion); `verify` refuses it as no table.
+#[test]
+fn the_bound_keeps_only_the_layers_it_reads_back_when_asked() {
+    use quoridor_solver::cell::solver::{self, Method, SolveOptions};
+    use quoridor_solver::cell::verify::verify;
+    use quoridor_solver::retro::{Precision, saved_dir::Target};
+    let base = std::env::temp_dir().join(format!("qs-bound-only-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&base);
+    let board = Board::new(3, 7).unwrap();
+    let at = |name: &str, bound_only: bool| SolveOptions {
+        method: Method::Search,
+        threads: 1,
+        memory_budget: 56 << 20,
+        precision: Some(Precision::Exact),
+        fewer_walls: Some(4),
+        save: Some(Target {
+            bound_only,
+            ..Target::scratch(base.join(name))
+        }),
+        ..SolveOptions::default()
+    };
+    let files = |name: &str| std::fs::read_dir(base.join(name)).unwrap().count();
+    let whole = solver::solve(board, 5, &at("whole", false), &Silent).unwrap();
+    use quoridor_solver::cell::outcome::Outcome;
+    assert_eq!((whole.outcome, whole.plies), (Outcome::Player1, Some(27)));
+    let mut runs = Vec::new();
+    let mut run = || {
+        let r = solver::solve(board, 5, &at("kept", true), &Silent).unwrap();
+        runs.push((r.outcome, r.plies, r.nodes));
+    };
+    run();
+    run();
+    assert!(base.join("whole/header.json").exists());
+    assert!(!base.join("kept/header.json").exists());
+    assert!(base.join("kept/progress.json").exists());
+    // The split files: the whole table's but layer 7's two and layer 8's one (beside them,
+    // the table's header and manifest; the kept layers' progress.json).
+    assert_eq!(files("whole") - 2, files("kept") - 1 + 3);
+    for name in ["layer-07-split-00.bin.gz", "layer-08-split-00.bin.gz"] {
+        std::fs::copy(base.join("whole").join(name), base.join("kept").join(name)).unwrap();
+    }
+    run();
+    assert_eq!(runs[0], (whole.outcome, whole.plies, whole.nodes));
+    assert!(runs.iter().all(|r| *r == runs[0]), "{runs:?}");
+    let refused = verify(&base.join("kept"), 1 << 30, &Silent, &mut |_, _| Ok(()));
+    let said = refused.err().map(|e| e.to_string()).unwrap_or_default();
+    assert!(said.contains("--bound-layers-only"), "{said}");
+    std::fs::remove_dir_all(&base).unwrap();
+}

@@ -33,6 +33,7 @@ pub fn save_target(save: Option<&Path>, scratch: Option<&Path>, replace: bool) -
         replace,
         resume,
         ranks: None,
+        bound_only: false,
     })
 }
 

@@ -176,6 +176,16 @@ pub struct SolveArgs {
     #[arg(long, value_name = "DIR", requires = "fewer_walls")]
     fewer_scratch: Option<std::path::PathBuf>,
 
+    /// With --fewer-walls and that analysis's directory (--scratch with --method search,
+    /// --fewer-scratch with --method retro): keep on disk only the layers the search reads
+    /// back (those from the start that fit its share of --memory), each layer above them
+    /// deleted once the layer below it is written. The disk then holds two layers at a
+    /// time besides those kept (7x5 with 5 walls exact: about 337 GiB of values before
+    /// compression otherwise); the directory bounds later searches but is no table for
+    /// verify, analyze or serve
+    #[arg(long, requires = "fewer_walls")]
+    bound_layers_only: bool,
+
     #[command(flatten)]
     resources: ResourceArgs,
 
@@ -240,7 +250,23 @@ impl SolveArgs {
             threads,
             memory_budget,
         } = self.resources.validate()?;
-        let save = save_target(self.save.as_deref(), self.scratch.as_deref(), self.force);
+        let mut save = save_target(self.save.as_deref(), self.scratch.as_deref(), self.force);
+        let mut fewer_scratch = save_target(None, self.fewer_scratch.as_deref(), false);
+        if self.bound_layers_only {
+            let bound = match bound_owns {
+                true => save.as_mut().filter(|t| t.resume),
+                false => fewer_scratch.as_mut(),
+            };
+            let Some(bound) = bound else {
+                return Err(Error::Argument(
+                    "--bound-layers-only needs the directory of the analysis of fewer walls: \
+                     --scratch DIR with --method search, --fewer-scratch DIR with --method \
+                     retro"
+                        .into(),
+                ));
+            };
+            bound.bound_only = true;
+        }
         let options = SolveOptions {
             method,
             max_depth,
@@ -265,7 +291,7 @@ impl SolveArgs {
                 .winner
                 .map(|n| if n == 1 { Player::One } else { Player::Two }),
             fewer_walls: self.fewer_walls,
-            fewer_scratch: save_target(None, self.fewer_scratch.as_deref(), false),
+            fewer_scratch,
         };
         let search_flags = [
             (Setting::TtSize, self.tt.is_some()),

@@ -262,6 +262,7 @@ mod tests {
                 replace: false,
                 resume: true,
                 ranks: None,
+                bound_only: false,
             }),
             ..SolveOptions::default()
         };

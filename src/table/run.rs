@@ -157,6 +157,7 @@ fn run_numbered(
                     replace: t.force || t.resume,
                     resume: false,
                     ranks: None,
+                    bound_only: false,
                 });
                 keep.push(name);
             } else {

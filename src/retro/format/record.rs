@@ -23,6 +23,10 @@ pub(in crate::retro) struct Written {
     /// none.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(in crate::retro) seal: Option<String>,
+    /// Its files were deleted once the layer below was written (`Spill::keep_only`): its
+    /// counts stay, its values are gone.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub(in crate::retro) discarded: bool,
 }
 
 impl Written {
@@ -36,16 +40,27 @@ impl Written {
             sha256,
             stats,
             seal: None,
+            discarded: false,
         };
         w.seal = Some(w.computed_seal());
         w
     }
 
-    /// The SHA-256 of the record's files, their SHA-256 and its counts, as JSON.
+    /// The record of this layer once its files are deleted, sealed again.
+    pub(in crate::retro) fn discard(&mut self) {
+        self.discarded = true;
+        self.seal = Some(self.computed_seal());
+    }
+
+    /// The SHA-256 of the record's files, their SHA-256 and its counts, as JSON (and the
+    /// mark of a discarded layer, only where it is set: the seals of the records written
+    /// before it stay valid).
     pub(in crate::retro) fn computed_seal(&self) -> String {
-        let json =
-            serde_json::to_vec(&(&self.files, &self.sha256, &self.stats)).expect("serializable");
-        saved::sha256_hex(&json)
+        let json = match self.discarded {
+            false => serde_json::to_vec(&(&self.files, &self.sha256, &self.stats)),
+            true => serde_json::to_vec(&(&self.files, &self.sha256, &self.stats, true)),
+        };
+        saved::sha256_hex(&json.expect("serializable"))
     }
 
     /// Whether the record is as this program wrote it (a record without a seal, from a

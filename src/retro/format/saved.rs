@@ -282,6 +282,14 @@ fn no_manifest(dir: &Path) -> Error {
             path: dir.to_path_buf(),
         };
     }
+    if let Some(first) = first_discarded(&dir.join(PROGRESS)) {
+        return Error::Argument(format!(
+            "{d} holds layers 0 to {} of an analysis that deleted the layers above them once \
+             used (--bound-layers-only): it bounds a search (solve --fewer-walls) but is no \
+             table to read, verify or explore",
+            first.saturating_sub(1)
+        ));
+    }
     if dir.join(PROGRESS).exists() {
         return Error::Argument(format!(
             "{d} holds an analysis in progress, not a finished table (its progress.json lists \
@@ -295,6 +303,18 @@ fn no_manifest(dir: &Path) -> Error {
         ));
     }
     Error::Argument(format!("{d} holds no saved table (no {MANIFEST})"))
+}
+
+/// The lowest layer the record of a run at `path` (`progress.json`, `record.rs`) marks
+/// deleted once used (`"discarded": true`), if it can be read and marks one. Read as plain
+/// JSON: the record's types are the writer's.
+fn first_discarded(path: &Path) -> Option<usize> {
+    let found: serde_json::Value = serde_json::from_slice(&std::fs::read(path).ok()?).ok()?;
+    found
+        .get("layers")?
+        .as_array()?
+        .iter()
+        .position(|layer| layer.get("discarded").and_then(serde_json::Value::as_bool) == Some(true))
 }
 
 /// The SHA-256 the manifest gives `file` of `dir`.

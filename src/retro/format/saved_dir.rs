@@ -29,6 +29,12 @@ pub struct Target {
     /// Solve across these ranks (`retro::across`), each a share of every layer, `dir`
     /// shared by all (with `resume`: they write straight into it).
     pub ranks: Option<crate::retro::engine::ranks::SharedRanks>,
+    /// Keep on disk only the layers read back at the end (with `resume`): each layer above
+    /// them is deleted once the layer below it is written. The directory then bounds a
+    /// search (`solve --fewer-walls`) but is no table: the disk holds the two layers being
+    /// solved and those kept, where 7x5 with 5 walls exact would take the whole 337 GiB
+    /// before compression.
+    pub bound_only: bool,
 }
 
 impl Target {
@@ -40,6 +46,7 @@ impl Target {
             replace: false,
             resume: true,
             ranks: None,
+            bound_only: false,
         }
     }
 
@@ -323,6 +330,7 @@ pub fn save(solved: &Solved, dir: &Path) -> Result<u64> {
             replace: false,
             resume: false,
             ranks: None,
+            bound_only: false,
         },
     )
 }

@@ -17,6 +17,10 @@
 //! Opening a directory that holds a run of the same cell checks every layer written
 //! against its SHA-256: a damaged or missing file is named, and its layer and every layer
 //! below it are solved again (a layer is solved from the one above), never read as values.
+//!
+//! For a search's bound only (`Target::bound_only`, `keep_only`) the layers above those
+//! read back are deleted once the layer below them is written, marked `discarded` in
+//! `progress.json` first; the directory then stays a record of a run, never a table.
 
 use super::saved::{self, SplitFile};
 use super::saved_dir;
@@ -48,6 +52,10 @@ pub struct Spill {
     finished: Option<RetroStats>,
     /// The directory held for this run (`None` on the ranks of an MPI job but rank 0).
     _taken: Option<DirLock>,
+    /// Whether the layers read back only are kept on disk (`Target::bound_only`), from
+    /// `keep_only`'s on: the others are deleted once the layer below them is written.
+    bound_only: bool,
+    discard_from: Option<usize>,
 }
 
 impl Spill {
@@ -93,6 +101,8 @@ impl Spill {
             progress: fresh,
             finished: None,
             _taken: None,
+            bound_only: false,
+            discard_from: None,
         };
         let Some(found) = saved_dir::contents(dir)? else {
             std::fs::create_dir_all(dir).map_err(|e| saved::io(dir, "create", e))?;
@@ -172,7 +182,8 @@ impl Spill {
         // From the top down, while the layers are written and whole.
         for k in (0..found.layers.len()).rev() {
             let Some(layer) = &found.layers[k] else { break };
-            if let Err(e) = layer.sealed().and_then(|()| self.check(layer)) {
+            let whole = |l: &Written| if l.discarded { Ok(()) } else { self.check(l) };
+            if let Err(e) = layer.sealed().and_then(|()| whole(layer)) {
                 progress.warn(&format!(
                     "{e}: layer {k} and those below it are solved again"
                 ));
@@ -190,8 +201,11 @@ impl Spill {
         }
         let (from, layers) = (self.written_from(), found.layers.len());
         if from < layers {
-            let next = match from {
-                0 => "the table is finished from them".to_string(),
+            let next = match (from, self.first_discarded()) {
+                (0, Some(d)) => format!(
+                    "the analysis is whole (layers {d} and above deleted once used, as asked)"
+                ),
+                (0, None) => "the table is finished from them".to_string(),
                 _ => format!("going on from layer {}", from - 1),
             };
             progress.message(&format!(
@@ -299,12 +313,93 @@ impl Spill {
             .fold(RetroStats::default(), |a, w| a + w.stats)
     }
 
+    /// Keeps on disk only layers `0..kept` where the target asked for it
+    /// (`Target::bound_only`): the layers above them an earlier run left that no layer
+    /// left to solve reads are deleted now, and from now on each layer above them once the
+    /// layer below it is written (it is read no more), so that the disk holds the two
+    /// layers being solved and those kept, not the whole analysis. A finished table is
+    /// left whole.
+    pub(in crate::retro) fn keep_only(
+        &mut self,
+        kept: usize,
+        progress: &dyn Progress,
+    ) -> Result<()> {
+        if !self.bound_only || self.finished.is_some() {
+            return Ok(());
+        }
+        self.discard_from = Some(kept);
+        match self.written_from() {
+            from if from < self.progress.layers.len() => self.discard_above(from, progress),
+            _ => Ok(()),
+        }
+    }
+
+    /// Asks `keep_only` of this directory's analysis (`Target::bound_only`).
+    pub(in crate::retro) fn set_bound_only(&mut self, bound_only: bool) {
+        self.bound_only = bound_only;
+    }
+
+    /// The lowest layer whose files an earlier run or this one deleted (`keep_only`), if
+    /// any: only the layers below it can be read back.
+    pub fn first_discarded(&self) -> Option<usize> {
+        let layers = &self.progress.layers;
+        (0..layers.len()).find(|&k| layers[k].as_ref().is_some_and(|w| w.discarded))
+    }
+
+    /// Deletes the files of the layers above `k` that `keep_only` leaves out, now that
+    /// layer `k` is written: each is marked discarded in `progress.json` first, so that a
+    /// run killed in between finds a layer recorded as gone, never one with missing files.
+    fn discard_above(&mut self, k: usize, progress: &dyn Progress) -> Result<()> {
+        let Some(from) = self.discard_from else {
+            return Ok(());
+        };
+        let gone: Vec<usize> = (from.max(k + 1)..self.progress.layers.len())
+            .filter(|&j| {
+                self.progress.layers[j]
+                    .as_ref()
+                    .is_some_and(|w| !w.discarded)
+            })
+            .collect();
+        if gone.is_empty() {
+            return Ok(());
+        }
+        for &j in &gone {
+            self.progress.layers[j].as_mut().expect("written").discard();
+        }
+        self.save_progress()?;
+        for &j in &gone {
+            let layer = self.progress.layers[j].as_ref().expect("written");
+            for f in &layer.files {
+                let path = self.dir.join(&f.file);
+                match std::fs::remove_file(&path) {
+                    Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+                        progress.warn(&format!("could not delete {}: {e}", path.display()))
+                    }
+                    _ => {}
+                }
+            }
+            progress.message(&format!(
+                "layer {j} deleted from {}: read no more (only layers 0 to {} are kept)",
+                self.dir.display(),
+                from - 1
+            ));
+        }
+        Ok(())
+    }
+
     /// The stores of written layer `k`, read back and checked against their SHA-256 and
     /// the layout's lengths.
     pub fn read_layer<P: Packing>(&self, k: usize, layout: &Layout) -> Result<Splits> {
         let layer = self.progress.layers[k]
             .as_ref()
             .expect("only layers written are read back");
+        if layer.discarded {
+            return Err(Error::Argument(format!(
+                "layer {k} of the analysis in {} was deleted once used (only the layers below \
+                 it are kept there): solve it again in a new directory to read it",
+                self.dir.display()
+            )));
+        }
         let len = crate::retro::engine::store::bytes_for::<P>(layout.split_len(k));
         layer
             .files
@@ -359,7 +454,7 @@ impl Spill {
             crate::error::format_bytes(bytes),
             started.elapsed().as_secs_f64()
         ));
-        Ok(())
+        self.discard_above(k, progress)
     }
 
     /// Writes `progress.json`, replaced whole.
@@ -399,9 +494,20 @@ impl Spill {
 
     /// Every layer is written: the header and the manifest make the directory a saved
     /// table, and `progress.json` goes. Returns the bytes of the table's files.
+    /// With layers deleted (`keep_only`) the directory is no table: `progress.json` stays,
+    /// every layer recorded, and a later run reads the kept layers back from it.
     pub fn finish(self, configs: &dyn ConfigSource, stats: RetroStats) -> Result<u64> {
         if self.finished.is_some() {
             return saved_dir::table_bytes(&self.dir);
+        }
+        if self.first_discarded().is_some() {
+            let kept = self
+                .progress
+                .layers
+                .iter()
+                .flatten()
+                .filter(|w| !w.discarded);
+            return Ok(kept.flat_map(|w| &w.files).map(|f| f.file_bytes).sum());
         }
         let mut layers = Vec::new();
         let mut shas = Vec::new();

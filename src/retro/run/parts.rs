@@ -76,6 +76,7 @@ pub(in crate::retro) fn in_parts<'t>(
     check_parts(configs, &e, precision, part_bytes, memory_budget)?;
     let room = memory_budget.saturating_sub(configs.bytes());
     let kept = kept_after_parts(&e, precision, room);
+    spill.keep_only(kept, progress)?;
     let sizes = (part_bytes, kept);
     let shares = &e.live_shares[..];
     match precision {

@@ -56,6 +56,7 @@ fn save_through<'t>(
             Some(r) => Spill::open_across(dir, configs, precision, (r.0.as_ref(), progress))?,
             None => Spill::open(dir, configs, precision, progress)?,
         };
+        spill.set_bound_only(to.bound_only);
         let budget = (precision, memory_budget);
         let solved = match (&to.ranks, precision, part_bytes) {
             (Some(ranks), _, _) => {
@@ -121,6 +122,7 @@ fn exact_through<'t>(
         );
     }
     check(configs, &e, Precision::Exact, kept, true, memory_budget)?;
+    spill.keep_only(kept, progress)?;
     run_keeping::<Exact>(configs, Precision::Exact, 0..kept, Some(spill), progress)
 }
 
