@@ -1450,26 +1450,6 @@ fn fewer_walls_prunes_the_length_after_a_compact_analysis() {
     let err = refused(&same);
     assert!(err.contains("needs a directory of its own"), "{err}");
     std::fs::remove_dir_all(&dir).unwrap();
-    let err = refused(&[
-        "solve",
-        "4x4",
-        "--walls",
-        "3",
-        "--method",
-        "search",
-        "--fewer-walls",
-        "2",
-        "--fewer-scratch",
-        dir_arg,
-    ]);
-    assert!(
-        err.contains("--fewer-scratch is for --method retro"),
-        "{err}"
-    );
-    let err = refused(&["solve", "4x4", "--walls", "3", "--fewer-scratch", dir_arg]);
-    assert!(err.contains("--fewer-walls"), "{err}");
-    // Keeping only the bound's layers needs the bound's directory: --fewer-scratch with the
-    // analysis (its --scratch is the cell's own), --scratch with the search.
     let search = [
         "solve",
         "4x4",
@@ -1480,6 +1460,15 @@ fn fewer_walls_prunes_the_length_after_a_compact_analysis() {
         "--fewer-walls",
         "2",
     ];
+    let err = refused(&[&search[..], &["--fewer-scratch", dir_arg]].concat());
+    assert!(
+        err.contains("--fewer-scratch is for --method retro"),
+        "{err}"
+    );
+    let err = refused(&["solve", "4x4", "--walls", "3", "--fewer-scratch", dir_arg]);
+    assert!(err.contains("--fewer-walls"), "{err}");
+    // Keeping only the bound's layers needs the bound's directory: --fewer-scratch with the
+    // analysis (its --scratch is the cell's own), --scratch with the search.
     let retro_scratch = [&compact[..], &["--scratch", dir_arg]].concat();
     for args in [&retro_scratch[..], &search[..]] {
         let err = refused(&[args, &["--bound-layers-only"]].concat());
