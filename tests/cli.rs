@@ -1472,13 +1472,10 @@ fn fewer_walls_prunes_the_length_after_a_compact_analysis() {
     let retro_scratch = [&compact[..], &["--scratch", dir_arg]].concat();
     for args in [&retro_scratch[..], &search[..]] {
         let err = refused(&[args, &["--bound-layers-only"]].concat());
-        assert!(
-            err.contains("needs the directory of the analysis of fewer walls"),
-            "{err}"
-        );
+        assert!(err.contains("needs the directory of an analysis"), "{err}");
     }
     let err = refused(&["solve", "4x4", "--walls", "3", "--bound-layers-only"]);
-    assert!(err.contains("--fewer-walls"), "{err}");
+    assert!(err.contains("needs the directory of an analysis"), "{err}");
     let exact = [
         &compact[..6],
         &["--precision", "exact", "--fewer-walls", "2"],
@@ -1506,4 +1503,59 @@ fn fewer_walls_prunes_the_length_after_a_compact_analysis() {
     );
     let err = refused(&[&compact[..8], &["--fewer-walls", "3"]].concat());
     assert!(err.contains("--fewer-walls 3: at most 2"), "{err}");
+}
+
+/// `solve --method retro --scratch DIR --bound-layers-only` keeps on disk only the layers
+/// read back, to bound a later `solve --fewer-walls --scratch DIR`, which reads them (at
+/// most those) with or without the flag; `verify` refuses DIR and says why.
+#[test]
+fn an_analysis_keeping_only_its_bound_layers_bounds_a_later_search() {
+    let dir = scratch("bound-layers-only");
+    let _ = std::fs::remove_dir_all(&dir);
+    let dir_arg = dir.to_str().unwrap();
+    let out = ok(&[
+        "solve",
+        "3x7",
+        "--walls",
+        "4",
+        "--method",
+        "retro",
+        "--precision",
+        "exact",
+        "--scratch",
+        dir_arg,
+        "--bound-layers-only",
+        "--memory",
+        "28M",
+    ]);
+    assert!(out.contains("Player 2 wins in 32 plies"), "{out}");
+    assert!(dir.join("progress.json").exists() && !dir.join("header.json").exists());
+    assert!(!dir.join("layer-08-split-00.bin.gz").exists());
+    let search = [
+        "solve",
+        "3x7",
+        "--walls",
+        "5",
+        "--method",
+        "search",
+        "--fewer-walls",
+        "4",
+        "--precision",
+        "exact",
+        "--scratch",
+        dir_arg,
+        "--memory",
+        "56M",
+    ];
+    for flag in [&[][..], &["--bound-layers-only"]] {
+        let out = ok(&[&search[..], flag].concat());
+        assert!(
+            out.contains("Player 1 wins in 27 plies")
+                && out.contains("pruned by the exact analysis of 4 walls per player, its first"),
+            "{out}"
+        );
+    }
+    let err = refused(&["verify", dir_arg]);
+    assert!(err.contains("--bound-layers-only"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -176,14 +176,15 @@ pub struct SolveArgs {
     #[arg(long, value_name = "DIR", requires = "fewer_walls")]
     fewer_scratch: Option<std::path::PathBuf>,
 
-    /// With --fewer-walls and that analysis's directory (--scratch with --method search,
-    /// --fewer-scratch with --method retro): keep on disk only the layers the search reads
-    /// back (those from the start that fit its share of --memory), each layer above them
-    /// deleted once the layer below it is written. The disk then holds two layers at a
-    /// time besides those kept (7x5 with 5 walls exact: about 337 GiB of values before
-    /// compression otherwise); the directory bounds later searches but is no table for
-    /// verify, analyze or serve
-    #[arg(long, requires = "fewer_walls")]
+    /// Keep on disk only the layers of the analysis that are read back at its end (those
+    /// from the start that fit its share of --memory), each layer above them deleted once
+    /// the layer below it is written: the disk then holds two layers at a time besides
+    /// those kept (7x5 with 5 walls exact: about 337 GiB of values before compression
+    /// otherwise). For the directory of the analysis of --fewer-walls (--scratch with
+    /// --method search, --fewer-scratch with --method retro), or without --fewer-walls for
+    /// --method retro --scratch DIR, to make DIR the bound of a later `solve --fewer-walls
+    /// --scratch DIR`. The directory is then no table for verify, analyze or serve
+    #[arg(long)]
     bound_layers_only: bool,
 
     #[command(flatten)]
@@ -253,15 +254,19 @@ impl SolveArgs {
         let mut save = save_target(self.save.as_deref(), self.scratch.as_deref(), self.force);
         let mut fewer_scratch = save_target(None, self.fewer_scratch.as_deref(), false);
         if self.bound_layers_only {
-            let bound = match bound_owns {
-                true => save.as_mut().filter(|t| t.resume),
-                false => fewer_scratch.as_mut(),
+            let bound = match (self.fewer_walls.is_some(), method) {
+                (true, Method::Search) | (false, Method::Retro) => {
+                    save.as_mut().filter(|t| t.resume)
+                }
+                (true, _) => fewer_scratch.as_mut(),
+                (false, _) => None,
             };
             let Some(bound) = bound else {
                 return Err(Error::Argument(
-                    "--bound-layers-only needs the directory of the analysis of fewer walls: \
-                     --scratch DIR with --method search, --fewer-scratch DIR with --method \
-                     retro"
+                    "--bound-layers-only needs the directory of an analysis that bounds a \
+                     search: --scratch DIR with --method search --fewer-walls M, \
+                     --fewer-scratch DIR with --method retro --fewer-walls M, or --scratch DIR \
+                     with --method retro (the cell's own, to bound a later search)"
                         .into(),
                 ));
             };

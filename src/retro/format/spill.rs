@@ -346,6 +346,12 @@ impl Spill {
         (0..layers.len()).find(|&k| layers[k].as_ref().is_some_and(|w| w.discarded))
     }
 
+    /// Of layers `0..kept`, those that can be read back: the layers below the first one
+    /// deleted once used (`keep_only`), by this run or an earlier one.
+    pub fn readable(&self, kept: usize) -> usize {
+        kept.min(self.first_discarded().unwrap_or(usize::MAX))
+    }
+
     /// Deletes the files of the layers above `k` that `keep_only` leaves out, now that
     /// layer `k` is written: each is marked discarded in `progress.json` first, so that a
     /// run killed in between finds a layer recorded as gone, never one with missing files.

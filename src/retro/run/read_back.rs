@@ -39,7 +39,7 @@ pub(super) fn read_back<'t, P: Packing>(
     working: u64,
 ) -> Result<Solved<'t>> {
     // Layers an earlier run deleted once used (`Target::bound_only`) cannot be read back.
-    let kept = kept.min(spill.first_discarded().unwrap_or(usize::MAX));
+    let kept = spill.readable(kept);
     let mut values: Vec<Splits> = vec![Vec::new(); layout.layers()];
     let mut low = 0;
     for (k, layer) in values.iter_mut().enumerate().take(kept) {

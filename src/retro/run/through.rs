@@ -104,13 +104,16 @@ fn exact_through<'t>(
     // being solved (at least two): each one more bounds a search pruned by this analysis
     // better (`solve --fewer-walls`; 5x5 with 5 walls by 4: 58.2 M nodes with 2 of 9
     // layers, 19.1 M with 7), and an analysis read back from its directory keeps as many.
-    let kept = match e.exact_fits(configs.bytes(), memory_budget, Keep::Every) {
-        true => e.layers,
-        false => (e.layers.min(2)..e.layers)
-            .rev()
-            .find(|&k| e.peak_storing(Precision::Exact, 0..k) <= room)
-            .unwrap_or(e.layers.min(2)),
-    };
+    // (Layers an earlier run deleted once used, `Target::bound_only`, cannot be kept.)
+    let kept = spill.readable(
+        match e.exact_fits(configs.bytes(), memory_budget, Keep::Every) {
+            true => e.layers,
+            false => (e.layers.min(2)..e.layers)
+                .rev()
+                .find(|&k| e.peak_storing(Precision::Exact, 0..k) <= room)
+                .unwrap_or(e.layers.min(2)),
+        },
+    );
     if e.peak_storing(Precision::Exact, 0..kept) > room {
         let part_bytes = e.part_bytes(Precision::Exact, room);
         return in_parts(

@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# A cell by the proof search bounded by the exact analysis of the same board with fewer
+# walls (`solve --fewer-walls`, issue 54), in runs that each go on from what the last one
+# wrote:
+#   1. the exact analysis of M walls through DIR/<board>-wM-bound at the whole budget,
+#      keeping on disk only the layers a search reads back (`--bound-layers-only`: each
+#      layer above them deleted once the layer below it is written), so that the disk holds
+#      two layers at a time, not the whole analysis;
+#   2. the search of N walls bounded by it (the layers from the start that fit half of the
+#      budget read back), its table in DIR/<board>-wN-bounded.checkpoint, saved every 10
+#      minutes and when the run is stopped with SIGINT.
+#
+#   CELL=7x5:6 FEWER=5 scripts/bounded_search.sh DIR      7x5 with 6 walls, bounded by 5
+#   MEMORY=20G NICE=19 ...                               the budget, and yield the cores
+#                                                        (scripts/yield_cores.sh)
+#
+# Output: results/beyond/logs/<board>-w<N>-bounded-<commit>-<time>.{json,err}, with the
+# command's time and peak memory. Run the same command again after a stop: the analysis's
+# layers are checked and kept (a finished one is read back), the search goes on from its
+# checkpoint.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source scripts/yield_cores.sh
+dir=${1:?"give the directory the bound and the checkpoint go to (outside the repository: they are gigabytes)"}
+cell=${CELL:?"give the cell, e.g. CELL=7x5:6"}
+fewer=${FEWER:?"give the walls of the bound, e.g. FEWER=5"}
+board=${cell%%:*}; walls=${cell##*:}
+bound="$dir/${board}-w${fewer}-bound"
+mkdir -p "$dir" results/beyond/logs
+cargo build --release --quiet
+timer=(); [ -x /usr/bin/time ] && timer=(/usr/bin/time -v)
+log=results/beyond/logs/${board}-w${walls}-bounded-$(git rev-parse --short HEAD)-$(date -u +%Y%m%dT%H%M)
+echo "bound in $bound; output in $log.{json,err}"
+status=0
+{
+  "${timer[@]}" target/release/quoridor-solver solve "$board" --walls "$fewer" --method retro \
+    --precision exact ${MEMORY:+--memory "$MEMORY"} --scratch "$bound" --bound-layers-only -v >&2 &&
+  "${timer[@]}" target/release/quoridor-solver solve "$board" --walls "$walls" --method search \
+    --fewer-walls "$fewer" --precision exact --scratch "$bound" --bound-layers-only \
+    ${MEMORY:+--memory "$MEMORY"} --checkpoint "$dir/${board}-w${walls}-bounded.checkpoint" \
+    --json -v >"$log.json"
+} 2>"$log.err" || status=$?
+tail -n 3 "$log.err"
+exit "$status"
