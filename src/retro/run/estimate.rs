@@ -133,7 +133,16 @@ impl RetroEstimate {
         // A part's bit a configuration of the layer below a pushed pass (`parts::InPart`):
         // the indices take 8 bytes a configuration.
         let in_part = self.index / 64;
-        let fixed = self.index + in_part + low + (stream + writers + sizing::SLACK_BYTES) as u128;
+        // The parts each stored configuration of the layer above has parents in, a byte
+        // each (`parts::PartsOfParents`), for the largest layer.
+        let masks = self
+            .split_slots
+            .iter()
+            .map(|&slots| slots / self.block.max(1))
+            .max()
+            .unwrap_or(0);
+        let fixed =
+            self.index + in_part + masks + low + (stream + writers + sizing::SLACK_BYTES) as u128;
         let part = part_bytes as u128 + (part_bytes / sizing::PART_SLACK_DIVISOR) as u128;
         u64::try_from(fixed + part).unwrap_or(u64::MAX)
     }
