@@ -385,9 +385,10 @@ impl Spill {
                 }
             }
             progress.message(&format!(
-                "layer {j} deleted from {}: read no more (only layers 0 to {} are kept)",
+                "layer {j} deleted from {}: read no more (only the {} below layer {from} are \
+                 kept)",
                 self.dir.display(),
-                from - 1
+                count(from, "layer")
             ));
         }
         Ok(())
