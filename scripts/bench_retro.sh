@@ -4,9 +4,10 @@
 #   scripts/bench_retro.sh             each cell with --precision exact and compact
 #   scripts/bench_retro.sh --record    write the answers to scripts/bench_retro_expected.csv
 #   CELLS="5x5:4" PRECISIONS=compact scripts/bench_retro.sh   only these
-#   PRECISIONS="compact bounded" ...   `bounded`: compact, its search for the length also
-#                                      bounded by the exact analysis of one wall fewer
-#                                      (`--fewer-walls N-1`; that analysis in the seconds)
+#   PRECISIONS="compact unbounded" ... `compact` searches for the length bounded by the exact
+#                                      analysis of one wall fewer where that fits (the
+#                                      default; that analysis in the seconds); `unbounded`:
+#                                      on the cell's outcomes alone (`--no-bound`)
 #
 # Prints per cell and precision: outcome, plies, positions, positions per second of the
 # whole run, the proof-search nodes that found the length (compact only), seconds, peak
@@ -26,7 +27,7 @@ for cell in $cells; do
   for precision in $precisions; do
     # 4x7 with 7 walls keeps two layers when exact (a byte each), as any cell too big.
     asked=(--precision "$precision")
-    [ "$precision" = bounded ] && asked=(--precision compact --fewer-walls $((walls - 1)))
+    [ "$precision" = unbounded ] && asked=(--precision compact --no-bound)
     if ! json=$($bin solve "$board" --walls "$walls" --method retro "${asked[@]}" --stats --json 2>/dev/null); then
       echo "$cell $precision: refused or failed"; fail=1; continue
     fi

@@ -1412,7 +1412,8 @@ fn distributed_is_refused_without_its_build_or_its_directory() {
 /// `solve --method retro --precision compact --fewer-walls M`: the length's search pruned
 /// by the exact analysis of M walls, said in the method line; `--fewer-scratch` takes that
 /// analysis's directory, only with the analysis; the exact analysis, which has no search,
-/// and the method left to the solver are refused.
+/// and the method left to the solver are refused. Unasked, the bound is one wall fewer;
+/// `--no-bound` leaves it out.
 #[test]
 fn fewer_walls_prunes_the_length_after_a_compact_analysis() {
     let compact = [
@@ -1503,6 +1504,29 @@ fn fewer_walls_prunes_the_length_after_a_compact_analysis() {
     );
     let err = refused(&[&compact[..8], &["--fewer-walls", "3"]].concat());
     assert!(err.contains("--fewer-walls 3: at most 2"), "{err}");
+    // Unasked, the bound is one wall fewer where it fits; --no-bound searches on the
+    // outcomes alone, the same length, and is refused where no such search runs.
+    let by_default = ok(&compact[..8]);
+    assert!(
+        by_default.contains("Player 1 wins in 13 plies")
+            && by_default
+                .contains("retrograde+search (pruned by the exact analysis of 2 walls per player)"),
+        "{by_default}"
+    );
+    let alone = ok(&[&compact[..8], &["--no-bound"]].concat());
+    assert!(
+        alone.contains("Player 1 wins in 13 plies\nmethod       retrograde+search\n"),
+        "{alone}"
+    );
+    let err = refused(&[&compact[..], &["--no-bound"]].concat());
+    assert!(err.contains("cannot be used with"), "{err}");
+    for method in [&search[..6], &exact[..8]] {
+        let err = refused(&[method, &["--no-bound"]].concat());
+        assert!(
+            err.contains("--no-bound is for the search for the length"),
+            "{err}"
+        );
+    }
 }
 
 /// `solve --method retro --scratch DIR --bound-layers-only` keeps on disk only the layers

@@ -377,8 +377,10 @@ fn the_length_after_a_compact_analysis_pruned_by_fewer_walls_is_the_exact_one() 
         memory_budget: 2 << 30,
         ..SolveOptions::default()
     };
+    // The outcomes alone (`--no-bound`): what the bound is measured against.
     let compact = SolveOptions {
         precision: Some(Precision::Compact),
+        default_bound: false,
         ..options.clone()
     };
     let exact = SolveOptions {
@@ -389,11 +391,17 @@ fn the_length_after_a_compact_analysis_pruned_by_fewer_walls_is_the_exact_one() 
         fewer_walls: Some(fewer),
         ..compact.clone()
     };
+    let by_default = SolveOptions {
+        default_bound: true,
+        ..compact.clone()
+    };
     for (w, h, walls) in [(4, 5, 5), (3, 5, 4), (4, 4, 4), (5, 3, 4)] {
         let board = Board::new(w, h).unwrap();
         let truth = solver::solve(board, walls, &exact, &Silent).unwrap();
         let alone = solver::solve(board, walls, &compact, &Silent).unwrap();
         assert_eq!((alone.outcome, alone.plies), (truth.outcome, truth.plies));
+        assert_eq!(alone.pruned_by, None);
+        let mut nodes = Vec::new();
         for fewer in [walls - 1, walls - 2] {
             let r = solver::solve(board, walls, &bounded(fewer), &Silent).unwrap();
             let cell = format!("{board} w{walls} by {fewer}");
@@ -405,8 +413,26 @@ fn the_length_after_a_compact_analysis_pruned_by_fewer_walls_is_the_exact_one() 
                 first_layers: None,
             };
             assert_eq!(r.pruned_by, Some(by), "{cell}");
+            nodes.push(r.nodes);
         }
+        // Unasked, the bound is one wall fewer where it fits: the same search.
+        let r = solver::solve(board, walls, &by_default, &Silent).unwrap();
+        let by = r.pruned_by.map(|by| (by.walls, by.exact, by.first_layers));
+        assert_eq!(by, Some((walls - 1, true, None)), "{board} w{walls}");
+        assert_eq!(
+            (r.plies, r.nodes),
+            (truth.plies, nodes[0]),
+            "{board} w{walls}"
+        );
     }
+    // Where the bound does not fit beside the cell's layers, none is run unasked.
+    let board = Board::new(4, 5).unwrap();
+    let small = SolveOptions {
+        memory_budget: 32 << 20,
+        ..by_default.clone()
+    };
+    let r = solver::solve(board, 5, &small, &Silent).unwrap();
+    assert_eq!((r.plies, r.pruned_by), (Some(23), None));
     // Over the ranked numbering (a budget the tables do not fit beside two layers), both
     // analyses through directories of their own, the bound keeping the layers that fit.
     let board = Board::new(5, 5).unwrap();

@@ -413,7 +413,8 @@ fn length_run<'a>(
 
 /// Runs `search` with the oracle of the search for the length after a compact analysis of
 /// the cell of `board` with `walls`: its outcomes `own`, and with `--fewer-walls M`
-/// (`options.fewer_walls`) beside them the exact analysis of `M` walls (`oracle::Both`),
+/// (`options.fewer_walls`, else `fewer::default_bound`'s one wall fewer where that fits)
+/// beside them the exact analysis of `M` walls (`oracle::Both`),
 /// run within half of what `left` (what the cell's layers kept leave of the budget) has
 /// over `floor` (the least the search needs: it keeps that and half the rest), in memory
 /// keeping its layers from the start that fit, or through `options.fewer_scratch`.
@@ -430,7 +431,11 @@ fn with_length_oracle(
     progress: &dyn Progress,
     search: impl FnOnce(&dyn Oracle, u64) -> Result<()>,
 ) -> Result<Option<PrunedBy>> {
-    let Some(fewer) = options.fewer_walls else {
+    let share = left.saturating_sub(floor) / 2;
+    let fewer = options
+        .fewer_walls
+        .or_else(|| fewer::default_bound(board, walls, share, options));
+    let Some(fewer) = fewer else {
         return search(own, left).map(|()| None);
     };
     let bound_options = fewer::length_bound_options(options);
@@ -439,7 +444,6 @@ fn with_length_oracle(
         .as_ref()
         .map(|to| to.take())
         .transpose()?;
-    let share = left.saturating_sub(floor) / 2;
     let configs = fewer::configs(board, walls, fewer, (&bound_options, share), progress)?;
     let asked = (&bound_options, share, true);
     // Outcomes only, the bound would refute no node the cell's own outcomes leave (who

@@ -165,9 +165,18 @@ pub struct SolveArgs {
     /// same as without it. With --method retro: the search for the length after a compact
     /// analysis is pruned by the exact analysis of M walls beside the cell's outcomes (3x9
     /// with 5 walls by 4: 21 times fewer nodes), that analysis run after the cell's, within
-    /// half of what the cell's layers kept leave, in memory or through --fewer-scratch
+    /// half of what the cell's layers kept leave, in memory or through --fewer-scratch;
+    /// unasked, one wall fewer where all of that fits in memory (--no-bound: none)
     #[arg(long, value_name = "M")]
     fewer_walls: Option<u8>,
+
+    /// With --method retro: the search for the length after a compact analysis runs on the
+    /// cell's outcomes alone. By default it is also pruned by the exact analysis of one
+    /// wall fewer per player, run in memory after the cell's where every layer of it fits
+    /// within half of what the cell's layers leave (3x9 with 5 walls: 21 times fewer
+    /// nodes); --fewer-walls M chooses another count, or a directory for it
+    #[arg(long, conflicts_with = "fewer_walls")]
+    no_bound: bool,
 
     /// With --method retro and --fewer-walls: the exact analysis of fewer walls goes
     /// through DIR (in parts where it does not fit), and a later run goes on from the
@@ -237,6 +246,15 @@ impl SolveArgs {
                     .into(),
             ));
         }
+        if self.no_bound
+            && (method == Method::Search || matches!(self.precision, Some(PrecisionArg::Exact)))
+        {
+            return Err(Error::Argument(
+                "--no-bound is for the search for the length after a compact analysis \
+                 (--method retro or auto, not --precision exact)"
+                    .into(),
+            ));
+        }
         plan::refuse_unrun_by_method(
             method,
             &plan::Asked {
@@ -296,6 +314,7 @@ impl SolveArgs {
                 .winner
                 .map(|n| if n == 1 { Player::One } else { Player::Two }),
             fewer_walls: self.fewer_walls,
+            default_bound: !self.no_bound,
             fewer_scratch,
         };
         let search_flags = [

@@ -118,6 +118,7 @@ impl TableRequest {
             in_campaign: false,
             winner: None,
             fewer_walls: None,
+            default_bound: true,
             fewer_scratch: None,
             method: self.method,
             max_depth: limits.max_depth,

@@ -146,6 +146,11 @@ pub struct SolveOptions {
     /// the length after a compact analysis, beside its outcomes, the exact analysis of
     /// fewer walls run after the cell's (through `fewer_scratch`, if given). Default `None`.
     pub fewer_walls: Option<u8>,
+    /// With `Method::Retro` and no `fewer_walls`: prune the search for the length after a
+    /// compact analysis by the exact analysis of one wall fewer too, where every layer of it
+    /// fits in memory within its share (`fewer::default_bound`). Default `true`; `false`
+    /// searches on the cell's outcomes alone (`solve --no-bound`), the slower twin.
+    pub default_bound: bool,
     /// With `Method::Retro` and `fewer_walls`: the directory the exact analysis of fewer
     /// walls goes through (in parts where it does not fit, going on from the layers an
     /// earlier run wrote there, or read back). Default `None`: in memory.
@@ -173,6 +178,7 @@ impl Default for SolveOptions {
             in_campaign: false,
             winner: None,
             fewer_walls: None,
+            default_bound: true,
             fewer_scratch: None,
         }
     }
