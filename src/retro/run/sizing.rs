@@ -30,17 +30,20 @@ struct Rates {
 /// (9b81faf, 2026-11-29). The pass since its parents are tested against a part's bits
 /// (2da1ecf): the first of layer 8's 3 parts of 5x7 with 5 walls took 1,087 s, its own
 /// positions 453 s of it at `own`, so 5.79e11 positions of layer 9 passed at 913e6/s.
-/// Exact: the fit to 6x6 with 4 walls and 7x7 with 3 of binaries before 2026-11-27's
-/// speed-ups, counted in positions solved (95 % of those layers' placements): they err long.
+/// Exact (refitted 2026-11-30, 6e1a6a3): 4x7 with 4 walls at `--memory 200M`, alone on the
+/// machine (layers 8 to 4: 3.2, 28.1, 24.0, 7.5, 1.9 s; these rates 2.9, 26.5 at its 12
+/// parts, 22.8, 7.7, 1.7 s), and layers 8 and 7 of 5x7 with 4 walls at 20G (afd38e8,
+/// 2026-11-29: 172 and 388 s; these rates 214 and 445 s). The fit before, of binaries older
+/// than 2026-11-27's speed-ups, planned 503 and 596 s there.
 /// Holding the layer above costs a read; a pass of every part over it costs far more (the
 /// parents' indices read at random, `parts::InPart`).
 fn rates(precision: Precision) -> Rates {
     match precision {
         Precision::Exact => Rates {
-            own: 197e6,
-            last: 255e6,
+            own: 250e6,
+            last: 600e6,
             read: 908e6,
-            pass: 820e6,
+            pass: 1.3e9,
         },
         Precision::Compact => Rates {
             own: 283e6,
