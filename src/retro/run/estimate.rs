@@ -8,6 +8,7 @@ use crate::retro::engine::layout;
 use crate::retro::engine::source::ConfigSource;
 use crate::retro::engine::store::Precision;
 use crate::retro::engine::symmetry;
+use crate::retro::format::segments;
 use crate::rules::geometry::Board;
 use std::ops::Range;
 
@@ -170,7 +171,15 @@ impl RetroEstimate {
     /// taken as even; the analysis cuts them at segments' ends (as many, give or take one).
     /// `None` where the least part does not fit.
     pub fn in_parts_layers(&self, precision: Precision, room: u64) -> Option<Vec<LayerCost>> {
-        let part_bytes = self.part_bytes(precision, room);
+        self.layers_in_parts(precision, self.part_bytes(precision, room))
+    }
+
+    /// `in_parts_layers` in parts of at most `part_bytes`.
+    pub(in crate::retro) fn layers_in_parts(
+        &self,
+        precision: Precision,
+        part_bytes: u64,
+    ) -> Option<Vec<LayerCost>> {
         if part_bytes < self.least_part(precision) {
             return None;
         }
@@ -185,10 +194,7 @@ impl RetroEstimate {
             let per_byte = precision.per_byte() as usize;
             let least = sizing::least_part_bytes(splits, self.block as usize, per_byte);
             let (above, part) = sizing::above_and_part(above, part_bytes, least);
-            let parts = self
-                .layer_bytes(precision, k)
-                .div_ceil(part.max(1) as u128)
-                .max(1) as usize;
+            let parts = self.parts(precision, k, part);
             LayerCost {
                 layer: k,
                 positions: self.layer_positions[k] as f64,
@@ -235,6 +241,34 @@ impl RetroEstimate {
             .map(|k| self.layer_bytes(precision, k))
             .sum();
         u64::try_from(bytes).unwrap_or(u64::MAX)
+    }
+
+    /// How many parts of at most `part` bytes the analysis cuts layer `k` into at
+    /// `precision` (`parts::plan_from`): runs of as many whole segments as a part holds,
+    /// or where a segment is larger than a part, each segment cut into as many runs as it
+    /// needs. (Counting the layer's bytes by the part's planned 4x7 w4 at 200M in 10 parts
+    /// of layer 7 and 6 of layer 6 where it took 12 and 8; compact, 22 and 14 for 33 and 16.)
+    fn parts(&self, precision: Precision, k: usize, part: u64) -> usize {
+        let (layer, part) = (self.layer_bytes(precision, k), (part as u128).max(1));
+        let segment = self.segment_bytes(precision, k).max(1);
+        let segments = layer.div_ceil(segment);
+        let parts = match part / segment {
+            0 => segments * segment.div_ceil(part),
+            each => segments.div_ceil(each),
+        };
+        parts.max(1) as usize
+    }
+
+    /// The bytes of the values of a segment of layer `k` (every split) at `precision`: the
+    /// stored configurations of `segments::cut`'s runs, as many as a split's segment holds.
+    fn segment_bytes(&self, precision: Precision, k: usize) -> u128 {
+        let per_config = (self.block / precision.per_byte()).max(1);
+        let stored = self.split_slots[k] / self.block.max(1);
+        let configs = (segments::SEGMENT_BYTES as u128 / per_config)
+            .min(stored.div_ceil(segments::MIN_SEGMENTS as u128))
+            .max(1);
+        let splits = layout::splits(self.walls_per_player, k).1 as u128;
+        configs * per_config * splits
     }
 
     /// The bytes of the values of layer `k` (every split) at `precision`.

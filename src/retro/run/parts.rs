@@ -719,6 +719,53 @@ mod tests {
         most
     }
 
+    /// The estimate counts the parts the run cuts each layer into (`plan`), at both
+    /// precisions and budgets from the least part up: the plan's seconds rest on them.
+    /// (Counted as a layer's bytes by a part's, 4x7 w4 exact at `--memory 200M` was planned
+    /// in 10 parts of layer 7 and 6 of layer 6 where the run cut 12 and 8.)
+    #[test]
+    fn the_estimate_counts_the_parts_of_each_layer() {
+        for (w, h, n) in [(4, 4, 2), (4, 5, 3), (3, 5, 4)] {
+            let board = Board::new(w, h).unwrap();
+            let tables = Tables::build(board, n, u64::MAX, &Silent).unwrap();
+            let layout = Layout::new(&tables);
+            let e = cell_estimate(&tables);
+            for precision in [Precision::Exact, Precision::Compact] {
+                let per_byte = precision.per_byte() as usize;
+                let least = e.least_part(precision);
+                for part_bytes in [least, least * 3, least * 10, least * 40] {
+                    let planned: Vec<usize> = e
+                        .layers_in_parts(precision, part_bytes)
+                        .unwrap()
+                        .iter()
+                        .rev()
+                        .map(|l| l.parts)
+                        .collect();
+                    let cut: Vec<usize> = (0..layout.layers())
+                        .map(|k| plan(&layout, k, per_byte, part_bytes as usize).len())
+                        .collect();
+                    // Parts of a few groups each are cut unevenly (groups differ in
+                    // size): within a third there; within one part in parts of 40.
+                    let slack = |c: usize| {
+                        if part_bytes >= least * 40 {
+                            1
+                        } else {
+                            1 + c / 3
+                        }
+                    };
+                    let near = planned
+                        .iter()
+                        .zip(&cut)
+                        .all(|(&p, &c)| p.abs_diff(c) <= slack(c));
+                    assert!(
+                        near,
+                        "{board} w{n} {precision:?} {part_bytes}: {planned:?} {cut:?}"
+                    );
+                }
+            }
+        }
+    }
+
     /// A part's bits hold exactly the configurations whose Player 2 view starts in its
     /// slots, on every layer of 4x4 with 2 walls and in parts of every few configurations.
     #[test]
