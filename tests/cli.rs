@@ -1504,6 +1504,28 @@ fn fewer_walls_prunes_the_length_after_a_compact_analysis() {
     );
     let err = refused(&[&compact[..8], &["--fewer-walls", "3"]].concat());
     assert!(err.contains("--fewer-walls 3: at most 2"), "{err}");
+    // --plan costs the bound of a proof search first, writing nothing; not the bound of
+    // the length after a compact analysis, nor a bound of too many walls.
+    let plan_dir = scratch("bounded-plan");
+    let _ = std::fs::remove_dir_all(&plan_dir);
+    let planned = [
+        &search[..],
+        &["--scratch", plan_dir.to_str().unwrap(), "--plan"],
+    ]
+    .concat();
+    let plan = ok(&planned);
+    assert!(
+        plan.starts_with("first the bound: the analysis of 4x4 with 2 walls per player")
+            && plan.contains("positions: ")
+            && plan.contains("read back, not solved again")
+            && plan.contains("then the proof search of 4x4 with 3 walls per player"),
+        "{plan}"
+    );
+    assert!(!plan_dir.exists(), "a plan writes nothing");
+    let err = refused(&[&compact[..], &["--plan"]].concat());
+    assert!(err.contains("plans the bound of a proof search"), "{err}");
+    let err = refused(&[&search[..6], &["--fewer-walls", "3", "--plan"]].concat());
+    assert!(err.contains("--fewer-walls 3: at most 2"), "{err}");
     // Unasked, the bound is one wall fewer where it fits; --no-bound searches on the
     // outcomes alone, the same length, and is refused where no such search runs.
     let by_default = ok(&compact[..8]);

@@ -5,11 +5,13 @@
 use std::io::Write;
 
 use quoridor_solver::Result;
+use quoridor_solver::cell::fewer;
 use quoridor_solver::cell::plan::{AcrossCosts, Costs, on_demand_split};
-use quoridor_solver::cell::solve::PlanReport;
-use quoridor_solver::cell::solver::SolveOptions;
+use quoridor_solver::cell::solve::{PlanReport, plan_report};
+use quoridor_solver::cell::solver::{Method, SolveOptions};
 use quoridor_solver::error::{count, format_bytes};
 use quoridor_solver::retro::{self, Above, LayerCost};
+use quoridor_solver::rules::cell::Cell;
 
 /// `solve --plan`: the planner's decision and its memory against the budget, then what each
 /// way to solve the cell would take (and across ranks, when asked).
@@ -52,6 +54,66 @@ pub fn write_plan(
     for line in report.across.iter().flat_map(across_lines) {
         writeln!(out, "{line}")?;
     }
+    Ok(())
+}
+
+/// `solve --method search --fewer-walls M --plan`: the plan of the analysis of `fewer`
+/// walls, which runs first within half of the budget (`fewer::half`; through --scratch, at
+/// its precision, if given), then what is known of the search of `cell` it bounds, which
+/// has the other half: its nodes are not estimated.
+pub fn write_bounded_plan(
+    cell: Cell,
+    fewer: u8,
+    options: &SolveOptions,
+    verbose: bool,
+    out: &mut dyn Write,
+) -> Result<()> {
+    fewer::check(cell.board, cell.walls, fewer)?;
+    let half = fewer::half(options);
+    let bound = SolveOptions {
+        method: Method::Retro,
+        memory_budget: half,
+        fewer_walls: None,
+        checkpoint: None,
+        ..options.clone()
+    };
+    writeln!(
+        out,
+        "first the bound: the analysis of {} with {} per player, within half of the budget:",
+        cell.board,
+        count(fewer, "wall")
+    )?;
+    write_plan(
+        &plan_report(Cell::new(cell.board, fewer), &bound, None),
+        &bound,
+        verbose,
+        out,
+    )?;
+    if options.save.is_some() {
+        writeln!(
+            out,
+            "where that analysis is whole in the directory already, it is read back, not \
+             solved again (scripts/bounded_search.sh solves it ahead at the whole budget: \
+             plan that with `solve {} --walls {fewer} --method retro --precision exact \
+             --scratch DIR`)",
+            cell.board
+        )?;
+    }
+    if options.save.as_ref().is_some_and(|to| to.bound_only) {
+        writeln!(
+            out,
+            "with --bound-layers-only the disk holds the two layers being solved and those \
+             kept, not every layer"
+        )?;
+    }
+    writeln!(
+        out,
+        "then the proof search of {} with {} per player, pruned by it, within the other half: \
+         its nodes are not estimated (6x5 with 6 walls bounded by 5: 4.3e9 nodes, 15 min on \
+         this project's 2 cores; results/beyond/README.md)",
+        cell.board,
+        count(cell.walls, "wall")
+    )?;
     Ok(())
 }
 

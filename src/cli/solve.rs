@@ -17,7 +17,7 @@ use quoridor_solver::{Error, Result};
 
 use super::choices::{MethodArg, PrecisionArg, StoreArg};
 use super::interrupt::Hint;
-use super::plan_text::write_plan;
+use super::plan_text::{write_bounded_plan, write_plan};
 use super::progress::Bars;
 use super::resources::{ResourceArgs, Resources};
 use super::solve_text::{checkpoint_hints, write_checkpoint_note, write_json, write_text};
@@ -52,7 +52,9 @@ pub struct SolveArgs {
     precision: Option<PrecisionArg>,
 
     /// Solve nothing: print how this command would solve the cell (the planner's decision)
-    /// and what each way to solve it would take (memory, disk, time), from the estimates
+    /// and what each way to solve it would take (memory, disk, time), from the estimates.
+    /// With --method search --fewer-walls M: that plan for the bound's analysis of M walls,
+    /// then the search (whose nodes are not estimated)
     #[arg(long)]
     plan: bool,
 
@@ -231,9 +233,12 @@ impl SolveArgs {
                 "--plan prints text only (no --json)".into(),
             ));
         }
-        if self.plan && self.fewer_walls.is_some() {
+        if self.plan && self.fewer_walls.is_some() && method != Method::Search {
             return Err(Error::Argument(
-                "--plan does not cost the analysis of --fewer-walls: plan without it".into(),
+                "--plan with --fewer-walls plans the bound of a proof search (--method \
+                 search); for the bound of the length after a compact analysis, plan the \
+                 two cells apart"
+                    .into(),
             ));
         }
         // With --fewer-walls and the proof search from the start, --precision and --scratch
@@ -353,8 +358,13 @@ pub fn run(s: Solve, bars: &Bars, out: &mut dyn Write) -> Result<ExitCode> {
 /// Solves (or plans) the cell in this process: the whole of `solve` but `--distributed`.
 fn solve_here(s: Solve, bars: &Bars, out: &mut dyn Write) -> Result<ExitCode> {
     if s.plan {
-        let report = plan_report(s.cell, &s.options, s.ranks);
-        write_plan(&report, &s.options, s.verbose, out)?;
+        match s.options.fewer_walls {
+            Some(fewer) => write_bounded_plan(s.cell, fewer, &s.options, s.verbose, out)?,
+            None => {
+                let report = plan_report(s.cell, &s.options, s.ranks);
+                write_plan(&report, &s.options, s.verbose, out)?;
+            }
+        }
         return Ok(ExitCode::SUCCESS);
     }
     // Where a search keeps a checkpoint (from the start, or for the length after a compact
