@@ -60,11 +60,12 @@ pub fn write_plan(
 /// `solve --method search --fewer-walls M --plan`: the plan of the analysis of `fewer`
 /// walls, which runs first within half of the budget (`fewer::half`; through --scratch, at
 /// its precision, if given), then what is known of the search of `cell` it bounds, which
-/// has the other half: its nodes are not estimated.
+/// has the other half: its nodes are not estimated. With `ranks`, the bound's analysis
+/// across them too.
 pub fn write_bounded_plan(
-    cell: Cell,
-    fewer: u8,
+    (cell, fewer): (Cell, u8),
     options: &SolveOptions,
+    ranks: Option<u16>,
     verbose: bool,
     out: &mut dyn Write,
 ) -> Result<()> {
@@ -84,7 +85,7 @@ pub fn write_bounded_plan(
         count(fewer, "wall")
     )?;
     write_plan(
-        &plan_report(Cell::new(cell.board, fewer), &bound, None),
+        &plan_report(Cell::new(cell.board, fewer), &bound, ranks),
         &bound,
         verbose,
         out,

@@ -359,7 +359,9 @@ pub fn run(s: Solve, bars: &Bars, out: &mut dyn Write) -> Result<ExitCode> {
 fn solve_here(s: Solve, bars: &Bars, out: &mut dyn Write) -> Result<ExitCode> {
     if s.plan {
         match s.options.fewer_walls {
-            Some(fewer) => write_bounded_plan(s.cell, fewer, &s.options, s.verbose, out)?,
+            Some(fewer) => {
+                write_bounded_plan((s.cell, fewer), &s.options, s.ranks, s.verbose, out)?
+            }
             None => {
                 let report = plan_report(s.cell, &s.options, s.ranks);
                 write_plan(&report, &s.options, s.verbose, out)?;
