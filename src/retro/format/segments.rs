@@ -33,10 +33,16 @@ pub const MIN_SEGMENTS: usize = 16;
 pub fn cut(layout: &Layout, k: usize, per_byte: usize) -> Vec<Range<usize>> {
     let stored = layout.stored(k).len();
     let per_config = (layout.stored_len() / per_byte).max(1);
-    let most = (SEGMENT_BYTES / per_config)
-        .min(stored.div_ceil(MIN_SEGMENTS))
-        .max(1);
+    let most = most_configs(per_config, stored);
     crate::retro::engine::layout::runs(layout, k, 0..stored, most)
+}
+
+/// The most stored configurations in a segment of a layer of `stored` of them, each
+/// `per_config` bytes a split: what `cut` runs them in, and what the estimates count.
+pub fn most_configs(per_config: usize, stored: usize) -> usize {
+    (SEGMENT_BYTES / per_config.max(1))
+        .min(stored.div_ceil(MIN_SEGMENTS))
+        .max(1)
 }
 
 /// The bytes of each segment of a split under `cut` (`per_config` bytes a configuration).

@@ -168,7 +168,7 @@ impl RetroEstimate {
     /// the rates measured (`sizing::layer_seconds`): its positions, and for each of its
     /// parts a read of the layer above, or one read where that layer is held, each counted
     /// in the positions the analysis solves, not in placements (`live.rs`). The parts are
-    /// taken as even; the analysis cuts them at segments' ends (as many, give or take one).
+    /// counted as the analysis cuts them, at segments' ends (`parts`).
     /// `None` where the least part does not fit.
     pub fn in_parts_layers(&self, precision: Precision, room: u64) -> Option<Vec<LayerCost>> {
         self.layers_in_parts(precision, self.part_bytes(precision, room))
@@ -246,8 +246,7 @@ impl RetroEstimate {
     /// How many parts of at most `part` bytes the analysis cuts layer `k` into at
     /// `precision` (`parts::plan_from`): runs of as many whole segments as a part holds,
     /// or where a segment is larger than a part, each segment cut into as many runs as it
-    /// needs. (Counting the layer's bytes by the part's planned 4x7 w4 at 200M in 10 parts
-    /// of layer 7 and 6 of layer 6 where it took 12 and 8; compact, 22 and 14 for 33 and 16.)
+    /// needs (`parts.rs`'s tests hold the two together).
     fn parts(&self, precision: Precision, k: usize, part: u64) -> usize {
         let (layer, part) = (self.layer_bytes(precision, k), (part as u128).max(1));
         let segment = self.segment_bytes(precision, k).max(1);
@@ -264,9 +263,7 @@ impl RetroEstimate {
     fn segment_bytes(&self, precision: Precision, k: usize) -> u128 {
         let per_config = (self.block / precision.per_byte()).max(1);
         let stored = self.split_slots[k] / self.block.max(1);
-        let configs = (segments::SEGMENT_BYTES as u128 / per_config)
-            .min(stored.div_ceil(segments::MIN_SEGMENTS as u128))
-            .max(1);
+        let configs = segments::most_configs(per_config as usize, stored as usize) as u128;
         let splits = layout::splits(self.walls_per_player, k).1 as u128;
         configs * per_config * splits
     }
