@@ -150,7 +150,7 @@ fn a_saved_table_reads_back_the_same_values_and_a_flipped_byte_is_caught() {
             assert_eq!(memory.moves(&pos, &Silent), disk.moves(&pos, &Silent));
         }
         // One flipped bit in any value file, or in the header, and loading refuses, naming it.
-        for file in ["layer-01-split-00.bin.gz", "header.json"] {
+        for file in ["layer-01-split-00.bin.zst", "header.json"] {
             let path = dir.join(file);
             let mut bytes = std::fs::read(&path).unwrap();
             bytes[2] ^= 0x10;
@@ -168,6 +168,77 @@ fn a_saved_table_reads_back_the_same_values_and_a_flipped_byte_is_caught() {
         assert!(saved::load(&other, &dir, 0..usize::MAX).is_err());
         let _ = std::fs::remove_dir_all(&dir);
     }
+}
+
+/// `dir`'s table as a binary before 2026-11-30 wrote it: every split file gzip (one member
+/// a segment, as `segments.rs` cut them), named `.bin.gz`, under the header format of
+/// version 1, with its manifest.
+fn as_gzip_table(dir: &std::path::Path) {
+    use std::io::Write;
+    let sha = |bytes: &[u8]| -> String {
+        use sha2::Digest;
+        sha2::Sha256::digest(bytes)
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect()
+    };
+    let header_path = dir.join("header.json");
+    let mut header: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&header_path).unwrap()).unwrap();
+    let format = header["format"].as_str().unwrap().to_string() + " (gzip)";
+    header["format"] = format.replace(" 2 (gzip)", " 1 (gzip)").into();
+    let mut manifest = String::new();
+    let layers = header["layers"].as_array_mut().unwrap();
+    for split in layers.iter_mut().flat_map(|l| l.as_array_mut().unwrap()) {
+        let name = split["file"].as_str().unwrap().to_string();
+        let zst = std::fs::read(dir.join(&name)).unwrap();
+        std::fs::remove_file(dir.join(&name)).unwrap();
+        let (mut at, mut gz, mut members) = (0usize, Vec::new(), Vec::new());
+        for member in split["segments"].as_array().unwrap() {
+            let end = at + member.as_u64().unwrap() as usize;
+            let values = zstd::stream::decode_all(&zst[at..end]).unwrap();
+            let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+            e.write_all(&values).unwrap();
+            let bytes = e.finish().unwrap();
+            members.push(bytes.len());
+            gz.extend(bytes);
+            at = end;
+        }
+        let name = name.replace(".bin.zst", ".bin.gz");
+        std::fs::write(dir.join(&name), &gz).unwrap();
+        manifest.push_str(&format!("{}  {name}\n", sha(&gz)));
+        split["file"] = name.into();
+        split["file_bytes"] = gz.len().into();
+        split["segments"] = members.into();
+    }
+    let json = serde_json::to_string_pretty(&header).unwrap() + "\n";
+    std::fs::write(&header_path, &json).unwrap();
+    manifest.push_str(&format!("{}  header.json\n", sha(json.as_bytes())));
+    std::fs::write(dir.join("MANIFEST.sha256"), manifest).unwrap();
+}
+
+#[test]
+fn a_table_written_with_gzip_before_zstd_reads_the_same() {
+    use quoridor_solver::cell::analysis::random_games_by;
+    use quoridor_solver::retro::{self, sampled, saved};
+    let (board, walls) = (Board::new(4, 3).unwrap(), 3);
+    let tables = Tables::build(board, walls, u64::MAX, &Silent).unwrap();
+    let solved = retro::solve(&tables, &retro::Request::exact(u64::MAX), &Silent).unwrap();
+    let dir = scratch("gzip");
+    saved_dir::save(&solved, &dir).unwrap();
+    assert!(dir.join("layer-03-split-00.bin.zst").exists());
+    as_gzip_table(&dir);
+    assert!(dir.join("layer-03-split-00.bin.gz").exists());
+    assert!(saved::header(&dir).unwrap().format.ends_with("1 (gzip)"));
+    let mut memory = Analyst::from_solved(solved);
+    let mut disk = Analyst::from_solved(saved::load(&tables, &dir, 0..usize::MAX).unwrap());
+    let positions = random_games_by(board, walls, 40, |p| p.legal_actions(board));
+    for pos in &positions {
+        assert_eq!(memory.verdict(pos, &Silent), disk.verdict(pos, &Silent));
+        assert_eq!(memory.moves(pos, &Silent), disk.moves(pos, &Silent));
+    }
+    assert_eq!(sampled::check(&tables, &dir, &positions, &Silent), Ok(()));
+    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
@@ -333,14 +404,11 @@ fn the_check_of_a_table_read_in_one_pass_finds_a_wrong_value_and_a_damaged_file(
     let positions = random_games_by(board, walls, 300, |p| p.legal_actions(board));
     assert_eq!(sampled::check(&ranked, &dir, &positions, &Silent), Ok(()));
     // Every position of layer 0 (the start's) a draw: the start is not its best move's.
-    let file = dir.join("layer-00-split-00.bin.gz");
+    let file = dir.join("layer-00-split-00.bin.zst");
     let raw = std::fs::read(&file).unwrap();
-    let mut values = Vec::new();
-    std::io::Read::read_to_end(&mut flate2::read::GzDecoder::new(&raw[..]), &mut values).unwrap();
+    let mut values = zstd::stream::decode_all(&raw[..]).unwrap();
     values.fill(127);
-    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
-    std::io::Write::write_all(&mut gz, &values).unwrap();
-    let gz = gz.finish().unwrap();
+    let gz = zstd::stream::encode_all(&values[..], 1).unwrap();
     std::fs::write(&file, &gz).unwrap();
     let sha = |bytes: &[u8]| -> String {
         use sha2::Digest;
@@ -359,13 +427,13 @@ fn the_check_of_a_table_read_in_one_pass_finds_a_wrong_value_and_a_damaged_file(
         "{wrong}"
     );
     // A flipped bit in another file: named, whatever the values.
-    let other = dir.join("layer-03-split-00.bin.gz");
+    let other = dir.join("layer-03-split-00.bin.zst");
     let mut bytes = std::fs::read(&other).unwrap();
     bytes[20] ^= 1;
     std::fs::write(&other, bytes).unwrap();
     let damaged = sampled::check(&ranked, &dir, &positions, &Silent).unwrap_err();
     assert!(
-        damaged.to_string().contains("layer-03-split-00.bin.gz"),
+        damaged.to_string().contains("layer-03-split-00.bin.zst"),
         "{damaged}"
     );
     std::fs::remove_dir_all(&dir).unwrap();
@@ -381,8 +449,8 @@ fn outcomes_in_parts_through_the_disk_are_the_exact_tables_outcomes() {
     use quoridor_solver::retro::{self, Precision, sampled, saved};
     let inflate = |path: std::path::PathBuf| {
         let mut out = Vec::new();
-        let gz = std::fs::read(&path).unwrap();
-        std::io::Read::read_to_end(&mut flate2::read::GzDecoder::new(&gz[..]), &mut out).unwrap();
+        let zst = std::fs::read(&path).unwrap();
+        out.extend(zstd::stream::decode_all(&zst[..]).unwrap());
         out
     };
     for (w, h, walls) in [(3, 3, 2), (4, 3, 3), (2, 5, 4), (4, 4, 2)] {

@@ -1241,19 +1241,22 @@ fn a_saved_table_answers_analyze_and_verify_catches_a_damaged_file() {
     assert!(err.contains("holds outcomes only"), "{err}");
     let _ = std::fs::remove_dir_all(&compact);
     // A flipped bit: verify fails (exit 1) naming the file; analyze refuses it.
-    let file = dir.join("layer-01-split-00.bin.gz");
+    let file = dir.join("layer-01-split-00.bin.zst");
     let mut bytes = std::fs::read(&file).unwrap();
     bytes[5] ^= 1;
     std::fs::write(&file, &bytes).unwrap();
     let out = run(&["verify", d, "-q"]);
     assert_eq!(out.status.code(), Some(1));
     assert!(
-        stdout(&out).contains("layer-01-split-00.bin.gz is damaged"),
+        stdout(&out).contains("layer-01-split-00.bin.zst is damaged"),
         "{}",
         stdout(&out)
     );
     let err = refused(&["analyze", "4x3", "--walls", "2", "--table", d]);
-    assert!(err.contains("layer-01-split-00.bin.gz is damaged"), "{err}");
+    assert!(
+        err.contains("layer-01-split-00.bin.zst is damaged"),
+        "{err}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -1576,7 +1579,7 @@ fn an_analysis_keeping_only_its_bound_layers_bounds_a_later_search() {
     ]);
     assert!(out.contains("Player 2 wins in 32 plies"), "{out}");
     assert!(dir.join("progress.json").exists() && !dir.join("header.json").exists());
-    assert!(!dir.join("layer-08-split-00.bin.gz").exists());
+    assert!(!dir.join("layer-08-split-00.bin.zst").exists());
     let search = [
         "solve",
         "3x7",

@@ -526,7 +526,7 @@ fn the_bound_keeps_only_the_layers_it_reads_back_when_asked() {
     // The split files: the whole table's but layer 7's two and layer 8's one (beside them,
     // the table's header and manifest; the kept layers' progress.json).
     assert_eq!(files("whole") - 2, files("kept") - 1 + 3);
-    for name in ["layer-07-split-00.bin.gz", "layer-08-split-00.bin.gz"] {
+    for name in ["layer-07-split-00.bin.zst", "layer-08-split-00.bin.zst"] {
         std::fs::copy(base.join("whole").join(name), base.join("kept").join(name)).unwrap();
     }
     run();

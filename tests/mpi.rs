@@ -128,11 +128,11 @@ fn a_rank_that_fails_in_a_layer_names_itself_and_the_layer_and_ends_the_job() {
     // Once layer 6 is joined, a directory where rank 1 will write its share of layer 4
     // makes that write fail on rank 1 alone.
     let started = std::time::Instant::now();
-    while !dir.join("layer-06-split-00.bin.gz").exists() {
+    while !dir.join("layer-06-split-00.bin.zst").exists() {
         assert!(started.elapsed().as_secs() < 120, "layer 6 never written");
         std::thread::sleep(std::time::Duration::from_millis(2));
     }
-    std::fs::create_dir(dir.join("layer-04-split-00.rank-001.bin.gz")).unwrap();
+    std::fs::create_dir(dir.join("layer-04-split-00.rank-001.bin.zst")).unwrap();
     let out = job.wait_with_output().unwrap();
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(!out.status.success(), "{err}");

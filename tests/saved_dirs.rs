@@ -106,7 +106,7 @@ fn solve_save_refuses_a_saved_table_and_force_replaces_it_whole() {
     save(&["3x3", "--walls", "1"], &dir, &["--force"]);
     assert_eq!(cell_of(&dir), (3, 3, 1));
     assert_only_its_own_files(&dir);
-    assert!(!dir.join("layer-04-split-00.bin.gz").exists());
+    assert!(!dir.join("layer-04-split-00.bin.zst").exists());
     let out = verify(&dir, 0);
     assert!(out.contains("3x3 with 1 wall,"), "{out}");
     assert_no_temporaries(&root);
@@ -361,7 +361,7 @@ fn verify_exits_1_for_any_damage() {
         ),
         ("manifest", &|d: &Path| flip(&d.join("MANIFEST.sha256"))),
         ("layer", &|d: &Path| {
-            flip(&d.join("layer-01-split-00.bin.gz"))
+            flip(&d.join("layer-01-split-00.bin.zst"))
         }),
         ("no manifest", &|d: &Path| {
             std::fs::remove_file(d.join("MANIFEST.sha256")).unwrap()
@@ -370,7 +370,7 @@ fn verify_exits_1_for_any_damage() {
             std::fs::remove_file(d.join("header.json")).unwrap()
         }),
         ("no layer", &|d: &Path| {
-            std::fs::remove_file(d.join("layer-02-split-00.bin.gz")).unwrap()
+            std::fs::remove_file(d.join("layer-02-split-00.bin.zst")).unwrap()
         }),
     ] {
         let dir = root.join(what.replace(' ', "-"));
@@ -410,11 +410,11 @@ fn verify_names_what_is_wrong_with_a_manifest_or_header() {
     let dir = root.join("extra");
     save(&["3x3", "--walls", "1"], &dir, &[]);
     let mut manifest = std::fs::read_to_string(dir.join("MANIFEST.sha256")).unwrap();
-    manifest.push_str(&format!("{}  layer-09-split-00.bin.gz\n", "0".repeat(64)));
+    manifest.push_str(&format!("{}  layer-09-split-00.bin.zst\n", "0".repeat(64)));
     std::fs::write(dir.join("MANIFEST.sha256"), manifest).unwrap();
     let out = verify(&dir, 1);
     assert!(
-        out.contains("lists layer-09-split-00.bin.gz, which is not a file"),
+        out.contains("lists layer-09-split-00.bin.zst, which is not a file"),
         "{out}"
     );
     // A precision edited and resealed: the message names the precision, not the format.

@@ -100,7 +100,7 @@ fn a_killed_run_goes_on_from_the_layers_written_and_solves_a_damaged_one_again()
     killed_after_a_layer(&dir, &[]);
     assert!(!dir.join("MANIFEST.sha256").exists());
     // A layer file damaged while the run was stopped.
-    damage(&dir.join("layer-06-split-00.bin.gz"));
+    damage(&dir.join("layer-06-split-00.bin.zst"));
     let out = run(&[
         "solve",
         "5x5",
@@ -114,7 +114,7 @@ fn a_killed_run_goes_on_from_the_layers_written_and_solves_a_damaged_one_again()
     let err = stderr(&out);
     assert_eq!(out.status.code(), Some(0), "{err}");
     assert!(
-        err.contains("layer-06-split-00.bin.gz is damaged")
+        err.contains("layer-06-split-00.bin.zst is damaged")
             && err.contains("layer 6 and those below it are solved again"),
         "{err}"
     );
@@ -196,7 +196,7 @@ fn a_run_in_parts_killed_in_the_middle_of_a_layer_ends_as_the_table_saved_from_m
     // Killed once the top layer is recorded and the next one's file is being written.
     let (progress, next) = (
         dir.join("progress.json"),
-        dir.join("layer-05-split-00.bin.gz"),
+        dir.join("layer-05-split-00.bin.zst"),
     );
     let started = Instant::now();
     while !(progress.exists() && next.exists()) && started.elapsed() < Duration::from_secs(60) {
@@ -370,7 +370,7 @@ fn counts_edited_in_the_progress_record_are_solved_again_not_sealed() {
 fn a_damaged_finished_table_is_refused_whatever_the_budget() {
     let root = scratch("damaged-finished");
     retro("5x5", "3", &["--scratch", s(&root), "-q"]);
-    damage(&root.join("layer-06-split-00.bin.gz"));
+    damage(&root.join("layer-06-split-00.bin.zst"));
     for budget in [&[][..], &["--memory", "64M"][..]] {
         let args = [
             &[
@@ -388,7 +388,7 @@ fn a_damaged_finished_table_is_refused_whatever_the_budget() {
         .concat();
         let line = refused(&args);
         assert!(
-            line.contains("layer-06-split-00.bin.gz is damaged"),
+            line.contains("layer-06-split-00.bin.zst is damaged"),
             "{budget:?}: {line}"
         );
     }

@@ -152,7 +152,7 @@ fn costs_lines(c: &Costs) -> Vec<String> {
         ),
         format!(
             "values written there before compression: {} exact, {} compact (measured: \
-             4 to 6 times less on disk)",
+             about 7 to 9 times less on disk)",
             b(c.values_exact),
             b(c.values_compact)
         ),

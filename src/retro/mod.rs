@@ -97,7 +97,7 @@
 //! are solved in *pairs*; a *block* is one (configuration, split); a *group* is a stored
 //! configuration and its half turn's; a *slot* is a position's place in a store. Through a
 //! directory, a *part* is a run of whole groups solved at once, a *segment* a fixed run of
-//! groups compressed as one gzip member, a *share* a rank's run of whole segments, and a
+//! groups compressed as one zstd frame (gzip member), a *share* a rank's run of whole segments, and a
 //! *piece* what is streamed of the layer above at a time (docs/ARCHITECTURE.md).
 
 mod engine;

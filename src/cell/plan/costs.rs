@@ -77,7 +77,8 @@ impl Costs {
 const ACROSS_POSITIONS_PER_SECOND: f64 = 160e6;
 
 /// The values on disk against their bytes before compression: at most a quarter (measured:
-/// 4 to 6 times less, docs/DISK.md).
+/// 4 to 6 times less with gzip, docs/DISK.md; about 7 to 9 times with zstd since
+/// 2026-11-30, docs/PERFORMANCE.md).
 const DISK_SHARE: u64 = 4;
 
 /// What the analysis across `ranks` MPI ranks (`solve --distributed`) would take, from the

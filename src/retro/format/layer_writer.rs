@@ -1,7 +1,8 @@
-//! Writing a layer's split files part after part (`LayerWriter`): gzip members cut at
+//! Writing a layer's split files part after part (`LayerWriter`): frames cut at
 //! segments, each file's SHA-256 taken as it goes, a run going on after the parts recorded,
 //! and a rank's share of a layer written as files of its own (`shares.rs` joins them).
 
+use super::codec::Codec;
 use super::hashed::{Hashed, hex};
 use super::record::Partial;
 use super::saved::{self, SplitFile};
@@ -45,8 +46,8 @@ impl Spill {
         let writer = self.writer(
             k,
             layout.splits(k),
-            |j| saved::split_file_name(k, j),
-            |file| SegmentWriter::new(file, &lengths),
+            |j| saved::split_file_name(k, j, Codec::NEW),
+            |file| SegmentWriter::new(file, &lengths, Codec::NEW),
         )?;
         Ok((writer, 0, RetroStats::default()))
     }
@@ -108,7 +109,12 @@ impl Spill {
                 let so_far = (f.segments.clone(), f.bytes, f.file_bytes);
                 Ok((
                     f.file.clone(),
-                    SegmentWriter::resume(hashed, &lengths[written..], so_far),
+                    // A layer begun by gzip (a run of an older binary) goes on so.
+                    SegmentWriter::resume(
+                        hashed,
+                        (&lengths[written..], Codec::of(&f.file)),
+                        so_far,
+                    ),
                 ))
             })
             .collect::<Result<_>>()?;
@@ -133,6 +139,15 @@ impl Spill {
             .map(|j| {
                 let name = name(j);
                 let path = self.dir.join(&name);
+                // A layer an older binary began in gzip and did not record a part of is
+                // begun again here: its files would lie beside this one's, unlisted.
+                let stale = self.dir.join(Codec::other_name(&name));
+                match std::fs::remove_file(&stale) {
+                    Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+                        return Err(saved::io(&stale, "remove", e));
+                    }
+                    _ => {}
+                }
                 let file =
                     std::fs::File::create(&path).map_err(|e| saved::io(&path, "write", e))?;
                 let hashed = Hashed::new(std::io::BufWriter::with_capacity(256 << 10, file));
@@ -173,17 +188,18 @@ impl Spill {
             k,
             layout.splits(k),
             |j| share_file_name(k, j, rank),
-            |file| SegmentWriter::share(file, &lengths[segments.clone()]),
+            |file| SegmentWriter::share(file, &lengths[segments.clone()], Codec::NEW),
         )
     }
 }
 
 /// The name of rank `rank`'s share of split `j` of layer `k` while the layer is written.
 fn share_file_name(k: usize, j: usize, rank: usize) -> String {
-    format!("layer-{k:02}-split-{j:02}.rank-{rank:03}.bin.gz")
+    let extension = Codec::NEW.extension();
+    format!("layer-{k:02}-split-{j:02}.rank-{rank:03}.{extension}")
 }
 
-/// The split files of one layer being written part after part: each a gzip stream whose
+/// The split files of one layer being written part after part: each a compressed stream whose
 /// SHA-256 is taken as it goes, so that nothing is read back to record it.
 pub struct LayerWriter {
     k: usize,
@@ -258,7 +274,7 @@ impl LayerWriter {
     }
 }
 
-/// One split file being written: gzip members, one a segment, over a hashed, buffered file.
+/// One split file being written: frames, one a segment, over a hashed, buffered file.
 type SplitWriter = SegmentWriter<HashedFile>;
 
 /// A file being written, through a buffer, its SHA-256 taken.

@@ -8,8 +8,11 @@ use crate::retro::engine::store::Precision;
 use crate::retro::engine::value::RetroStats;
 use serde::{Deserialize, Serialize};
 
-/// What `progress.json` says it is, first.
-pub(in crate::retro) const FORMAT: &str = "quoridor-solver analysis in progress 1";
+/// What `progress.json` says it is, first. Version 2 (2026-11-30): its files compressed as
+/// their names say (`codec.rs`), so that a binary of version 1 refuses to go on with them.
+pub(in crate::retro) const FORMAT: &str = "quoridor-solver analysis in progress 2";
+/// Version 1: every file gzip. A run of version 1 is taken up, its layers read as they are.
+pub(in crate::retro) const FORMAT_GZIP: &str = "quoridor-solver analysis in progress 1";
 
 /// One layer written: its splits' files, each file's SHA-256, and the layer's counts.
 #[derive(Clone, Serialize, Deserialize)]

@@ -10,6 +10,7 @@
 //!
 //! Memory: the layout's indices, the configurations, and a few bytes per slot wanted.
 
+use super::codec::Codec;
 use super::hashed::Hashed;
 use super::saved::{self, Header};
 use crate::error::{Error, Result};
@@ -23,7 +24,6 @@ use crate::retro::engine::store::{Compact, Packing};
 use crate::retro::engine::value::Value;
 use crate::rules::position::Position;
 use crate::support::progress::Progress;
-use flate2::read::MultiGzDecoder;
 use rayon::prelude::*;
 use std::collections::HashMap;
 use std::io::Read as _;
@@ -210,7 +210,9 @@ fn read_slots(
     let expected = saved::expected_sha(dir, manifest, name)?;
     let damaged = |what: String| Error::Damaged(format!("{}: {what}", path.display()));
     let file = std::fs::File::open(&path).map_err(|e| damaged(e.to_string()))?;
-    let mut gz = MultiGzDecoder::new(Hashed::new(file));
+    let mut gz = Codec::of(name)
+        .decoder(Hashed::new(file))
+        .map_err(|e| damaged(e.to_string()))?;
     let mut buffer = vec![0u8; 1 << 20];
     let (mut start, mut next) = (0usize, 0usize);
     let mut codes = Vec::with_capacity(slots.len());

@@ -4,9 +4,10 @@
 //!
 //! - `header.json`: what the values are of (board, walls, precision, the layout's version,
 //!   the program's version) and, per layer, each split's file and length; the counts;
-//! - `layer-KK-split-JJ.bin.gz`: one split's store as it is in memory (`store.rs`, a byte
-//!   per slot in the order of `layout.rs`), gzip-compressed at the fastest level (value
-//!   planes are long runs: 5x5 with 4 walls 0.22 bytes a position raw, 0.03 compressed);
+//! - `layer-KK-split-JJ.bin.zst`: one split's store as it is in memory (`store.rs`, a byte
+//!   per slot in the order of `layout.rs`), zstd-compressed at level 1 (value planes are
+//!   long runs: 5x5 with 4 walls 0.22 bytes a position raw, 0.03 compressed); `.bin.gz`,
+//!   gzip, in tables written before 2026-11-30 (`codec.rs`);
 //! - `MANIFEST.sha256`: the SHA-256 of every other file, in the form `sha256sum -c` reads.
 //!
 //! Reading checks every file against the manifest and every length against the layout of
@@ -15,6 +16,7 @@
 //!
 //! Where a saved table may be written, and what a directory holds: `saved_dir.rs`.
 
+use super::codec::Codec;
 use super::hashed::{Hashed, hex};
 use super::segments::{self, SegmentWriter};
 use crate::error::{Error, Result, clip, count};
@@ -25,7 +27,6 @@ use crate::retro::engine::source::ConfigSource;
 use crate::retro::engine::store::Precision;
 use crate::retro::engine::value::RetroStats;
 use crate::rules::cell::Cell;
-use flate2::read::MultiGzDecoder;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
@@ -33,10 +34,15 @@ use std::io::{Read, Write};
 use std::ops::Range;
 use std::path::Path;
 
-/// The name and version of the format, first in the header.
-const FORMAT: &str = "quoridor-solver exact values 1 (gzip)";
+/// The name and version of the format, first in the header. Version 2 (2026-11-30): each
+/// split file compressed as its name says (`codec.rs`: zstd written, gzip still read), so
+/// that a binary of version 1, which reads gzip alone, refuses the table in words.
+const FORMAT: &str = "quoridor-solver exact values 2";
 /// The same for a table of outcomes only (the compact analysis, 2 bits a slot).
-const FORMAT_OUTCOMES: &str = "quoridor-solver outcomes 1 (gzip)";
+const FORMAT_OUTCOMES: &str = "quoridor-solver outcomes 2";
+/// Version 1 of both: every split file gzip (tables written before 2026-11-30).
+const FORMAT_GZIP: &str = "quoridor-solver exact values 1 (gzip)";
+const FORMAT_OUTCOMES_GZIP: &str = "quoridor-solver outcomes 1 (gzip)";
 
 /// The word for `precision` in a header and in `progress.json`.
 pub fn precision_name(precision: Precision) -> &'static str {
@@ -49,8 +55,8 @@ pub fn precision_name(precision: Precision) -> &'static str {
 /// The precision a header names: `None` for a word no precision has.
 pub fn precision_of(header: &Header) -> Option<Precision> {
     match (header.format.as_str(), header.precision.as_str()) {
-        (FORMAT, "exact") => Some(Precision::Exact),
-        (FORMAT_OUTCOMES, "compact") => Some(Precision::Compact),
+        (FORMAT | FORMAT_GZIP, "exact") => Some(Precision::Exact),
+        (FORMAT_OUTCOMES | FORMAT_OUTCOMES_GZIP, "compact") => Some(Precision::Compact),
         _ => None,
     }
 }
@@ -98,8 +104,8 @@ pub struct SplitFile {
     pub bytes: u64,
     /// The file's bytes (compressed).
     pub file_bytes: u64,
-    /// The compressed bytes of each of its gzip members, one a segment (`segments.rs`);
-    /// empty in tables written before segments (one gzip member a file).
+    /// The compressed bytes of each of its frames (gzip members), one a segment
+    /// (`segments.rs`); empty in tables written before segments (one gzip member a file).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub segments: Vec<u64>,
 }
@@ -164,7 +170,7 @@ pub(in crate::retro) fn write_files(solved: &Solved, dir: &Path) -> Result<u64> 
     )
 }
 
-/// Writes split `j` of layer `k` into `dir`, gzip-compressed at the fastest level and
+/// Writes split `j` of layer `k` into `dir`, compressed (`Codec::NEW`) and
 /// synced; returns its entry of the header and its SHA-256.
 pub(in crate::retro) fn write_split(
     dir: &Path,
@@ -172,11 +178,11 @@ pub(in crate::retro) fn write_split(
     store: &[u8],
     lengths: &[usize],
 ) -> Result<(SplitFile, String)> {
-    let mut gz = SegmentWriter::new(Vec::new(), lengths);
+    let mut gz = SegmentWriter::new(Vec::new(), lengths, Codec::NEW);
     // In memory, and the segments are the split's own: nothing can fail.
     gz.write_all(store).expect("the segments hold the split");
     let (gz, segments, _) = gz.finish().expect("the split fills its segments");
-    let file = split_file_name(k, j);
+    let file = split_file_name(k, j, Codec::NEW);
     write_synced(&dir.join(&file), &gz)?;
     let entry = SplitFile {
         file,
@@ -193,9 +199,9 @@ pub(in crate::retro) fn segment_lengths(layout: &Layout, k: usize, per_byte: usi
     segments::lengths(&segments::cut(layout, k, per_byte), per_config)
 }
 
-/// The name of the file of split `j` of layer `k`.
-pub(in crate::retro) fn split_file_name(k: usize, j: usize) -> String {
-    format!("layer-{k:02}-split-{j:02}.bin.gz")
+/// The name of the file of split `j` of layer `k`, compressed by `codec`.
+pub(in crate::retro) fn split_file_name(k: usize, j: usize, codec: Codec) -> String {
+    format!("layer-{k:02}-split-{j:02}.{}", codec.extension())
 }
 
 /// The header (of the splits in `layers`, with the cell's counts `stats`) and the manifest
@@ -361,7 +367,9 @@ pub(in crate::retro) fn inflate_file(path: &Path, expected: &str, len: usize) ->
     let mut hashed = Hashed::new(std::io::BufReader::with_capacity(1 << 20, file));
     let mut store = Vec::with_capacity(len);
     crate::support::memory::advise_huge_pages(&mut store);
-    let inflated = MultiGzDecoder::new(&mut hashed).read_to_end(&mut store);
+    let inflated = Codec::of(&path.to_string_lossy())
+        .decoder(&mut hashed)
+        .and_then(|mut values| values.read_to_end(&mut store));
     // The rest of the file (nothing, if it inflated whole), so that the hash is the file's.
     let rest = std::io::copy(&mut hashed, &mut std::io::sink());
     if rest.is_ok() && hex(hashed.sha) != expected {
@@ -388,7 +396,8 @@ pub fn header(dir: &Path) -> Result<Header> {
     let bytes = read_checked(dir, &manifest, HEADER)?;
     let header: Header = serde_json::from_slice(&bytes)
         .map_err(|e| Error::Damaged(format!("{}: {e}", dir.join(HEADER).display())))?;
-    let known = [FORMAT, FORMAT_OUTCOMES].contains(&header.format.as_str());
+    let known = [FORMAT, FORMAT_OUTCOMES, FORMAT_GZIP, FORMAT_OUTCOMES_GZIP]
+        .contains(&header.format.as_str());
     if known && precision_of(&header).is_none() {
         return Err(Error::Damaged(format!(
             "{}: precision \"{}\" with format \"{}\" (a table of values is exact, one of \
@@ -417,7 +426,7 @@ pub fn header(dir: &Path) -> Result<Header> {
     if precision_of(&header).is_none() || header.layout_version != LAYOUT_VERSION {
         return Err(Error::Damaged(format!(
             "{}: format \"{}\" (layout {}), this program reads \"{FORMAT}\" and \
-             \"{FORMAT_OUTCOMES}\" (layout {LAYOUT_VERSION}){}",
+             \"{FORMAT_OUTCOMES}\" (and their version 1, gzip; layout {LAYOUT_VERSION}){}",
             dir.join(HEADER).display(),
             header.format,
             header.layout_version,

@@ -84,7 +84,7 @@ fn is_table_file(name: &str) -> bool {
         || name == MANIFEST
         || name == PROGRESS
         || name == format!("{}.part", PROGRESS)
-        || (name.starts_with("layer-") && name.ends_with(".bin.gz"))
+        || (name.starts_with("layer-") && (name.ends_with(".bin.gz") || name.ends_with(".bin.zst")))
 }
 
 /// The directory beside `dir` that a save writes into (`part`) or moves the table it

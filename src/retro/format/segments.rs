@@ -1,5 +1,5 @@
-//! The segments of a split file: a split's values are compressed as a run of gzip members,
-//! one for each segment, a fixed run of whole groups of stored configurations. The cut
+//! The segments of a split file: a split's values are compressed as a run of zstd frames
+//! (gzip members in files written before 2026-11-30: `codec.rs`), one for each segment, a fixed run of whole groups of stored configurations. The cut
 //! depends only on the layout and the precision, never on how the layer was solved (in
 //! memory, in parts of any size, or by any number of ranks), so:
 //!
@@ -9,13 +9,12 @@
 //! - the header records each member's compressed length, so a reader can start at any
 //!   segment (a rank streams its share of the layer above from the joined file).
 //!
-//! A multi-member gzip file inflates to the members' contents one after another: readers
-//! use `MultiGzDecoder`. Tables written before segments are one member a file and read the
-//! same way.
+//! A file of several frames or members inflates to their contents one after another
+//! (`Codec::decoder`). Tables written before segments are one gzip member a file and read
+//! the same way.
 
+use super::codec::{Codec, Encoder};
 use crate::retro::engine::layout::Layout;
-use flate2::Compression;
-use flate2::write::GzEncoder;
 use std::io::Write;
 use std::ops::Range;
 
@@ -58,9 +57,10 @@ pub fn covering(cut: &[Range<usize>], share: &Range<usize>) -> Range<usize> {
     first..end
 }
 
-/// A writer that compresses what it is given as gzip members cut at the segments' lengths,
-/// whatever the cut of the writes, and counts each member's compressed bytes.
+/// A writer that compresses what it is given as frames (members) cut at the segments'
+/// lengths, whatever the cut of the writes, and counts each one's compressed bytes.
 pub struct SegmentWriter<W: Write> {
+    codec: Codec,
     state: State<W>,
     /// The bytes of each segment still to come, in reverse (the current one last).
     to_come: Vec<usize>,
@@ -77,15 +77,17 @@ pub struct SegmentWriter<W: Write> {
 /// Between members (the counted output), or inside one (its encoder over the output).
 enum State<W: Write> {
     Between(Counted<W>),
-    Segment(GzEncoder<Counted<W>>),
+    Segment(Encoder<Counted<W>>),
     /// Only while moving from one to the other.
     Moving,
 }
 
 impl<W: Write> SegmentWriter<W> {
-    /// A writer over `inner` of a whole split, of segments of `lengths` bytes.
-    pub fn new(inner: W, lengths: &[usize]) -> SegmentWriter<W> {
+    /// A writer over `inner` of a whole split, of segments of `lengths` bytes, compressed
+    /// by `codec`.
+    pub fn new(inner: W, lengths: &[usize], codec: Codec) -> SegmentWriter<W> {
         SegmentWriter {
+            codec,
             state: State::Between(Counted { inner, bytes: 0 }),
             to_come: lengths.iter().rev().copied().collect(),
             in_segment: 0,
@@ -98,10 +100,10 @@ impl<W: Write> SegmentWriter<W> {
     /// A writer over `inner` of a share of a split (some of its segments, of `lengths`
     /// bytes): a share of no segment writes nothing, so that the shares joined are the
     /// whole split.
-    pub fn share(inner: W, lengths: &[usize]) -> SegmentWriter<W> {
+    pub fn share(inner: W, lengths: &[usize], codec: Codec) -> SegmentWriter<W> {
         SegmentWriter {
             empty_segment: false,
-            ..SegmentWriter::new(inner, lengths)
+            ..SegmentWriter::new(inner, lengths, codec)
         }
     }
 
@@ -111,10 +113,11 @@ impl<W: Write> SegmentWriter<W> {
     /// come.
     pub fn resume(
         inner: W,
-        lengths: &[usize],
+        (lengths, codec): (&[usize], Codec),
         (segments, bytes, file_bytes): (Vec<u64>, u64, u64),
     ) -> SegmentWriter<W> {
         SegmentWriter {
+            codec,
             state: State::Between(Counted {
                 inner,
                 bytes: file_bytes,
@@ -141,26 +144,28 @@ impl<W: Write> SegmentWriter<W> {
 
     /// Ends the member being written: its compressed bytes are recorded.
     fn end_segment(&mut self) -> std::io::Result<()> {
-        let State::Segment(gz) = std::mem::replace(&mut self.state, State::Moving) else {
+        let State::Segment(encoder) = std::mem::replace(&mut self.state, State::Moving) else {
             unreachable!("a member is open")
         };
-        let counted = gz.finish()?;
+        let counted = encoder.finish()?;
         let before: u64 = self.segments.iter().sum();
         self.segments.push(counted.bytes - before);
         self.state = State::Between(counted);
         Ok(())
     }
 
-    /// The member being written, opened if need be.
-    fn segment(&mut self) -> &mut GzEncoder<Counted<W>> {
+    /// The member being written, opened if need be (of the current segment's length, none
+    /// past the last).
+    fn segment(&mut self) -> std::io::Result<&mut Encoder<Counted<W>>> {
         if let State::Between(_) = self.state {
             let State::Between(counted) = std::mem::replace(&mut self.state, State::Moving) else {
                 unreachable!()
             };
-            self.state = State::Segment(GzEncoder::new(counted, Compression::fast()));
+            let len = self.to_come.last().copied().unwrap_or(0);
+            self.state = State::Segment(self.codec.encoder(counted, len)?);
         }
         match &mut self.state {
-            State::Segment(gz) => gz,
+            State::Segment(encoder) => Ok(encoder),
             _ => unreachable!("a member was just opened"),
         }
     }
@@ -173,7 +178,7 @@ impl<W: Write> SegmentWriter<W> {
                 return Err(std::io::Error::other("more bytes than the segments hold"));
             };
             let take = (len - self.in_segment).min(bytes.len());
-            self.segment().write_all(&bytes[..take])?;
+            self.segment()?.write_all(&bytes[..take])?;
             self.in_segment += take;
             bytes = &bytes[take..];
             if self.in_segment == len {
@@ -193,7 +198,7 @@ impl<W: Write> SegmentWriter<W> {
             return Err(std::io::Error::other("fewer bytes than the segments hold"));
         }
         if self.segments.is_empty() && self.empty_segment {
-            self.segment();
+            self.segment()?;
             self.end_segment()?;
         }
         let State::Between(counted) = self.state else {
@@ -223,15 +228,28 @@ impl<W: Write> Write for Counted<W> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use flate2::read::MultiGzDecoder;
     use std::io::Read;
 
+    const CODECS: [Codec; 2] = [Codec::Gzip, Codec::Zstd];
+
+    /// Bytes with runs and noise, as value planes have: long enough that zstd cuts blocks.
     fn bytes(n: usize) -> Vec<u8> {
-        (0..n).map(|i| (i * 7 % 13) as u8).collect()
+        (0..n)
+            .map(|i| match i / 5000 % 3 {
+                0 => 0,
+                1 => (i * 7 % 13) as u8,
+                _ => (i.wrapping_mul(2654435761) >> 13) as u8,
+            })
+            .collect()
     }
 
-    fn write_in(pieces: &[usize], data: &[u8], lengths: &[usize]) -> (Vec<u8>, Vec<u64>) {
-        let mut w = SegmentWriter::new(Vec::new(), lengths);
+    fn write_in(
+        codec: Codec,
+        pieces: &[usize],
+        data: &[u8],
+        lengths: &[usize],
+    ) -> (Vec<u8>, Vec<u64>) {
+        let mut w = SegmentWriter::new(Vec::new(), lengths, codec);
         let mut at = 0;
         for &p in pieces {
             w.write_all(&data[at..at + p]).unwrap();
@@ -242,89 +260,137 @@ mod tests {
         (out, members)
     }
 
-    #[test]
-    fn the_bytes_do_not_depend_on_the_cut_of_the_writes() {
-        let lengths = [1000, 1, 2500, 700];
-        let data = bytes(lengths.iter().sum());
-        let (whole, members) = write_in(&[data.len()], &data, &lengths);
-        assert_eq!(members.len(), 4);
-        assert_eq!(members.iter().sum::<u64>() as usize, whole.len());
-        for pieces in [
-            &[1, 999, 1, 2500, 700][..],
-            &[4201],
-            &[3000, 1201],
-            &[1001, 3200],
-        ] {
-            assert_eq!(write_in(pieces, &data, &lengths).0, whole);
-        }
-        // The members joined inflate to the bytes; each member alone to its segment.
+    fn inflate(codec: Codec, bytes: &[u8]) -> Vec<u8> {
         let mut back = Vec::new();
-        MultiGzDecoder::new(&whole[..])
+        codec
+            .decoder(bytes)
+            .unwrap()
             .read_to_end(&mut back)
             .unwrap();
-        assert_eq!(back, data);
-        let (start, end) = (
-            members[0] + members[1],
-            members[0] + members[1] + members[2],
-        );
-        let mut third = Vec::new();
-        MultiGzDecoder::new(&whole[start as usize..end as usize])
-            .read_to_end(&mut third)
-            .unwrap();
-        assert_eq!(third, data[1001..3501]);
+        back
+    }
+
+    #[test]
+    fn the_bytes_do_not_depend_on_the_cut_of_the_writes() {
+        for codec in CODECS {
+            let lengths = [1000, 1, 250_000, 700, 300_000];
+            let data = bytes(lengths.iter().sum());
+            let (whole, members) = write_in(codec, &[data.len()], &data, &lengths);
+            assert_eq!(members.len(), 5);
+            assert_eq!(members.iter().sum::<u64>() as usize, whole.len());
+            let mut odd: Vec<usize> = (1..).map(|i| i * 977 % 70_001).take(14).collect();
+            odd.push(data.len() - odd.iter().sum::<usize>());
+            for pieces in [
+                &[1, 999, 1, 250_000, 700, 300_000][..],
+                &[3000, 548_701],
+                &[251_001, 300_700],
+                &odd,
+            ] {
+                assert_eq!(
+                    write_in(codec, pieces, &data, &lengths).0,
+                    whole,
+                    "{codec:?}"
+                );
+            }
+            // The members joined inflate to the bytes; each member alone to its segment.
+            assert_eq!(inflate(codec, &whole), data);
+            let start = members[0] + members[1];
+            let end = start + members[2];
+            let third = inflate(codec, &whole[start as usize..end as usize]);
+            assert_eq!(third, data[1001..251_001]);
+        }
+    }
+
+    #[test]
+    fn zstd_writes_value_planes_smaller_than_gzip() {
+        let data = bytes(600_000);
+        let [gz, zst] = CODECS.map(|codec| write_in(codec, &[600_000], &data, &[600_000]).0);
+        assert!(zst.len() < gz.len(), "{} against {}", zst.len(), gz.len());
+        assert_eq!(Codec::of("layer-03-split-01.bin.zst"), Codec::Zstd);
+        assert_eq!(Codec::of("layer-03-split-01.bin.gz"), Codec::Gzip);
+        let name = "layer-03-split-01.rank-002.bin.zst";
+        assert_eq!(Codec::other_name(name), "layer-03-split-01.rank-002.bin.gz");
+        assert_eq!(Codec::other_name(&Codec::other_name(name)), name);
+    }
+
+    #[test]
+    fn a_damaged_or_cut_frame_is_an_error() {
+        for codec in CODECS {
+            let data = bytes(20_000);
+            let (whole, _) = write_in(codec, &[20_000], &data, &[20_000]);
+            let mut back = Vec::new();
+            let cut = codec.decoder(&whole[..whole.len() - 3]).unwrap();
+            assert!(
+                cut.take(1 << 20).read_to_end(&mut back).is_err(),
+                "{codec:?}"
+            );
+            let mut flipped = whole.clone();
+            let at = flipped.len() / 2;
+            flipped[at] ^= 0x40;
+            let mut back = Vec::new();
+            let read = codec.decoder(&flipped[..]).unwrap().read_to_end(&mut back);
+            assert!(read.is_err() || back != data, "{codec:?}");
+        }
     }
 
     #[test]
     fn shares_of_whole_segments_joined_are_the_whole() {
-        let lengths = [300, 500, 200, 900];
-        let data = bytes(1900);
-        let (whole, _) = write_in(&[1900], &data, &lengths);
-        let (first, _) = write_in(&[800], &data[..800], &lengths[..2]);
-        let (second, _) = write_in(&[1100], &data[800..], &lengths[2..]);
-        assert_eq!([first, second].concat(), whole);
-        let (none, members, _) = SegmentWriter::share(Vec::new(), &[]).finish().unwrap();
-        assert!(none.is_empty() && members.is_empty());
+        for codec in CODECS {
+            let lengths = [300, 500, 200, 900];
+            let data = bytes(1900);
+            let (whole, _) = write_in(codec, &[1900], &data, &lengths);
+            let (first, _) = write_in(codec, &[800], &data[..800], &lengths[..2]);
+            let (second, _) = write_in(codec, &[1100], &data[800..], &lengths[2..]);
+            assert_eq!([first, second].concat(), whole);
+            let share = SegmentWriter::share(Vec::new(), &[], codec);
+            let (none, members, _) = share.finish().unwrap();
+            assert!(none.is_empty() && members.is_empty());
+        }
     }
 
     #[test]
     fn a_writer_resumed_between_members_ends_as_the_whole() {
-        let lengths = [300, 500, 200, 900];
-        let data = bytes(1900);
-        let (whole, whole_members) = write_in(&[1900], &data, &lengths);
-        let mut w = SegmentWriter::new(Vec::new(), &lengths);
-        w.write_all(&data[..700]).unwrap();
-        assert!(w.between().is_none(), "inside the second member");
-        w.write_all(&data[700..800]).unwrap();
-        let (out, members, bytes) = w
-            .between()
-            .map(|(o, m, b)| (o.clone(), m.to_vec(), b))
-            .unwrap();
-        assert_eq!((members.len(), bytes), (2, 800));
-        let file_bytes = out.len() as u64;
-        let mut rest = SegmentWriter::resume(out, &lengths[2..], (members, bytes, file_bytes));
-        rest.write_all(&data[800..]).unwrap();
-        let (out, members, bytes) = rest.finish().unwrap();
-        assert_eq!((out, members, bytes), (whole, whole_members, 1900));
+        for codec in CODECS {
+            let lengths = [300, 500, 200, 900];
+            let data = bytes(1900);
+            let (whole, whole_members) = write_in(codec, &[1900], &data, &lengths);
+            let mut w = SegmentWriter::new(Vec::new(), &lengths, codec);
+            w.write_all(&data[..700]).unwrap();
+            assert!(w.between().is_none(), "inside the second member");
+            w.write_all(&data[700..800]).unwrap();
+            let (out, members, bytes) = w
+                .between()
+                .map(|(o, m, b)| (o.clone(), m.to_vec(), b))
+                .unwrap();
+            assert_eq!((members.len(), bytes), (2, 800));
+            let file_bytes = out.len() as u64;
+            let done = (members, bytes, file_bytes);
+            let mut rest = SegmentWriter::resume(out, (&lengths[2..], codec), done);
+            rest.write_all(&data[800..]).unwrap();
+            let (out, members, bytes) = rest.finish().unwrap();
+            assert_eq!((out, members, bytes), (whole, whole_members, 1900));
+        }
     }
 
     #[test]
     fn too_few_or_too_many_bytes_are_refused() {
-        let mut w = SegmentWriter::new(Vec::new(), &[10]);
-        assert!(w.write_all(&[0; 11]).is_err());
-        let mut w = SegmentWriter::new(Vec::new(), &[10, 10]);
-        w.write_all(&[0; 15]).unwrap();
-        assert!(w.finish().is_err());
+        for codec in CODECS {
+            let mut w = SegmentWriter::new(Vec::new(), &[10], codec);
+            assert!(w.write_all(&[0; 11]).is_err());
+            let mut w = SegmentWriter::new(Vec::new(), &[10, 10], codec);
+            w.write_all(&[0; 15]).unwrap();
+            assert!(w.finish().is_err());
+        }
     }
 
     #[test]
     fn no_segment_is_one_empty_member() {
-        let (out, members, written) = SegmentWriter::new(Vec::new(), &[]).finish().unwrap();
-        assert_eq!((members, written), (vec![out.len() as u64], 0));
-        let mut back = Vec::new();
-        MultiGzDecoder::new(&out[..])
-            .read_to_end(&mut back)
-            .unwrap();
-        assert!(back.is_empty());
+        for codec in CODECS {
+            let w = SegmentWriter::new(Vec::new(), &[], codec);
+            let (out, members, written) = w.finish().unwrap();
+            assert_eq!((members, written), (vec![out.len() as u64], 0));
+            assert!(inflate(codec, &out).is_empty());
+        }
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! Joining the ranks' shares of a layer (each rank's own files) into the layer's split
 //! files, byte for byte those one process writes, on rank 0.
 
+use super::codec::Codec;
 use super::hashed::Hashed;
 use super::record::Written;
 use super::saved::{self, SplitFile};
@@ -29,8 +30,9 @@ impl Spill {
         let written = (0..splits)
             .into_par_iter()
             .map(|j| {
-                let name = saved::split_file_name(k, j);
                 let pieces: Vec<&SplitFile> = shares.iter().map(|s| &s[j]).collect();
+                let codec = pieces.first().map_or(Codec::NEW, |p| Codec::of(&p.file));
+                let name = saved::split_file_name(k, j, codec);
                 let entry = SplitFile {
                     file: name.clone(),
                     bytes: pieces.iter().map(|p| p.bytes).sum(),

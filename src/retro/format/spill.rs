@@ -36,7 +36,7 @@ use crate::support::progress::Progress;
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};
 
-use super::record::{FORMAT, Partial, ProgressFile, Written, exact};
+use super::record::{FORMAT, FORMAT_GZIP, Partial, ProgressFile, Written, exact};
 pub use super::saved::PROGRESS;
 /// Whether `dir` holds layers an earlier analysis wrote: a run's record of them, or the
 /// finished table's files (whose cell, precision and files `Spill::open` checks).
@@ -166,7 +166,8 @@ impl Spill {
         let found: ProgressFile = serde_json::from_slice(&bytes)
             .map_err(|e| Error::Damaged(format!("{}: {e}", path.display())))?;
         let mine = &self.progress;
-        if found.format != FORMAT || found.layout_version != mine.layout_version {
+        let known = [FORMAT, FORMAT_GZIP].contains(&found.format.as_str());
+        if !known || found.layout_version != mine.layout_version {
             return Err(Error::Damaged(format!(
                 "{}: \"{}\" (layout {}), not what this program writes; delete the directory \
                  to start again{}",

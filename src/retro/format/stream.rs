@@ -2,13 +2,13 @@
 //! of stored configurations, inflated on a thread of their own while the last piece is
 //! pushed, each file checked against its SHA-256 as it is read.
 
+use super::codec::Codec;
 use super::hashed::Hashed;
 use super::saved::{self};
 use super::spill::Spill;
 use crate::error::{Error, Result};
 use crate::retro::engine::layout::Layout;
 use crate::retro::engine::store::Packing;
-use flate2::read::MultiGzDecoder;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
@@ -41,7 +41,8 @@ impl Spill {
     /// As `stream_splits`, but only the configurations of the segments `segments` of each
     /// split (`segments.rs`), read from where their segments start in the files: a rank's
     /// share. The files' SHA-256 are not taken (they were checked when the run took them
-    /// up, or written by this run); each segment's CRC-32 is (gzip's, in its member).
+    /// up, or written by this run); each segment's checksum is (zstd's in its frame, gzip's
+    /// CRC-32 in its member).
     pub fn stream_segments<P: Packing>(
         &self,
         (k, splits): (usize, &[usize]),
@@ -76,7 +77,7 @@ impl Spill {
     }
 }
 
-/// A stretch of a split file to stream: its bytes `bytes` (whole gzip members), checked
+/// A stretch of a split file to stream: its bytes `bytes` (whole frames or members), checked
 /// against `sha` at the end when it is the whole file.
 struct Stream<'a> {
     path: PathBuf,
@@ -112,7 +113,9 @@ fn stream<P: Packing>(
                     file.seek(std::io::SeekFrom::Start(f.bytes.start))
                         .map_err(|e| saved::io(path, "read", e))?;
                     let stretch = file.take(f.bytes.end - f.bytes.start);
-                    Ok(MultiGzDecoder::new(Hashed::new(stretch)))
+                    Codec::of(&path.to_string_lossy())
+                        .decoder(Hashed::new(stretch))
+                        .map_err(|e| saved::io(path, "read", e))
                 })
                 .collect::<Result<Vec<_>>>()?;
             for (i, ranks) in pieces.iter().enumerate() {

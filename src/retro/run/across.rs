@@ -10,7 +10,7 @@
 //! 2. each rank pushes the blocks it receives into the exits of its own parents, as the
 //!    analysis in parts pushes the stream of the layer above (`parts::push_stored`), then
 //!    solves its blocks by their pawn moves;
-//! 3. each rank writes its share as gzip members (its own files); rank 0 joins the files
+//! 3. each rank writes its share as compressed frames (its own files); rank 0 joins the files
 //!    of all ranks in order into the layer's split files, which are byte for byte those
 //!    of a single process (cut at the same segments), and records the
 //!    layer in `progress.json`.
