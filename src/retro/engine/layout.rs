@@ -155,9 +155,18 @@ pub fn index_bytes(configurations: u128, stored: u128) -> u128 {
 
 impl Layout {
     pub fn new(source: &dyn ConfigSource) -> Layout {
+        Layout::with_symmetry(source, symmetry_of(source))
+    }
+
+    /// The layout of `source`'s cell from its configurations' mirror images and half turns
+    /// (`symmetry_of`, or what an earlier run kept of it: `format/symmetry_cache.rs`).
+    pub fn with_symmetry(
+        source: &dyn ConfigSource,
+        (mirror, turned): (Vec<ConfigId>, Vec<ConfigId>),
+    ) -> Layout {
         let board = source.board();
         let n = source.walls_per_player();
-        let (mirror, turned) = mirrors_and_turns(source);
+        assert_eq!((mirror.len(), turned.len()), (source.len(), source.len()));
         let canonical = |id: ConfigId| id.min(mirror[id as usize]);
         let mut dense = vec![u32::MAX; source.len()];
         let mut shapes = Vec::with_capacity(source.layers());
@@ -403,7 +412,7 @@ impl Layout {
 
 /// For each configuration id: the id of its mirror image and of its half turn. A pass over
 /// the configurations in runs of consecutive ids (`ConfigSource::walls_from`).
-fn mirrors_and_turns(source: &dyn ConfigSource) -> (Vec<ConfigId>, Vec<ConfigId>) {
+pub fn symmetry_of(source: &dyn ConfigSource) -> (Vec<ConfigId>, Vec<ConfigId>) {
     const RUN: usize = 1 << 14;
     let board = source.board();
     let len = source.len();

@@ -18,3 +18,4 @@ pub(super) mod segments;
 pub(super) mod shares;
 pub mod spill;
 pub(super) mod stream;
+pub(super) mod symmetry_cache;

@@ -7,6 +7,7 @@
 //! `verify` checks.
 
 use super::saved::{HEADER, MANIFEST, PROGRESS, header, io, write_files};
+use super::symmetry_cache;
 use crate::error::{Clash, Error, Occupied, Result, count};
 use crate::retro::engine::solved::Solved;
 use crate::retro::engine::store::Precision;
@@ -84,6 +85,8 @@ fn is_table_file(name: &str) -> bool {
         || name == MANIFEST
         || name == PROGRESS
         || name == format!("{}.part", PROGRESS)
+        || name == symmetry_cache::FILE
+        || name == format!("{}.part", symmetry_cache::FILE)
         || (name.starts_with("layer-") && (name.ends_with(".bin.gz") || name.ends_with(".bin.zst")))
 }
 

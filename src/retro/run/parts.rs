@@ -49,6 +49,7 @@ use crate::retro::engine::symmetry;
 use crate::retro::engine::value::RetroStats;
 use crate::retro::format::segments;
 use crate::retro::format::spill::Spill;
+use crate::retro::format::symmetry_cache;
 use crate::rules::geometry::Player;
 use crate::rules::position::MAX_WALLS_PER_PLAYER;
 use crate::support::memory;
@@ -121,7 +122,8 @@ fn run_in_parts<'t, P: Packing>(
     (part_bytes, kept): (u64, usize),
     progress: &dyn Progress,
 ) -> Result<Solved<'t>> {
-    let layout = Layout::new(configs);
+    let layout =
+        symmetry_cache::layout(configs, spill.dir(), symmetry_cache::MIN_CONFIGS, progress);
     let layers = layout.layers();
     let written_from = spill.written_from();
     let slots = |ks: Range<usize>| ks.map(|k| layout.layer_len(k) as u64).sum::<u64>();
