@@ -1,8 +1,8 @@
 //! The mirror image and half turn of every configuration of a cell (`layout::symmetry_of`),
 //! kept in the directory of an analysis in parts (`symmetry.bin`) so that a run that goes
 //! on from it, or a search that reads its layers back, does not find them again: over the
-//! ranked numbering that is the costliest step of `Layout::new`, about 13 minutes of both
-//! cores for 7x5 with 5 walls (4.5e8 configurations; the file is 8 bytes each).
+//! ranked numbering that is the costliest step of `Layout::new`, about 3 minutes of both
+//! cores for 7x5 with 5 walls (5.6e8 configurations; the file is 8 bytes each, 4.46 GB).
 //!
 //! The file: a line of JSON (`Header`: the cell, the layout's version, the count and the
 //! SHA-256 of what follows), then the mirror images and the half turns as little-endian
