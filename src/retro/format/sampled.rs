@@ -13,6 +13,7 @@
 use super::codec::Codec;
 use super::hashed::Hashed;
 use super::saved::{self, Header};
+use super::symmetry_cache;
 use crate::error::{Error, Result};
 use crate::retro::engine::code;
 use crate::retro::engine::layout::Layout;
@@ -47,7 +48,7 @@ impl<'t> Reader<'t> {
     /// The saved table in `dir` of the cell of `configs`: its header and manifest checked,
     /// nothing read yet.
     pub fn open(configs: &'t dyn ConfigSource, dir: &Path) -> Result<Reader<'t>> {
-        let layout = Layout::new(configs);
+        let layout = symmetry_cache::layout_if_kept(configs, dir, symmetry_cache::MIN_CONFIGS);
         let (header, manifest) = saved::checked_header(configs, dir, &layout)?;
         let precision = saved::precision_of(&header).expect("a header read is of a precision");
         Ok(Reader {

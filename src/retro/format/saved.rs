@@ -490,7 +490,8 @@ pub fn load<'t>(
     dir: &Path,
     layers: Range<usize>,
 ) -> Result<Solved<'t>> {
-    let layout = Layout::new(configs);
+    let layout =
+        super::symmetry_cache::layout_if_kept(configs, dir, super::symmetry_cache::MIN_CONFIGS);
     let (header, manifest) = checked_header(configs, dir, &layout)?;
     if precision_of(&header) != Some(Precision::Exact) {
         return Err(Error::Argument(format!(

@@ -78,6 +78,19 @@ pub fn layout(
     Layout::with_symmetry(source, found)
 }
 
+/// The layout of `source`'s cell for a reader of the table in `dir` (`verify`, `analyze
+/// --table`): its symmetry read from `dir` where the analysis that wrote the table kept it
+/// (cells of `min_configs` or more) and it checks, else found; nothing written.
+pub fn layout_if_kept(source: &dyn ConfigSource, dir: &Path, min_configs: usize) -> Layout {
+    let kept = (source.len() >= min_configs)
+        .then(|| read(source, &dir.join(FILE)).ok().flatten())
+        .flatten();
+    match kept {
+        Some(found) => Layout::with_symmetry(source, found),
+        None => Layout::new(source),
+    }
+}
+
 fn header(source: &dyn ConfigSource, sha256: String) -> Header {
     let board = source.board();
     Header {
@@ -215,11 +228,13 @@ mod tests {
         let ranked = Ranked::build(Board::new(4, 4).unwrap(), 2);
         let d = dir("kept");
         let fresh = Layout::new(&ranked);
-        // Below the threshold no file.
+        // Below the threshold no file, nor for a reader.
         let _ = layout(&ranked, &d, usize::MAX, &Silent);
+        same(&layout_if_kept(&ranked, &d, 0), &fresh, ranked.len());
         assert!(!d.join(FILE).exists());
         same(&layout(&ranked, &d, 0, &Silent), &fresh, ranked.len());
         assert!(d.join(FILE).exists());
+        same(&layout_if_kept(&ranked, &d, 0), &fresh, ranked.len());
         let found = read(&ranked, &d.join(FILE)).unwrap().unwrap();
         assert_eq!(found, symmetry_of(&ranked));
         same(&layout(&ranked, &d, 0, &Silent), &fresh, ranked.len());
