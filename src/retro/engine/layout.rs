@@ -62,6 +62,12 @@ struct Shape {
     stored: Vec<ConfigId>,
 }
 
+/// The version of the slot order (this file) and of the configuration numbering
+/// (`configs/enumerate.rs`) that saved tables and runs through a directory record; a change
+/// in either must change it. Version 2 (2026-11-28): configurations numbered with the two
+/// walls of an anchor side by side in their keys.
+pub const LAYOUT_VERSION: u32 = 2;
+
 #[derive(Clone, Debug)]
 pub struct Layout {
     cells: usize,

@@ -71,10 +71,7 @@ pub(in crate::retro) fn older_layout(version: u32) -> &'static str {
     }
 }
 
-/// The version of the slot order (`layout.rs`) and of the configuration numbering
-/// (`configs/enumerate.rs`); a change in either must change it. Version 2 (2026-11-28):
-/// configurations numbered with the two walls of an anchor side by side in their keys.
-pub(in crate::retro) const LAYOUT_VERSION: u32 = 2;
+pub(in crate::retro) use crate::retro::engine::layout::LAYOUT_VERSION;
 pub(in crate::retro) const HEADER: &str = "header.json";
 /// The file that says which layers are written, while a run is on (`spill.rs`).
 pub const PROGRESS: &str = "progress.json";

@@ -11,10 +11,9 @@
 //! symmetry is found again and the file written anew.
 
 use super::hashed::hex;
-use super::saved::{LAYOUT_VERSION, io};
 use crate::configs::ConfigId;
-use crate::error::Result;
-use crate::retro::engine::layout::{Layout, symmetry_of};
+use crate::error::{Error, Result};
+use crate::retro::engine::layout::{LAYOUT_VERSION, Layout, symmetry_of};
 use crate::retro::engine::source::ConfigSource;
 use crate::retro::engine::symmetry;
 use crate::support::progress::Progress;
@@ -184,7 +183,7 @@ fn write(source: &dyn ConfigSource, dir: &Path, (mirror, turned): &Sym) -> Resul
     }
     let line = serde_json::to_string(&header(source, hex(sha))).expect("serializable") + "\n";
     let part = dir.join(format!("{FILE}.part"));
-    let fail = |e: std::io::Error| io(&part, "write", e);
+    let fail = |e: std::io::Error| Error::io("write", &part, e);
     let file = std::fs::File::create(&part).map_err(fail)?;
     let mut out = BufWriter::with_capacity(1 << 20, file);
     out.write_all(line.as_bytes()).map_err(fail)?;
@@ -197,7 +196,7 @@ fn write(source: &dyn ConfigSource, dir: &Path, (mirror, turned): &Sym) -> Resul
     let file = out.into_inner().map_err(|e| fail(e.into_error()))?;
     file.sync_all().map_err(fail)?;
     let path = dir.join(FILE);
-    std::fs::rename(&part, &path).map_err(|e| io(&path, "write", e))
+    std::fs::rename(&part, &path).map_err(|e| Error::io("write", &path, e))
 }
 
 #[cfg(test)]
