@@ -13,7 +13,7 @@ use super::code::{self, Code, NO_EXIT};
 use super::layout::{self, Layout};
 use super::pawn_graph::PawnGraph;
 use super::source::{self, ConfigSource};
-use super::store::Packing;
+use super::store::{Exact, Packing};
 use super::symmetry;
 use super::value::RetroStats;
 use crate::rules::bitboard::bits;
@@ -250,9 +250,12 @@ fn push_block<P: Packing>(
                 from: 0,
                 mirror: images.then_some(mirror),
             };
-            push_positions::<P>(layout, open, to, |p1, p2| {
-                values[layout.index(side, p1, p2)]
-            });
+            let child = Child {
+                codes: &values[layout.index(side, 0, 0)..],
+                stride: layout.index(side, 1, 0) - layout.index(side, 0, 0),
+                skip: 0,
+            };
+            push_positions::<P, Exact>(layout, open, to, child);
         }
     });
 }
@@ -307,69 +310,111 @@ pub struct Pushes<'a> {
     pub mirror: Option<&'a [Square; crate::rules::geometry::MAX_SQUARES]>,
 }
 
-/// Pushes `code(p1, p2)`, the child's code of each position with its pawns on `open`
-/// (`open_pairs`), into the best exit of the same pawns in the parent (`to`). Exact codes
-/// go a row of the parent's stored block at a time (`push_rows`); 2-bit outcomes a
-/// position at a time, which measured as fast (5x5 with 4 walls in parts of 2.5 MiB, one
-/// thread: rows 2.7 % slower, where exact rows took 20 % off the whole analysis).
-#[inline(always)]
-pub fn push_positions<P: Packing>(
-    layout: &Layout,
-    open: [u64; 2],
-    to: Pushes,
-    code: impl Fn(Square, Square) -> Code,
-) {
-    if P::PER_BYTE != 1 {
-        return push_one_by_one::<P>(layout, open, to, code);
-    }
-    push_rows(layout, open, &to, &code);
-    if let Some(mirror) = to.mirror {
-        // The mirror image's positions (q1, q2) hold the block's (m(q1), m(q2)).
-        let flip = |set: u64| bits(set).fold(0u64, |m, c| m | 1 << mirror[c as usize]);
-        push_rows(layout, open.map(flip), &to, &|q1: Square, q2: Square| {
-            code(mirror[q1 as usize], mirror[q2 as usize])
-        });
+/// A child's codes as the pushes read them: the code of the position with Player 1's pawn
+/// on `p1` and Player 2's on `p2` is slot `p1 * stride + p2 - skip` of `codes`, in the
+/// child's packing. A stored block in its own view (`skip` the board's width: no Player 2
+/// pawn is on its goal row) and a block's values by `Layout::index` are both of this form.
+#[derive(Clone, Copy)]
+pub struct Child<'a> {
+    pub codes: &'a [u8],
+    pub stride: usize,
+    pub skip: usize,
+}
+
+impl Child<'_> {
+    #[inline(always)]
+    fn code<Q: Packing>(&self, p1: Square, p2: Square) -> Code {
+        Q::read(
+            self.codes,
+            p1 as usize * self.stride + p2 as usize - self.skip,
+        )
     }
 }
 
-/// The exact pushes of `push_positions` without the mirror image: row `a` of the parent's
-/// stored block is gathered from the child (its positions' pawns are on `map[a]` and
-/// `map[b]`, `layout::cell_map`), then lowered slot by slot where the code is better than
-/// the exit kept (exits only go down, so a plain load decides): the slot's address is a
-/// step along the row, and the atomic operation only where it lowers.
+/// Pushes the child's code of each position with its pawns on `open` (`open_pairs`), read
+/// in packing `Q`, into the best exit of the same pawns in the parent (`to`). Exact codes
+/// from exact bytes go a row of the parent's stored block at a time (`push_rows`); 2-bit
+/// outcomes a position at a time, which measured as fast (5x5 with 4 walls in parts of
+/// 2.5 MiB, one thread: rows 2.7 % slower, where exact rows took 20 % off the whole
+/// analysis).
+#[inline(always)]
+pub fn push_positions<P: Packing, Q: Packing>(
+    layout: &Layout,
+    open: [u64; 2],
+    to: Pushes,
+    child: Child,
+) {
+    if P::PER_BYTE != 1 || Q::PER_BYTE != 1 {
+        return push_one_by_one::<P>(layout, open, to, |p1, p2| child.code::<Q>(p1, p2));
+    }
+    let (map, turned) = layout.cell_map(to.view);
+    push_rows(layout, open, &to, (map, turned), &child);
+    if let Some(mirror) = to.mirror {
+        // The mirror image's positions (q1, q2) hold the block's (m(q1), m(q2)): the rows
+        // through the map followed by the mirror.
+        let through: [Square; MAX_SQUARES] = std::array::from_fn(|x| mirror[map[x] as usize]);
+        push_rows(layout, open, &to, (&through, turned), &child);
+    }
+}
+
+/// The exact pushes of `push_positions` through one cell map: row `a` of the parent's
+/// stored block holds the positions with pawns on `map[a]` and `map[b]` (Player 1's first
+/// unless `turned`, `layout::cell_map`), for columns `b` from the width on. Each row is
+/// gathered from one row of the child's codes (one column when turned), through column
+/// offsets and live tests found once a call, then lowered slot by slot where the code is
+/// better than the exit kept (exits only go down, so a plain load decides): the atomic
+/// operation only where it lowers. Finding each slot from its cells with a multiply and a
+/// bit test took three fifths of the pushes (`perf`, 5x5 w4 exact in parts, 2026-11-30).
 #[inline(always)]
 fn push_rows(
     layout: &Layout,
     [open1, open2]: [u64; 2],
     to: &Pushes,
-    code: &impl Fn(Square, Square) -> Code,
+    (map, turned): (&[Square; MAX_SQUARES], bool),
+    child: &Child,
 ) {
-    let (map, turned) = layout.cell_map(to.view);
-    let (len, width, squares) = (layout.open(), layout.width(), layout.squares());
+    let (len, width) = (layout.open(), layout.width());
     // A row is a cell of Player 1's pawn; of Player 2's when the view is turned.
     let (rows, columns) = if turned {
         (open2, open1)
     } else {
         (open1, open2)
     };
+    // Column `b`'s cell, whether a pawn there is live, and where its code sits from the
+    // row's first (a step of one cell along a child's row, of `stride` down a column).
+    let (mut cell, mut live, mut at) = ([0; MAX_SQUARES], [false; MAX_SQUARES], [0; MAX_SQUARES]);
+    for i in 0..len {
+        let pb = map[width + i];
+        cell[i] = pb;
+        live[i] = columns >> pb & 1 != 0;
+        at[i] = if turned {
+            pb as usize * child.stride
+        } else {
+            pb as usize - child.skip
+        };
+    }
+    let (cell, live, at) = (&cell[..len], &live[..len], &at[..len]);
     let mut row = [NO_EXIT; MAX_SQUARES];
     let row = &mut row[..len];
     let first = to.view.start - to.from;
-    for a in 0..len {
-        let pa = map[a];
+    for (a, &pa) in map[..len].iter().enumerate() {
         if rows >> pa & 1 == 0 {
             continue;
         }
-        // Every slot's code is read, and the pawns' test only picks it or no exit: a branch
-        // on the test, taken or not as the cells fall, mispredicted often enough to be the
-        // costliest part of the loop (`perf`, 5x5 w4 exact in parts). The cells stay in
-        // range whatever the test says: `pa` is off its player's goal row and so is
-        // `map[b]` (`Layout::cell_map`).
-        for (b, pushed) in (width..squares).zip(row.iter_mut()) {
-            let pb = map[b];
-            let live = (columns >> pb & 1 != 0) & (pb != pa);
-            let c = if turned { code(pb, pa) } else { code(pa, pb) };
-            *pushed = if live { c } else { NO_EXIT };
+        // The cells stay in range whatever the tests say: `pa` is off its player's goal
+        // row and so is every column's cell (`Layout::cell_map`).
+        let from = if turned {
+            &child.codes[pa as usize - child.skip..]
+        } else {
+            &child.codes[pa as usize * child.stride..]
+        };
+        for i in 0..len {
+            let c = from[at[i]];
+            row[i] = if live[i] & (cell[i] != pa) {
+                c
+            } else {
+                NO_EXIT
+            };
         }
         let kept = &to.store[first + a * len..][..len];
         for (kept, &code) in kept.iter().zip(&*row) {
@@ -623,16 +668,34 @@ mod tests {
             for config in 0..tables.len() as ConfigId {
                 let k = tables.walls(config).len() as usize;
                 let live = [Player::One, Player::Two].map(|p| narrow(tables.reach(config, p)));
-                let salt = next();
-                let code = |p1: Square, p2: Square| {
-                    let h = (p1 as u64 * 97 + p2 as u64).wrapping_mul(salt) >> 40;
-                    [0, 7, UNDECIDED_CODE, 250, 254][h as usize % 5]
+                // The child's codes both ways the pushes read them: a stored block in its
+                // own view, and a block's values by `Layout::index`.
+                let mut codes = || -> Vec<u8> {
+                    (0..2 << 12)
+                        .map(|_| [0, 7, UNDECIDED_CODE, 250, 254][next() as usize % 5])
+                        .collect()
                 };
+                let (stored, values) = (codes(), codes());
+                let children = [
+                    Child {
+                        codes: &stored,
+                        stride: layout.open(),
+                        skip: layout.width(),
+                    },
+                    Child {
+                        codes: &values[layout.index(Player::Two, 0, 0)..],
+                        stride: layout.index(Player::One, 1, 0),
+                        skip: 0,
+                    },
+                ];
                 for j in 0..layout.splits(k) {
                     let left1 = layout.split_left(k, j)[0];
                     for to_move in [Player::One, Player::Two] {
                         let view = layout.view(k, config, left1, to_move);
-                        for images in [false, true] {
+                        for (images, child) in [false, true]
+                            .into_iter()
+                            .flat_map(|images| children.iter().map(move |&child| (images, child)))
+                        {
                             let kept: Vec<u8> =
                                 (0..layout.layer_len(k)).map(|_| next() as u8).collect();
                             let (mut fast, mut slow) = (kept.clone(), kept);
@@ -643,7 +706,8 @@ mod tests {
                                 mirror: images.then_some(mirror),
                             };
                             let open = open_pairs(board, live);
-                            push_positions::<P>(&layout, open, to(atomic(&mut fast)), code);
+                            push_positions::<P, P>(&layout, open, to(atomic(&mut fast)), child);
+                            let code = |p1, p2| child.code::<P>(p1, p2);
                             push_one_by_one::<P>(&layout, open, to(atomic(&mut slow)), code);
                             assert!(
                                 fast == slow,

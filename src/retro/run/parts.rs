@@ -40,7 +40,7 @@ use crate::configs::ConfigId;
 use crate::error::{Result, count};
 use crate::retro::engine::block;
 use crate::retro::engine::board::check_board;
-use crate::retro::engine::layer::{self, Below, Pushes};
+use crate::retro::engine::layer::{self, Below, Child, Pushes};
 use crate::retro::engine::layout::{self, Layout};
 use crate::retro::engine::solved::Solved;
 use crate::retro::engine::source::ConfigSource;
@@ -659,8 +659,13 @@ pub(in crate::retro) fn push_stored<P: Packing>(
     let open = layer::open_pairs(board, source.reach(config, walls));
     for (&j, block) in splits.iter().zip(blocks) {
         let left1 = layout.split_left(c, j)[0];
-        // A stored configuration's own view: Player 1 to move, neither mirrored nor turned.
-        let own = layout.view(c, config, left1, Player::One);
+        // A stored configuration's own view: Player 1 to move, neither mirrored nor turned,
+        // so its block is read as it lies (`Layout::slot`).
+        let child = Child {
+            codes: block,
+            stride: layout.open(),
+            skip: layout.width(),
+        };
         for &(parent, images) in &found {
             let view = layout.view(c - 1, parent, left1, Player::Two);
             let pushes = Pushes {
@@ -669,9 +674,7 @@ pub(in crate::retro) fn push_stored<P: Packing>(
                 from: to.slots.start,
                 mirror: images.then_some(to.mirror),
             };
-            layer::push_positions::<P>(layout, open, pushes, |p1, p2| {
-                P::read(block, layout.slot(own, p1, p2) - own.start)
-            });
+            layer::push_positions::<P, P>(layout, open, pushes, child);
         }
     }
 }
