@@ -5,7 +5,7 @@
 
 use crate::retro::engine::layout::Layout;
 use crate::retro::engine::store::Precision;
-use crate::retro::format::segments;
+use crate::retro::format::{segments, stream};
 use std::ops::Range;
 
 /// How fast the analysis in parts goes at a precision, in positions solved a second (the
@@ -126,7 +126,7 @@ pub fn above_and_part(above: Option<(f64, u64)>, part_bytes: u64, least: u64) ->
 pub const PIECE_BYTES: u64 = 16 << 20;
 
 /// Pieces of the stream in memory at once: one pushed, one waiting, one being read.
-pub const STREAM_PIECES: u64 = 3;
+pub const STREAM_PIECES: u64 = stream::PIECES_LIVE as u64;
 
 /// The memory of one split file's writer: its buffer and the compressor's state. (zstd's at
 /// level 1, measured 2026-11-30: a context of 1.37 MB with a frame of 16 MiB pledged and an
