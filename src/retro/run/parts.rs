@@ -498,9 +498,20 @@ fn push_layer_above<P: Packing>(
     spill.stream_splits::<P>((c, &splits), layout, &pieces, |ranks, bytes| {
         let first = ranks.start;
         let len = per_config / P::PER_BYTE;
+        let skipped = |r: usize| only.is_some_and(|(relevant, part)| !relevant.may_hold(r, part));
+        let end = ranks.end;
         ranks.into_par_iter().for_each(|r| {
-            if only.is_some_and(|(relevant, part)| !relevant.may_hold(r, part)) {
+            if skipped(r) {
                 return;
+            }
+            // The next block pushed is read a line at a time while this one is: its codes
+            // are gathered across its rows once per parent, and the inflating thread wrote
+            // them out of this core's caches.
+            if r + 1 < end && !skipped(r + 1) {
+                for b in bytes {
+                    let next = &b[(r + 1 - first) * len..][..len];
+                    next.iter().step_by(64).for_each(memory::prefetch);
+                }
             }
             let blocks: ArrayVec<&[u8], MAX_SPLITS> = bytes
                 .iter()
