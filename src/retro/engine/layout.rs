@@ -363,6 +363,26 @@ impl Layout {
         (self.dense[self.turned[config as usize] as usize] & !MIRRORED) as usize
     }
 
+    /// `stored_turned` of each of `configs` into `out` (as long): each read of every one
+    /// started before any is used, so that they wait for memory together rather than one
+    /// after the other. A pass finding the parts of the parents of 7x5 w5's layer 10 waited
+    /// on these two reads for 93 % of its time when it took them one at a time (perf,
+    /// 2026-11-30).
+    #[inline]
+    pub fn stored_turned_all(&self, configs: &[ConfigId], out: &mut [usize]) {
+        use crate::support::memory::prefetch;
+        for &config in configs {
+            prefetch(&self.turned[config as usize]);
+        }
+        for (turned, &config) in out.iter_mut().zip(configs) {
+            *turned = self.turned[config as usize] as usize;
+            prefetch(&self.dense[*turned]);
+        }
+        for stored in out.iter_mut() {
+            *stored = (self.dense[*stored] & !MIRRORED) as usize;
+        }
+    }
+
     /// Starts loading what `view` reads of `config`'s indices for either side to move, so
     /// that the views of a block's children do not wait for memory one after the other.
     #[inline(always)]
@@ -598,6 +618,24 @@ mod tests {
 
     fn over(board: Board, p1: Square, p2: Square) -> bool {
         board.goal(Player::One) >> p1 & 1 == 1 || board.goal(Player::Two) >> p2 & 1 == 1
+    }
+
+    /// The lookups taken together give each configuration's own, in runs of any length.
+    #[test]
+    fn stored_turned_all_is_stored_turned_of_each() {
+        let board = Board::new(4, 3).unwrap();
+        let tables = Tables::build(board, 2, u64::MAX, &Silent).unwrap();
+        let layout = Layout::new(&tables);
+        let ids: Vec<ConfigId> = (0..tables.len() as ConfigId).rev().collect();
+        for run in [1, 5, 16, 64] {
+            for configs in ids.chunks(run) {
+                let mut out = vec![usize::MAX; configs.len()];
+                layout.stored_turned_all(configs, &mut out);
+                let one_by_one: Vec<usize> =
+                    configs.iter().map(|&c| layout.stored_turned(c)).collect();
+                assert_eq!(out, one_by_one);
+            }
+        }
     }
 
     #[test]

@@ -313,8 +313,16 @@ pub fn solve_layer<P: Packing>(
     // Which parts each configuration of the layer above has parents in, found once: each
     // part's pass then skips the others (`PartsOfParents`).
     let pushed = matches!(above, Above::Pushed(_)) && held.is_none();
-    let relevant =
-        (pushed && parts.len() > 1).then(|| PartsOfParents::new(source, layout, k, &parts));
+    let relevant = (pushed && parts.len() > 1).then(|| {
+        let started = std::time::Instant::now();
+        let relevant = PartsOfParents::new(source, layout, k, &parts);
+        progress.message(&format!(
+            "layer {k}: the parts of the parents of layer {}'s configurations found ({:.1} s)",
+            k + 1,
+            started.elapsed().as_secs_f64()
+        ));
+        relevant
+    });
     let precision = packing_precision::<P>();
     let of = plan(layout, k, P::PER_BYTE, part_bytes).len();
     let (before, work_before) = done_before::<P>((layout, shares), k, part_bytes, from);
@@ -569,9 +577,14 @@ impl InPart {
             .collect::<Vec<_>>()
             .into_par_iter()
             .map(|from| {
-                (from..(from + 64).min(end)).fold(0u64, |word, id| {
-                    let held = stored.contains(&layout.stored_turned(id as ConfigId));
-                    word | (held as u64) << (id - from)
+                let ids: ArrayVec<ConfigId, 64> = (from..(from + 64).min(end))
+                    .map(|id| id as ConfigId)
+                    .collect();
+                let mut of = [0; 64];
+                let of = &mut of[..ids.len()];
+                layout.stored_turned_all(&ids, of);
+                of.iter().enumerate().fold(0u64, |word, (i, rank)| {
+                    word | (stored.contains(rank) as u64) << i
                 })
             })
             .collect();
@@ -615,18 +628,35 @@ impl PartsOfParents {
             let i = parts.partition_point(|p| p.end <= stored);
             (i < parts.len() && parts[i].contains(&stored)).then_some(i)
         };
+        // A few configurations at a time, so that the stored configurations of all their
+        // parents are looked up together (`Layout::stored_turned_all`).
+        const AT_ONCE: usize = 16;
         let masks = layout
             .stored(k + 1)
-            .par_iter()
-            .map(|&config| {
-                let mut mask = 0u8;
-                source.parents(source.walls(config), &mut |_, parent| {
-                    if let Some(i) = part_of(layout.stored_turned(parent)) {
-                        mask |= 1 << (i % Self::BITS);
+            .par_chunks(AT_ONCE)
+            .map_init(
+                || (Vec::new(), Vec::new()),
+                |(parents, stored), configs| {
+                    parents.clear();
+                    let mut ends = ArrayVec::<usize, AT_ONCE>::new();
+                    for &config in configs {
+                        source.parents(source.walls(config), &mut |_, parent| parents.push(parent));
+                        ends.push(parents.len());
                     }
-                });
-                mask
-            })
+                    stored.resize(parents.len(), 0);
+                    layout.stored_turned_all(parents, stored);
+                    let mut start = 0;
+                    ends.into_iter()
+                        .map(|end| {
+                            let of = &stored[std::mem::replace(&mut start, end)..end];
+                            of.iter()
+                                .filter_map(|&s| part_of(s))
+                                .fold(0u8, |mask, i| mask | 1 << (i % Self::BITS))
+                        })
+                        .collect::<ArrayVec<u8, AT_ONCE>>()
+                },
+            )
+            .flat_map_iter(|masks| masks)
             .collect();
         PartsOfParents { masks }
     }
