@@ -697,6 +697,8 @@ pub(in crate::retro) fn push_stored<P: Packing>(
     if found.is_empty() {
         return;
     }
+    let ids: ArrayVec<ConfigId, MAX_WALLS> = found.iter().map(|&(parent, _)| parent).collect();
+    layout.prefetch_turned_views(&ids);
     let open = layer::open_pairs(board, source.reach(config, walls));
     for (&j, block) in splits.iter().zip(blocks) {
         let left1 = layout.split_left(c, j)[0];
