@@ -709,8 +709,24 @@ pub(in crate::retro) fn push_stored<P: Packing>(
             stride: layout.open(),
             skip: layout.width(),
         };
-        for &(parent, images) in &found {
-            let view = layout.view(c - 1, parent, left1, Player::Two);
+        let views: ArrayVec<layout::View, MAX_WALLS> = ids
+            .iter()
+            .map(|&parent| layout.view(c - 1, parent, left1, Player::Two))
+            .collect();
+        // A parent's stored block is read and lowered row by row where it lies in the part,
+        // at random: its lines are started one parent ahead (a fifth of push_stored waited
+        // on them, perf of 6x5 w6 exact at 3G, 2026-11-30).
+        let prefetch_block = |view: &layout::View| {
+            let first = (view.start - to.slots.start) / P::PER_BYTE;
+            let bytes = (layout.open() * layout.open()).div_ceil(P::PER_BYTE);
+            let block = &to.parents[view.split][first..][..bytes];
+            block.iter().step_by(64).for_each(memory::prefetch);
+        };
+        prefetch_block(&views[0]);
+        for (i, (&(_, images), &view)) in found.iter().zip(&views).enumerate() {
+            if let Some(next) = views.get(i + 1) {
+                prefetch_block(next);
+            }
             let pushes = Pushes {
                 store: to.parents[view.split],
                 view,
