@@ -23,27 +23,28 @@ struct Rates {
     pass: f64,
 }
 
+/// Exact, refitted 2026-11-30 (binaries 0298cfe and 7e25816, after the pieces filled again,
+/// the prefetches, the batched lookups and the groups' bits): the 7x5 w5 bound at 18G,
+/// layer 9's parts (6.33e10 own, a pass over 5.70e11) 246 and 247 s, these rates 284 s;
+/// layer 8's first part (6.73e10 own, a pass over 6.33e11) 334 s, these rates 307 s; its
+/// last layer 794 s on 7baae09 (these rates 760 s); 4x7 w4 at 200M, layers 8 to 5: 2.2,
+/// 12.7, 11.1, 4.6 s, these rates 2.3, 10.9, 9.3, 3.3 s. The rates before (own 250e6,
+/// pass 1.3e9, last 600e6) planned 692 s for a part of 7x5's layer 9.
 /// Compact: fitted to the layers of 6x5 with 10 walls at 20G (binaries of 2026-11-28,
 /// 5745663 to 474edb7; within 2 % on layers 12, 11, 7, 6 and 5, held; within 4 % on 10,
-/// 9 and 8, pushed, at a pass of 350e6/s; layers 13 and 14 took 30 % and 4 times longer
-/// than these rates, their runs beside other work) and the last layer of 5x7 with 5 walls
-/// (9b81faf, 2026-11-29). The pass since its parents are tested against a part's bits
-/// (2da1ecf): the first of layer 8's 3 parts of 5x7 with 5 walls took 1,087 s, its own
-/// positions 453 s of it at `own`, so 5.79e11 positions of layer 9 passed at 913e6/s.
-/// Exact (refitted 2026-11-30, 6e1a6a3): 4x7 with 4 walls at `--memory 200M`, alone on the
-/// machine (layers 8 to 4: 3.2, 28.1, 24.0, 7.5, 1.9 s; these rates 2.9, 26.5 at its 12
-/// parts, 22.8, 7.7, 1.7 s), and layers 8 and 7 of 5x7 with 4 walls at 20G (afd38e8,
-/// 2026-11-29: 172 and 388 s; these rates 214 and 445 s). The fit before, of binaries older
-/// than 2026-11-27's speed-ups, planned 503 and 596 s there.
+/// 9 and 8, pushed) and the first of layer 8's 3 parts of 5x7 with 5 walls (2da1ecf: a pass
+/// over 5.79e11 positions at 913e6/s); a test holds them to those runs. Not refitted since
+/// the passes got faster: they err long now (4x7 w4 at 200M, 8accd9c: layers 7 and 6
+/// planned at 71 and 51 s took 15.4 and 9.7 s), until a large compact cell is timed again.
 /// Holding the layer above costs a read; a pass of every part over it costs far more (the
 /// parents' indices read at random, `parts::InPart`).
 fn rates(precision: Precision) -> Rates {
     match precision {
         Precision::Exact => Rates {
-            own: 250e6,
-            last: 600e6,
+            own: 450e6,
+            last: 750e6,
             read: 908e6,
-            pass: 1.3e9,
+            pass: 4.0e9,
         },
         Precision::Compact => Rates {
             own: 283e6,
