@@ -328,13 +328,17 @@ pub fn solve_layer<P: Packing>(
     let (before, work_before) = done_before::<P>((layout, shares), k, part_bytes, from);
     progress.advance(before as u64);
     pace.skip(work_before);
+    // The stores of the part before, filled again rather than mapped anew: the kernel
+    // zeroes a new page at about a GB a second a thread here (`memory::huge_vec`), a part of
+    // 7x5 w5 at 18G is 12 GiB, and the part written no longer needs them.
+    let mut spare = Vec::new();
     for (i, ranks) in parts.iter().enumerate() {
         let below = match (above, &held) {
             (Above::Nothing, _) => Below::Nothing,
             (_, Some(held)) => Below::Layer(held),
             (_, None) => Below::Pushed,
         };
-        let mut stores = fresh_stores::<P>(layout, k, ranks.len(), below);
+        let mut stores = refill_stores::<P>(layout, k, ranks.len(), below, spare);
         if let Below::Pushed = below {
             let slots = ranks.start * per_config..ranks.end * per_config;
             let parents: Vec<&[AtomicU8]> = stores.iter_mut().map(|s| store::atomic(s)).collect();
@@ -347,6 +351,7 @@ pub fn solve_layer<P: Packing>(
         stats = stats + solve_stores::<P>(source, layout, (k, ranks.clone()), &mut stores, below)?;
         crate::retro::engine::stop::check_stop()?;
         writer.append(&stores)?;
+        spare = stores;
         if let Some(written) = writer.checkpoint()? {
             spill.record_part((k, ranks.end), written, stats)?;
         }
@@ -361,6 +366,7 @@ pub fn solve_layer<P: Packing>(
         );
         pace.part_done(k, (i + 1, parts.len()), (slots, work), progress);
     }
+    drop(spare);
     spill.finish_layer(writer, stats, progress)?;
     Ok(stats)
 }
@@ -419,13 +425,36 @@ pub(in crate::retro) fn fresh_stores<P: Packing>(
     configs: usize,
     below: Below,
 ) -> Vec<Vec<u8>> {
+    refill_stores::<P>(layout, k, configs, below, Vec::new())
+}
+
+/// `fresh_stores` in the memory of `spare` (earlier stores of the same layer) where it
+/// holds enough: each refilled by every thread, with no page mapped anew.
+fn refill_stores<P: Packing>(
+    layout: &Layout,
+    k: usize,
+    configs: usize,
+    below: Below,
+    mut spare: Vec<Vec<u8>>,
+) -> Vec<Vec<u8>> {
     let len = configs * layout.stored_len() / P::PER_BYTE;
     let start = match below {
         Below::Pushed => P::NO_EXITS,
         _ => P::EMPTY,
     };
     (0..layout.splits(k))
-        .map(|_| crate::support::memory::huge_vec(len, start))
+        // A spare too small is dropped before its replacement is made: no more than the
+        // part's stores are held at once, as before.
+        .map(
+            |_| match spare.pop().filter(|store| store.capacity() >= len) {
+                Some(mut store) => {
+                    store.clear();
+                    store.par_extend(rayon::iter::repeat_n(start, len));
+                    store
+                }
+                None => crate::support::memory::huge_vec(len, start),
+            },
+        )
         .collect()
 }
 
