@@ -325,9 +325,11 @@ pub fn solve_layer<P: Packing>(
     });
     let precision = packing_precision::<P>();
     let of = plan(layout, k, P::PER_BYTE, part_bytes).len();
-    let (before, work_before) = done_before::<P>((layout, shares), k, part_bytes, from);
+    // The parts an earlier run did: their slots for the progress, not their work for the
+    // pace, whose total `run_in_parts` counted without them (skipped here too, a resumed
+    // run told 100 % of the analysis layers before its end).
+    let (before, _) = done_before::<P>((layout, shares), k, part_bytes, from);
     progress.advance(before as u64);
-    pace.skip(work_before);
     // The stores of the part before, filled again rather than mapped anew: the kernel
     // zeroes a new page at about a GB a second a thread here (`memory::huge_vec`), a part of
     // 7x5 w5 at 18G is 12 GiB, and the part written no longer needs them.
