@@ -128,6 +128,14 @@ pub fn prefetch<T>(value: &T) {
     let _ = value;
 }
 
+/// Starts loading every cache line of `values`.
+#[inline(always)]
+pub fn prefetch_all<T>(values: &[T]) {
+    const LINE: usize = 64;
+    let step = (LINE / std::mem::size_of::<T>().max(1)).max(1);
+    values.iter().step_by(step).for_each(prefetch);
+}
+
 /// Size of a huge page on x86-64 and most Linux systems.
 const HUGE_PAGE: usize = 2 << 20;
 

@@ -380,16 +380,9 @@ impl Layout {
     /// 2026-11-30).
     #[inline]
     pub fn stored_turned_all(&self, configs: &[ConfigId], out: &mut [usize]) {
-        use crate::support::memory::prefetch;
-        for &config in configs {
-            prefetch(&self.turned[config as usize]);
-        }
-        for (turned, &config) in out.iter_mut().zip(configs) {
-            *turned = self.turned[config as usize] as usize;
-            prefetch(&self.dense[*turned]);
-        }
-        for stored in out.iter_mut() {
-            *stored = (self.dense[*stored] & !MIRRORED) as usize;
+        self.prefetch_turned_views(configs);
+        for (stored, &config) in out.iter_mut().zip(configs) {
+            *stored = self.stored_turned(config);
         }
     }
 

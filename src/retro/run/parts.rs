@@ -548,8 +548,7 @@ fn push_layer_above<P: Packing>(
             // them out of this core's caches.
             if r + 1 < end && !skipped(r + 1) {
                 for b in bytes {
-                    let next = &b[(r + 1 - first) * len..][..len];
-                    next.iter().step_by(64).for_each(memory::prefetch);
+                    memory::prefetch_all(&b[(r + 1 - first) * len..][..len]);
                 }
             }
             let blocks: ArrayVec<&[u8], MAX_SPLITS> = bytes
@@ -750,8 +749,7 @@ pub(in crate::retro) fn push_stored<P: Packing>(
         let prefetch_block = |view: &layout::View| {
             let first = (view.start - to.slots.start) / P::PER_BYTE;
             let bytes = (layout.open() * layout.open()).div_ceil(P::PER_BYTE);
-            let block = &to.parents[view.split][first..][..bytes];
-            block.iter().step_by(64).for_each(memory::prefetch);
+            memory::prefetch_all(&to.parents[view.split][first..][..bytes]);
         };
         prefetch_block(&views[0]);
         for (i, (&(_, images), &view)) in found.iter().zip(&views).enumerate() {
