@@ -9,9 +9,11 @@
 
 use super::block::{self, Block, Scratch, TooDeep};
 use super::board::narrow;
-use super::code::{self, Code, NO_EXIT};
+use super::code::{self, Code};
 use super::layout::{self, Layout};
 use super::pawn_graph::PawnGraph;
+use super::push_rows::push_rows;
+pub use super::push_rows::transpose;
 use super::source::{self, ConfigSource};
 use super::store::{Exact, Packing};
 use super::symmetry;
@@ -22,7 +24,7 @@ use crate::rules::walls::WallSet;
 use crate::support::progress::Progress;
 use rayon::prelude::*;
 use std::ops::Range;
-use std::sync::atomic::{AtomicU8, Ordering};
+use std::sync::atomic::AtomicU8;
 
 /// Where the blocks of a pair find the values of their wall moves.
 #[derive(Clone, Copy)]
@@ -235,6 +237,20 @@ fn push_block<P: Packing>(
     let board = block.board;
     let open = open_pairs(board, block.live());
     let mirror = &symmetry::cell_maps(board)[symmetry::MIRROR];
+    let child = |side| Child {
+        codes: &values[layout.index(side, 0, 0)..],
+        stride: layout.index(side, 1, 0) - layout.index(side, 0, 0),
+        skip: 0,
+        transposed: None,
+    };
+    // Player 1's codes go to the parents where Player 2 placed the wall, whose views with
+    // Player 2 to move are turned: transposed once for all of them.
+    let mut columns = [0; MAX_SQUARES * MAX_SQUARES];
+    let one = child(Player::One);
+    let one = Child {
+        transposed: Some(transpose(layout, &one, open[1], &mut columns)),
+        ..one
+    };
     for_each_parent(source, walls, |parent, images| {
         for placer in [Player::One, Player::Two] {
             let mut left = block.left;
@@ -250,10 +266,10 @@ fn push_block<P: Packing>(
                 from: 0,
                 mirror: images.then_some(mirror),
             };
-            let child = Child {
-                codes: &values[layout.index(side, 0, 0)..],
-                stride: layout.index(side, 1, 0) - layout.index(side, 0, 0),
-                skip: 0,
+            let child = if side == Player::One {
+                one
+            } else {
+                child(side)
             };
             push_positions::<P, Exact>(layout, open, to, child);
         }
@@ -314,11 +330,14 @@ pub struct Pushes<'a> {
 /// on `p1` and Player 2's on `p2` is slot `p1 * stride + p2 - skip` of `codes`, in the
 /// child's packing. A stored block in its own view (`skip` the board's width: no Player 2
 /// pawn is on its goal row) and a block's values by `Layout::index` are both of this form.
+/// `transposed`, where given, holds the same codes with Player 2's cell first
+/// (`push_rows::transpose`), for the pushes into turned views.
 #[derive(Clone, Copy)]
 pub struct Child<'a> {
     pub codes: &'a [u8],
     pub stride: usize,
     pub skip: usize,
+    pub transposed: Option<&'a [u8]>,
 }
 
 impl Child<'_> {
@@ -354,74 +373,6 @@ pub fn push_positions<P: Packing, Q: Packing>(
         // through the map followed by the mirror.
         let through: [Square; MAX_SQUARES] = std::array::from_fn(|x| mirror[map[x] as usize]);
         push_rows(layout, open, &to, (&through, turned), &child);
-    }
-}
-
-/// The exact pushes of `push_positions` through one cell map: row `a` of the parent's
-/// stored block holds the positions with pawns on `map[a]` and `map[b]` (Player 1's first
-/// unless `turned`, `layout::cell_map`), for columns `b` from the width on. Each row is
-/// gathered from one row of the child's codes (one column when turned), through column
-/// offsets and live tests found once a call, then lowered slot by slot where the code is
-/// better than the exit kept (exits only go down, so a plain load decides): the atomic
-/// operation only where it lowers. Finding each slot from its cells with a multiply and a
-/// bit test took three fifths of the pushes (`perf`, 5x5 w4 exact in parts, 2026-11-30).
-#[inline(always)]
-fn push_rows(
-    layout: &Layout,
-    [open1, open2]: [u64; 2],
-    to: &Pushes,
-    (map, turned): (&[Square; MAX_SQUARES], bool),
-    child: &Child,
-) {
-    let (len, width) = (layout.open(), layout.width());
-    // A row is a cell of Player 1's pawn; of Player 2's when the view is turned.
-    let (rows, columns) = if turned {
-        (open2, open1)
-    } else {
-        (open1, open2)
-    };
-    // Column `b`'s cell, whether a pawn there is live, and where its code sits from the
-    // row's first (a step of one cell along a child's row, of `stride` down a column).
-    let (mut cell, mut live, mut at) = ([0; MAX_SQUARES], [false; MAX_SQUARES], [0; MAX_SQUARES]);
-    for i in 0..len {
-        let pb = map[width + i];
-        cell[i] = pb;
-        live[i] = columns >> pb & 1 != 0;
-        at[i] = if turned {
-            pb as usize * child.stride
-        } else {
-            pb as usize - child.skip
-        };
-    }
-    let (cell, live, at) = (&cell[..len], &live[..len], &at[..len]);
-    let mut row = [NO_EXIT; MAX_SQUARES];
-    let row = &mut row[..len];
-    let first = to.view.start - to.from;
-    for (a, &pa) in map[..len].iter().enumerate() {
-        if rows >> pa & 1 == 0 {
-            continue;
-        }
-        // The cells stay in range whatever the tests say: `pa` is off its player's goal
-        // row and so is every column's cell (`Layout::cell_map`).
-        let from = if turned {
-            &child.codes[pa as usize - child.skip..]
-        } else {
-            &child.codes[pa as usize * child.stride..]
-        };
-        for i in 0..len {
-            let c = from[at[i]];
-            row[i] = if live[i] & (cell[i] != pa) {
-                c
-            } else {
-                NO_EXIT
-            };
-        }
-        let kept = &to.store[first + a * len..][..len];
-        for (kept, &code) in kept.iter().zip(&*row) {
-            if code < kept.load(Ordering::Relaxed) {
-                kept.fetch_min(code, Ordering::Relaxed);
-            }
-        }
     }
 }
 
@@ -660,7 +611,15 @@ mod tests {
             state
         };
         let mut pushes = 0;
-        for (w, h, n) in [(3, 3, 1), (4, 3, 1), (3, 4, 1), (5, 3, 1)] {
+        // The last two boards have rows of 56 and 54 columns, near the vector path's 64.
+        for (w, h, n) in [
+            (3, 3, 1),
+            (4, 3, 1),
+            (3, 4, 1),
+            (5, 3, 1),
+            (8, 8, 0),
+            (9, 7, 0),
+        ] {
             let board = Board::new(w, h).unwrap();
             let tables = Tables::build(board, n, u64::MAX, &Silent).unwrap();
             let layout = Layout::new(&tables);
@@ -681,13 +640,24 @@ mod tests {
                         codes: &stored,
                         stride: layout.open(),
                         skip: layout.width(),
+                        transposed: None,
                     },
                     Child {
                         codes: &values[layout.index(Player::Two, 0, 0)..],
                         stride: layout.index(Player::One, 1, 0),
                         skip: 0,
+                        transposed: None,
                     },
                 ];
+                let open = open_pairs(board, live);
+                // Each also with its codes transposed, which the turned views read.
+                let mut columns = [[0; MAX_SQUARES * MAX_SQUARES]; 2];
+                let [a, b] = &mut columns;
+                let transposed = [(children[0], a), (children[1], b)].map(|(child, out)| Child {
+                    transposed: Some(transpose(&layout, &child, open[1], out)),
+                    ..child
+                });
+                let children = [children, transposed].concat();
                 for j in 0..layout.splits(k) {
                     let left1 = layout.split_left(k, j)[0];
                     for to_move in [Player::One, Player::Two] {
@@ -705,7 +675,6 @@ mod tests {
                                 from: 0,
                                 mirror: images.then_some(mirror),
                             };
-                            let open = open_pairs(board, live);
                             push_positions::<P, P>(&layout, open, to(atomic(&mut fast)), child);
                             let code = |p1, p2| child.code::<P>(p1, p2);
                             push_one_by_one::<P>(&layout, open, to(atomic(&mut slow)), code);
@@ -724,8 +693,16 @@ mod tests {
 
     const UNDECIDED_CODE: Code = crate::retro::engine::code::UNDECIDED;
 
+    /// Both ways of `push_rows`: the vector one where this CPU has it (said on stderr when
+    /// it does not, so that a run that tested only one way shows it), then the scalar one.
     #[test]
     fn rows_equal_one_by_one() {
+        #[cfg(target_arch = "x86_64")]
+        if !super::super::push_rows::vectors() {
+            eprintln!("rows_equal_one_by_one: no AVX-512 VBMI here, the scalar rows only");
+        }
+        rows_equal_one_by_one_in::<Exact>();
+        super::super::push_rows::SCALAR_ONLY.set(true);
         rows_equal_one_by_one_in::<Exact>();
     }
 }

@@ -50,7 +50,7 @@ use crate::retro::engine::value::RetroStats;
 use crate::retro::format::segments;
 use crate::retro::format::spill::Spill;
 use crate::retro::format::symmetry_cache;
-use crate::rules::geometry::Player;
+use crate::rules::geometry::{MAX_SQUARES, Player};
 use crate::rules::position::MAX_WALLS_PER_PLAYER;
 use crate::support::memory;
 use crate::support::progress::Progress;
@@ -730,6 +730,7 @@ pub(in crate::retro) fn push_stored<P: Packing>(
     let ids: ArrayVec<ConfigId, MAX_WALLS> = found.iter().map(|&(parent, _)| parent).collect();
     layout.prefetch_turned_views(&ids);
     let open = layer::open_pairs(board, source.reach(config, walls));
+    let mut columns = [0; MAX_SQUARES * MAX_SQUARES];
     for (&j, block) in splits.iter().zip(blocks) {
         let left1 = layout.split_left(c, j)[0];
         // A stored configuration's own view: Player 1 to move, neither mirrored nor turned,
@@ -738,6 +739,12 @@ pub(in crate::retro) fn push_stored<P: Packing>(
             codes: block,
             stride: layout.open(),
             skip: layout.width(),
+            transposed: None,
+        };
+        // Each parent's view has Player 2 to move, turned: the block is transposed once.
+        let child = Child {
+            transposed: Some(layer::transpose(layout, &child, open[1], &mut columns)),
+            ..child
         };
         let views: ArrayVec<layout::View, MAX_WALLS> = ids
             .iter()
