@@ -270,7 +270,8 @@ fn a_run_killed_inside_a_layer_goes_on_from_its_last_part_recorded() {
         err.contains("written by an earlier run, whole; going on from there"),
         "{err}"
     );
-    // The parts done before, with their reads of the layer above, left out of the pace.
+    // The parts done before, with their reads of the layer above, left out of the pace
+    // once: counted out twice, the share ends past 100 % (the pace does not cap it).
     assert!(
         err.contains("layer 0 solved: 100.0 % of the analysis"),
         "{err}"
