@@ -13,7 +13,7 @@ use super::code::{self, Code};
 use super::layout::{self, Layout};
 use super::pawn_graph::PawnGraph;
 use super::push_rows::push_rows;
-pub use super::push_rows::transpose;
+pub use super::push_rows::{Child, Pushes, transpose};
 use super::source::{self, ConfigSource};
 use super::store::{Exact, Packing};
 use super::symmetry;
@@ -313,41 +313,6 @@ pub fn open_pairs(board: crate::rules::geometry::Board, [live1, live2]: [u64; 2]
         live1 & !narrow(board.goal(Player::One)),
         live2 & !narrow(board.goal(Player::Two)),
     ]
-}
-
-/// Where the pushes of one block into one parent go: the parent's stored block (`view`)
-/// in `store`, which begins at slot `from` of its split; with `mirror`, the mirror image's
-/// positions too (a parent that is its own mirror image keeps both halves, and the child
-/// is not its own, so its image is another child of the parent).
-pub struct Pushes<'a> {
-    pub store: &'a [AtomicU8],
-    pub view: layout::View,
-    pub from: usize,
-    pub mirror: Option<&'a [Square; crate::rules::geometry::MAX_SQUARES]>,
-}
-
-/// A child's codes as the pushes read them: the code of the position with Player 1's pawn
-/// on `p1` and Player 2's on `p2` is slot `p1 * stride + p2 - skip` of `codes`, in the
-/// child's packing. A stored block in its own view (`skip` the board's width: no Player 2
-/// pawn is on its goal row) and a block's values by `Layout::index` are both of this form.
-/// `transposed`, where given, holds the same codes with Player 2's cell first
-/// (`push_rows::transpose`), for the pushes into turned views.
-#[derive(Clone, Copy)]
-pub struct Child<'a> {
-    pub codes: &'a [u8],
-    pub stride: usize,
-    pub skip: usize,
-    pub transposed: Option<&'a [u8]>,
-}
-
-impl Child<'_> {
-    #[inline(always)]
-    fn code<Q: Packing>(&self, p1: Square, p2: Square) -> Code {
-        Q::read(
-            self.codes,
-            p1 as usize * self.stride + p2 as usize - self.skip,
-        )
-    }
 }
 
 /// Pushes the child's code of each position with its pawns on `open` (`open_pairs`), read

@@ -1,6 +1,7 @@
-//! The exact pushes of one child block into one parent's stored block, a row of the parent
-//! at a time (`push_rows`), with the row gathered and compared by AVX-512 where the CPU has
-//! it (`vbmi`) and a lane at a time elsewhere (`scalar`). `layer::push_one_by_one`, which
+//! The pushes of one child block into one parent's stored block: where they go (`Pushes`),
+//! what they read (`Child`, `transpose`), and the exact pushes a row of the parent at a
+//! time (`push_rows`), with the row gathered and compared by AVX-512 where the CPU has it
+//! (`vbmi`) and a lane at a time elsewhere (`scalar`). `layer::push_one_by_one`, which
 //! finds each slot from its cells, is the twin of both in the tests.
 //!
 //! Why the vector path: in the pass of 7x5 w5 in parts, `push_stored` was 83 % of a part,
@@ -8,12 +9,47 @@
 //! 2026-11-30). A row of the child's codes is at most 64 bytes (a board has at most 64
 //! cells), so one permutation of one load gathers a whole row that is not turned.
 
-use super::code::NO_EXIT;
-use super::layer::{Child, Pushes};
-use super::layout::Layout;
+use super::code::{Code, NO_EXIT};
+use super::layout::{self, Layout};
+use super::store::Packing;
 use crate::rules::bitboard::bits;
 use crate::rules::geometry::{MAX_SQUARES, Square};
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicU8, Ordering};
+
+/// Where the pushes of one block into one parent go: the parent's stored block (`view`)
+/// in `store`, which begins at slot `from` of its split; with `mirror`, the mirror image's
+/// positions too (a parent that is its own mirror image keeps both halves, and the child
+/// is not its own, so its image is another child of the parent).
+pub struct Pushes<'a> {
+    pub store: &'a [AtomicU8],
+    pub view: layout::View,
+    pub from: usize,
+    pub mirror: Option<&'a [Square; crate::rules::geometry::MAX_SQUARES]>,
+}
+
+/// A child's codes as the pushes read them: the code of the position with Player 1's pawn
+/// on `p1` and Player 2's on `p2` is slot `p1 * stride + p2 - skip` of `codes`, in the
+/// child's packing. A stored block in its own view (`skip` the board's width: no Player 2
+/// pawn is on its goal row) and a block's values by `Layout::index` are both of this form.
+/// `transposed`, where given, holds the same codes with Player 2's cell first
+/// (`push_rows::transpose`), for the pushes into turned views.
+#[derive(Clone, Copy)]
+pub struct Child<'a> {
+    pub codes: &'a [u8],
+    pub stride: usize,
+    pub skip: usize,
+    pub transposed: Option<&'a [u8]>,
+}
+
+impl Child<'_> {
+    #[inline(always)]
+    pub(super) fn code<Q: Packing>(&self, p1: Square, p2: Square) -> Code {
+        Q::read(
+            self.codes,
+            p1 as usize * self.stride + p2 as usize - self.skip,
+        )
+    }
+}
 
 /// Row `a` of the parent's stored block holds the positions with pawns on `map[a]` and
 /// `map[b]` (Player 1's first unless `turned`, `layout::cell_map`), for columns `b` from the
@@ -191,9 +227,9 @@ fn scalar(columns: &Columns, rows: u64, map: &[Square; MAX_SQUARES], to: &Pushes
 /// instruction; only the lanes that lower are stored, each with its atomic operation.
 #[cfg(target_arch = "x86_64")]
 mod vbmi {
+    use super::{Child, Pushes};
     use super::{Columns, kept_row, row_codes};
     use crate::retro::engine::code::NO_EXIT;
-    use crate::retro::engine::layer::{Child, Pushes};
     use crate::rules::bitboard::bits;
     use crate::rules::geometry::{MAX_SQUARES, Square};
     use std::arch::x86_64::*;
