@@ -111,10 +111,10 @@ pub(super) fn vectors() -> bool {
     vbmi::available()
 }
 
-/// `child`'s codes with Player 2's cell first, into `out`: slot `p2 * open + p1` holds the
-/// code of the position with Player 1's pawn on `p1` and Player 2's on `p2`, for each `p2`
-/// of `rows` and each `p1` off Player 1's goal row (`open` is `Layout::open`; slots of
-/// other rows are left as they were). A push into a turned view reads its rows down the
+/// `child`'s codes (exact: a byte each) with Player 2's cell first, into `out`: slot
+/// `p2 * open + p1` holds the code of the position with Player 1's pawn on `p1` and Player
+/// 2's on `p2`, for each `p2` of `rows` and each `p1` off Player 1's goal row (`open` is
+/// `Layout::open`; slots of other rows are left as they were). A push into a turned view reads its rows down the
 /// child's columns, a stride apart; through this, along a row, as a push that is not
 /// turned does (one vector load): the child is transposed once and read by each parent.
 pub fn transpose<'b>(

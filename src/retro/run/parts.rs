@@ -741,9 +741,11 @@ pub(in crate::retro) fn push_stored<P: Packing>(
             skip: layout.width(),
             transposed: None,
         };
-        // Each parent's view has Player 2 to move, turned: the block is transposed once.
+        // Each parent's view has Player 2 to move, turned: exact codes (a byte each, the
+        // ones pushed a row at a time) are transposed once for all the parents.
         let child = Child {
-            transposed: Some(layer::transpose(layout, &child, open[1], &mut columns)),
+            transposed: (P::PER_BYTE == 1)
+                .then(|| layer::transpose(layout, &child, open[1], &mut columns)),
             ..child
         };
         let views: ArrayVec<layout::View, MAX_WALLS> = ids
