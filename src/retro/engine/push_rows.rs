@@ -458,7 +458,8 @@ mod tests {
     /// store's ends, lose no byte that another thread lowers in the same word at the same
     /// time: each thread owns the bytes of its residue mod 4, lowers them a step at a time
     /// through rows that cover every thread's bytes, and finds after each push that its
-    /// bytes in the row hold what it pushed.
+    /// bytes in the row hold what it pushed. A store a round, so that no thread waits for
+    /// another past the start (one that panicked would leave the others waiting).
     #[test]
     fn words_lower_from_many_threads() {
         if !vbmi::available() {
@@ -466,27 +467,25 @@ mod tests {
             return;
         }
         const THREADS: usize = 4;
-        // Small, so that the threads meet on its words often.
-        let store: Vec<AtomicU8> = (0..75).map(|_| AtomicU8::new(0xFF)).collect();
+        // Small, so that the threads meet on their words often.
+        let stores: Vec<Vec<AtomicU8>> = (0..100)
+            .map(|_| (0..75).map(|_| AtomicU8::new(0xFF)).collect())
+            .collect();
         let start = std::sync::Barrier::new(THREADS);
         let lost_bytes = std::sync::atomic::AtomicUsize::new(0);
         std::thread::scope(|scope| {
             for t in 0..THREADS {
-                let (store, start, lost_bytes) = (&store, &start, &lost_bytes);
+                let (stores, start, lost_bytes) = (&stores, &start, &lost_bytes);
                 scope.spawn(move || {
-                    let mut state = 0x9E37_79B9_7F4A_7C15u64 * (t as u64 + 1);
+                    start.wait();
+                    let mut state = 0x9E37_79B9_7F4A_7C15u64.wrapping_mul(t as u64 + 1);
                     let mut next = move || {
                         state ^= state << 13;
                         state ^= state >> 7;
                         state ^= state << 17;
                         state
                     };
-                    for _ in 0..100 {
-                        start.wait();
-                        if t == 0 {
-                            store.iter().for_each(|b| b.store(0xFF, Ordering::Relaxed));
-                        }
-                        start.wait();
+                    for store in stores {
                         for code in (0..=254u8).rev() {
                             let len = 1 + next() as usize % 63;
                             let first = next() as usize % (store.len() - len + 1);
@@ -494,7 +493,6 @@ mod tests {
                             let lanes = own.clone().fold(0u64, |m, i| m | 1 << i);
                             let kept = &store[first..][..len];
                             vbmi::lower_row(store, kept, &vec![code; len], lanes);
-                            // (A panic here would leave the others at the barrier.)
                             let lost = own.filter(|&i| kept[i].load(Ordering::Relaxed) > code);
                             lost_bytes.fetch_add(lost.count(), Ordering::Relaxed);
                         }
