@@ -114,9 +114,10 @@ pub(super) fn vectors() -> bool {
 /// `child`'s codes (exact: a byte each) with Player 2's cell first, into `out`: slot
 /// `p2 * open + p1` holds the code of the position with Player 1's pawn on `p1` and Player
 /// 2's on `p2`, for each `p2` of `rows` and each `p1` off Player 1's goal row (`open` is
-/// `Layout::open`; slots of other rows are left as they were). A push into a turned view reads its rows down the
-/// child's columns, a stride apart; through this, along a row, as a push that is not
-/// turned does (one vector load): the child is transposed once and read by each parent.
+/// `Layout::open`; slots of other rows are left as they were). A push into a turned view
+/// reads its rows down the child's columns, a stride apart; through this, along a row, as
+/// a push that is not turned does (one vector load): the child is transposed once and read
+/// by each parent.
 pub fn transpose<'b>(
     layout: &Layout,
     child: &Child,
@@ -178,7 +179,7 @@ impl Columns {
 
 /// The kept exits of row `a` of the parent's stored block.
 #[inline(always)]
-fn kept_row<'a>(to: &Pushes<'a>, len: usize, a: usize) -> &'a [std::sync::atomic::AtomicU8] {
+fn kept_row<'a>(to: &Pushes<'a>, len: usize, a: usize) -> &'a [AtomicU8] {
     &to.store[to.view.start - to.from + a * len..][..len]
 }
 
@@ -224,7 +225,8 @@ fn scalar(columns: &Columns, rows: u64, map: &[Square; MAX_SQUARES], to: &Pushes
 
 /// `push_rows` for rows that are not turned, by AVX-512 VBMI: the row's codes in one
 /// masked load, gathered by one byte permutation, compared with the kept exits in one
-/// instruction; only the lanes that lower are stored, each with its atomic operation.
+/// instruction; the words holding lanes that lower are lowered a compare-and-swap each
+/// (`lower_words`).
 #[cfg(target_arch = "x86_64")]
 mod vbmi {
     use super::{Child, Pushes};
