@@ -47,7 +47,7 @@ impl Spill {
             k,
             layout.splits(k),
             |j| saved::split_file_name(k, j, Codec::NEW),
-            |file| SegmentWriter::new(file, &lengths, Codec::NEW),
+            |file| SegmentWriter::new(file, &lengths, Codec::NEW).with_effort(self.effort),
         )?;
         Ok((writer, 0, RetroStats::default()))
     }
@@ -114,7 +114,8 @@ impl Spill {
                         hashed,
                         (&lengths[written..], Codec::of(&f.file)),
                         so_far,
-                    ),
+                    )
+                    .with_effort(self.effort),
                 ))
             })
             .collect::<Result<_>>()?;
@@ -188,7 +189,10 @@ impl Spill {
             k,
             layout.splits(k),
             |j| share_file_name(k, j, rank),
-            |file| SegmentWriter::share(file, &lengths[segments.clone()], Codec::NEW),
+            |file| {
+                SegmentWriter::share(file, &lengths[segments.clone()], Codec::NEW)
+                    .with_effort(self.effort)
+            },
         )
     }
 }

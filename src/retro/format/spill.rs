@@ -22,6 +22,7 @@
 //! read back are deleted once the layer below them is written, marked `discarded` in
 //! `progress.json` first; the directory then stays a record of a run, never a table.
 
+use super::codec::Effort;
 use super::saved::{self, SplitFile};
 use super::saved_dir;
 use crate::error::{Clash, Error, Occupied, Result, count};
@@ -54,8 +55,10 @@ pub struct Spill {
     _taken: Option<DirLock>,
     /// Whether the layers read back only are kept on disk (`Target::bound_only`), from
     /// `keep_only`'s on: the others are deleted once the layer below them is written.
-    bound_only: bool,
+    pub(super) bound_only: bool,
     discard_from: Option<usize>,
+    /// How hard the layer being written is compressed (`check_room` chooses).
+    pub(in crate::retro) effort: Effort,
 }
 
 impl Spill {
@@ -103,6 +106,7 @@ impl Spill {
             _taken: None,
             bound_only: false,
             discard_from: None,
+            effort: Effort::Fast,
         };
         let Some(found) = saved_dir::contents(dir)? else {
             std::fs::create_dir_all(dir).map_err(|e| saved::io(dir, "create", e))?;

@@ -125,7 +125,11 @@ pub fn solve_layers<P: Packing>(
     progress.advance(slots(written_from..layout.layers()));
     let mut done = Vec::new();
     for k in (0..written_from).rev() {
-        spill.check_room(k, slots(k..k + 1) / P::PER_BYTE as u64)?;
+        let per_byte = P::PER_BYTE as u64;
+        let before = spill.effort;
+        if spill.check_room(k, slots(k..k + 1) / per_byte, slots(0..k + 1) / per_byte)? != before {
+            progress.message(&parts::small_files(k));
+        }
         progress.message(&format!(
             "layer {k}: {} stored positions to solve across {}",
             slots(k..k + 1),
