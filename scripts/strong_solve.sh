@@ -15,6 +15,10 @@
 #                                                     analysis of 4 walls per player, run
 #                                                     after the cell's through DIR/5x7-w4-exact
 #                                                     (`solve --fewer-walls --fewer-scratch`)
+#   MAX_SECONDS=120 scripts/strong_solve.sh DIR     bound the compact analysis's search for
+#                                                     the length (`--max-seconds`), for a
+#                                                     cell whose length is known and whose
+#                                                     table is wanted (to verify it)
 #   NICE=19 scripts/strong_solve.sh DIR              yield the cores to other work
 #                                                     (scripts/yield_cores.sh says why
 #                                                     `nice` alone is not enough)
@@ -44,7 +48,8 @@ for cell in ${CELL:-7x5:5}; do
   status=0
   "${timer[@]}" target/release/quoridor-solver solve "$board" --walls "$walls" --method retro \
     ${MEMORY:+--memory "$MEMORY"} --precision "$precision" --scratch "$dir/${board}-w${walls}" \
-    "${checkpoint[@]}" "${bound[@]}" --stats --json -v >"$log.json" 2>"$log.err" || status=$?
+    "${checkpoint[@]}" "${bound[@]}" ${MAX_SECONDS:+--max-seconds "$MAX_SECONDS"} \
+    --stats --json -v >"$log.json" 2>"$log.err" || status=$?
   tail -n 3 "$log.err"
   # Stopped by a signal (130: SIGINT, 143: SIGTERM): the cells after it wait for the next run.
   if [ "$status" -ge 128 ]; then exit "$status"; fi
