@@ -16,6 +16,9 @@
 #   MAX_SECONDS=600 ...                                  stop the search after this long
 #                                                        (its table saved as at a SIGINT)
 #   CELLS="7x5:7 7x5:8" ...                              several cells, one after the other
+#   TT=8G ...                                            the search's table (`--tt`; it grows to
+#                                                        this from a smaller checkpoint once
+#                                                        half full)
 #   WINNER=1 ...                                         search Player 1's wins only
 #                                                        (`solve --winner`: a guess that
 #                                                        spares Player 2's iterations)
@@ -45,7 +48,8 @@ for cell in $cells; do
     "${timer[@]}" target/release/quoridor-solver solve "$board" --walls "$walls" --method search \
       --fewer-walls "$fewer" --precision exact --scratch "$bound" --bound-layers-only \
       ${MEMORY:+--memory "$MEMORY"} --checkpoint "$dir/${board}-w${walls}-bounded.checkpoint" \
-      ${MAX_SECONDS:+--max-seconds "$MAX_SECONDS"} ${WINNER:+--winner "$WINNER"} --json -v >"$log.json"
+      ${MAX_SECONDS:+--max-seconds "$MAX_SECONDS"} ${WINNER:+--winner "$WINNER"} \
+      ${TT:+--tt "$TT"} --json -v >"$log.json"
   } 2>"$log.err" || status=$?
   tail -n 3 "$log.err"
   # A cell that failed or was stopped (130: SIGINT) leaves the cells after it to the next run.
