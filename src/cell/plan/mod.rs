@@ -316,24 +316,20 @@ mod tests {
             in_parts_seconds(&e, Precision::Compact, gib * GIB).unwrap()
         };
         assert!(at(5, 11, 3, 8) > at(5, 11, 3, 14) && at(5, 11, 3, 14) > at(5, 11, 3, 21));
-        // Layers as they were timed at 20G (results/strong/logs): 6x5 with 10 walls, whose
-        // layers 12, 11 and 7 held the layer above (2026-11-28, 5745663 to 474edb7), and
-        // the first of the three parts of 5x7 with 5 walls' layer 8, which passed over
-        // layer 9 (2026-11-29, 2da1ecf), the three taken as even.
+        // Layers as they were timed at 20G: 6x5 with 7 walls on 2026-11-30 (64a73aa,
+        // results/strong/logs/6x5-w7-compact-64a73aa-20261130T1353.err), each holding the
+        // layer above. (The passes over a layer above not held were fitted to 5x7 with 5
+        // walls on 2da1ecf and not timed since: no assertion holds them.)
         let layer = |w, h, n, k: usize| {
             let e = CellEstimate::new(Board::new(w, h).unwrap(), n);
             let layers = in_parts_layers(&e, Precision::Compact, 20 * GIB).unwrap();
             layers.iter().find(|l| l.layer == k).unwrap().seconds
         };
         let near = |planned: f64, taken: f64| (planned / taken - 1.0).abs() < 0.1;
-        for (k, taken) in [(12, 248.0), (11, 508.0), (7, 180.0)] {
-            assert!(near(layer(6, 5, 10, k), taken), "6x5 w10 layer {k}");
+        for (k, taken) in [(11, 102.7), (10, 163.7), (9, 178.3), (8, 148.4), (7, 84.2)] {
+            let planned = layer(6, 5, 7, k);
+            assert!(near(planned, taken), "6x5 w7 layer {k}: {planned:.1} s");
         }
-        assert!(
-            near(layer(5, 7, 5, 8), 3.0 * 1087.0),
-            "{}",
-            layer(5, 7, 5, 8)
-        );
         let e = CellEstimate::new(Board::new(5, 11).unwrap(), 3);
         assert!(in_parts_seconds(&e, Precision::Compact, 64 << 20).is_none());
     }

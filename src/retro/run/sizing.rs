@@ -30,12 +30,15 @@ struct Rates {
 /// last layer 794 s on 7baae09 (these rates 760 s); 4x7 w4 at 200M, layers 8 to 5: 2.2,
 /// 12.7, 11.1, 4.6 s, these rates 2.3, 10.9, 9.3, 3.3 s. The rates before (own 250e6,
 /// pass 1.3e9, last 600e6) planned 692 s for a part of 7x5's layer 9.
-/// Compact: fitted to the layers of 6x5 with 10 walls at 20G (binaries of 2026-11-28,
-/// 5745663 to 474edb7; within 2 % on layers 12, 11, 7, 6 and 5, held; within 4 % on 10,
-/// 9 and 8, pushed) and the first of layer 8's 3 parts of 5x7 with 5 walls (2da1ecf: a pass
-/// over 5.79e11 positions at 913e6/s); a test holds them to those runs. Not refitted since
-/// the passes got faster: they err long now (4x7 w4 at 200M, 8accd9c: layers 7 and 6
-/// planned at 71 and 51 s took 15.4 and 9.7 s), until a large compact cell is timed again.
+/// Compact: `own` and `read` refitted 2026-11-30 to 6x5 with 7 walls at 20G
+/// (64a73aa, every layer holding the one above: layers 11 to 5 within 9 %, layer 12 took
+/// 73 s against 45; the whole analysis 805 s, 814 s at these rates, 1,523 s at the rates of
+/// 2026-11-28, own 283e6 and read 4.6e9, fitted to 6x5 w10 on 5745663 to 474edb7; `last`
+/// kept: its layer 14 took 1.7 s for 8.8e8 positions). `pass`
+/// is still the first of layer 8's 3 parts of 5x7 with 5 walls (2da1ecf: a pass over
+/// 5.79e11 positions at 913e6/s): it errs long since the passes got faster (4x7 w4 at 200M,
+/// 8accd9c: layers 7 and 6 planned at 71 and 51 s took 15.4 and 9.7 s), until a large
+/// compact cell in pushed parts is timed again. A test holds `own` and `read` to 6x5 w7.
 /// Holding the layer above costs a read; a pass of every part over it costs far more (the
 /// parents' indices read at random, `parts::InPart`).
 fn rates(precision: Precision) -> Rates {
@@ -47,9 +50,9 @@ fn rates(precision: Precision) -> Rates {
             pass: 4.0e9,
         },
         Precision::Compact => Rates {
-            own: 283e6,
+            own: 535e6,
             last: 497e6,
-            read: 4.6e9,
+            read: 12.8e9,
             pass: 913e6,
         },
     }
