@@ -240,7 +240,7 @@ fn run_in_parts<'t, P: Packing>(
 /// What a run says when it starts compressing its layers harder (`Spill::check_room`).
 pub(super) fn small_files(k: usize) -> String {
     format!(
-        "from layer {k} on, the layers are compressed at zstd's level 9, not 1 (about 0.7 \
+        "from layer {k} on, the layers are compressed at zstd's level 9, not 1 (about 0.8 \
          times the bytes, 5 times the seconds to write): the disk may not hold the layers \
          left at level 1"
     )
