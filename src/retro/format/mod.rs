@@ -6,7 +6,7 @@
 //! (`shares.rs`), and a table too large to load read for the positions asked
 //! (`sampled.rs`). Depends on `engine/` only: nothing here runs the analysis.
 
-pub(in crate::retro) mod codec;
+pub(super) mod codec;
 pub(super) mod hashed;
 pub(super) mod layer_writer;
 pub(super) mod record;

@@ -4,6 +4,7 @@
 use super::codec::Effort;
 use super::spill::Spill;
 use crate::error::{Error, Result};
+use crate::support::progress::Progress;
 
 /// The bytes on disk a byte of values of the first layer written is taken to need, with
 /// no layer yet to measure: about 1.5 to 2 times the worst measured (6 to 8 times smaller
@@ -41,21 +42,24 @@ impl Spill {
     /// bytes of values of the layers still to write (this one included; only this one
     /// where the layers above are deleted once used), else `Small` (`Effort`), and
     /// `Small` from then on. The refusal says which estimate it used.
-    pub fn check_room(&mut self, k: usize, raw: u64, rest: u64) -> Result<Effort> {
+    pub fn check_room(
+        &mut self,
+        k: usize,
+        (raw, rest): (u64, u64),
+        progress: &dyn Progress,
+    ) -> Result<()> {
         // The ratio as if written `Fast`: the layer above was written with `self.effort`
         // if this run wrote it (an earlier run's, taken as `Fast`, are what they are).
         let measured = self.ratio(k + 1).map(|r| r / self.effort.size_factor());
         let rest = if self.bound_only { raw } else { rest };
         let free = self.free_bytes();
-        let mut room = Room::new(measured, raw, rest, free);
-        if self.effort == Effort::Small && room.effort == Effort::Fast {
-            // Once short, the disk stays short (the layers left compress worse than the
-            // ones written, having fewer walls): no going back to `Fast`.
-            room = Room {
-                effort: Effort::Small,
-                needed: room.needed_small,
-                ..room
-            };
+        let room = Room::new(measured, (raw, rest), free, self.effort);
+        if room.effort != self.effort {
+            progress.message(&format!(
+                "from layer {k} on, the layers are compressed at zstd's level 9, not 1 (about \
+                 0.8 times the bytes, 5 times the seconds to write): the disk may not hold \
+                 the layers left at level 1"
+            ));
         }
         self.effort = room.effort;
         match free {
@@ -71,7 +75,7 @@ impl Spill {
                 needed: room.needed,
                 free,
             }),
-            _ => Ok(self.effort),
+            _ => Ok(()),
         }
     }
 }
@@ -81,8 +85,6 @@ struct Room {
     effort: Effort,
     /// The bytes the layer is taken to need, compressed with `effort`.
     needed: u64,
-    /// The bytes it is taken to need compressed `Small`.
-    needed_small: u64,
     /// How the ratio was estimated, for a refusal.
     how: String,
 }
@@ -90,8 +92,16 @@ struct Room {
 impl Room {
     /// A layer of `raw` bytes of values, the layer above having taken `measured` bytes on
     /// disk a byte of values at `Fast` (if it is written), `rest` bytes of values left to
-    /// write with it, `free` bytes free on the disk if the system tells.
-    fn new(measured: Option<f64>, raw: u64, rest: u64, free: Option<u64>) -> Room {
+    /// write with it, `free` bytes free on the disk if the system tells, the layers before
+    /// it written with `before`: once short, the disk stays short (the layers left
+    /// compress worse than the ones written, having fewer walls), so no going back to
+    /// `Fast`.
+    fn new(
+        measured: Option<f64>,
+        (raw, rest): (u64, u64),
+        free: Option<u64>,
+        before: Effort,
+    ) -> Room {
         let (ratio, how) = match measured {
             Some(r) => (
                 (r * 1.5).min(1.0),
@@ -106,13 +116,13 @@ impl Room {
             |effort: Effort| (raw as f64 * ratio * effort.size_factor()) as u64 + ROOM_SLACK_BYTES;
         let rest_needed = (rest as f64 * ratio) as u64;
         let effort = match free {
+            _ if before == Effort::Small => Effort::Small,
             Some(free) if free < needed(Effort::Fast).max(rest_needed) => Effort::Small,
             _ => Effort::Fast,
         };
         Room {
             effort,
             needed: needed(effort),
-            needed_small: needed(Effort::Small),
             how,
         }
     }
@@ -127,7 +137,7 @@ mod tests {
         const G: u64 = 1 << 30;
         // A layer of 10 GiB of values at the 10 % the layer above took: 1.5 GiB with the
         // slack, 1.2 GiB at level 9; the layers left, 40 GiB of values: 6 GiB.
-        let room = |free| Room::new(Some(0.10), 10 * G, 40 * G, free);
+        let room = |free| Room::new(Some(0.10), (10 * G, 40 * G), free, Effort::Fast);
         assert_eq!(room(None).effort, Effort::Fast, "the disk's room unknown");
         assert_eq!(room(Some(7 * G)).effort, Effort::Fast);
         // The layer fits, the layers left may not.
@@ -138,11 +148,14 @@ mod tests {
         // Not even this layer at level 1.
         assert_eq!(room(Some(G + G / 4)).effort, Effort::Small);
         // No layer measured: a quarter.
-        let first = Room::new(None, 8 * G, 12 * G, Some(3 * G));
+        let first = Room::new(None, (8 * G, 12 * G), Some(3 * G), Effort::Fast);
         assert_eq!(
             (first.effort, first.needed),
             (Effort::Fast, 2 * G + ROOM_SLACK_BYTES)
         );
-        assert_eq!(Room::new(None, 8 * G, 8 * G, Some(G)).effort, Effort::Small);
+        assert_eq!(
+            Room::new(None, (8 * G, 8 * G), Some(G), Effort::Fast).effort,
+            Effort::Small
+        );
     }
 }

@@ -58,7 +58,7 @@ pub struct Spill {
     pub(super) bound_only: bool,
     discard_from: Option<usize>,
     /// How hard the layer being written is compressed (`check_room` chooses).
-    pub(in crate::retro) effort: Effort,
+    pub(super) effort: Effort,
 }
 
 impl Spill {

@@ -126,10 +126,8 @@ pub fn solve_layers<P: Packing>(
     let mut done = Vec::new();
     for k in (0..written_from).rev() {
         let per_byte = P::PER_BYTE as u64;
-        let before = spill.effort;
-        if spill.check_room(k, slots(k..k + 1) / per_byte, slots(0..k + 1) / per_byte)? != before {
-            progress.message(&parts::small_files(k));
-        }
+        let values = (slots(k..k + 1) / per_byte, slots(0..k + 1) / per_byte);
+        spill.check_room(k, values, progress)?;
         progress.message(&format!(
             "layer {k}: {} stored positions to solve across {}",
             slots(k..k + 1),

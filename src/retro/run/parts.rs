@@ -207,10 +207,7 @@ fn run_in_parts<'t, P: Packing>(
                 .max()
                 .unwrap_or(0),
         );
-        let before = spill.effort;
-        if spill.check_room(k, raw(k..k + 1), raw(0..k + 1))? != before {
-            progress.message(&small_files(k));
-        }
+        spill.check_room(k, (raw(k..k + 1), raw(0..k + 1)), progress)?;
         match (held, parts.len()) {
             (0, 1) => {}
             (0, n) => progress.message(&format!("layer {k}: {n} parts")),
@@ -235,15 +232,6 @@ fn run_in_parts<'t, P: Packing>(
     let streaming = (sizing::STREAM_PIECES * sizing::piece_bytes(part_bytes)) as usize;
     let working = (largest + streaming) as u64;
     read_back::<P>(configs, layout, spill, (precision, kept), stats, working)
-}
-
-/// What a run says when it starts compressing its layers harder (`Spill::check_room`).
-pub(super) fn small_files(k: usize) -> String {
-    format!(
-        "from layer {k} on, the layers are compressed at zstd's level 9, not 1 (about 0.8 \
-         times the bytes, 5 times the seconds to write): the disk may not hold the layers \
-         left at level 1"
-    )
 }
 
 /// What layer `k` in parts of at most `part_bytes` reads of the layer above (in slots),
