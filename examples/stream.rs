@@ -2,7 +2,11 @@
 //! its memory moves in streams (the four kernels of STREAM: copy, scale, add, triad), and how
 //! many random one-byte reads a second it answers from an array far larger than its caches
 //! (what the analysis does when it looks up a child's value). Each with one thread and with
-//! every thread; the best of several passes, as STREAM reports.
+//! every thread; the best of several passes, as STREAM reports. Then the first write to
+//! memory just allocated (`first`), on 4 KiB pages and on 2 MiB pages (advised): what a new
+//! transposition table or layer store costs before it holds anything, reported for every
+//! pass (not the best: a pass that finds memory the kernel or the host has just freed is
+//! faster, and a new process seldom does).
 //!
 //!   cargo run --release --example stream [MiB per array, default 1024]
 //!
@@ -51,6 +55,31 @@ fn main() {
         a.fill(1);
         b.fill(2);
     }
+    drop((a, b, c));
+    for huge in [false, true] {
+        let seconds: Vec<String> = (0..PASSES)
+            .map(|_| format!("{:.2}", n as f64 * 8.0 / first_write(n, huge) / 1e9))
+            .collect();
+        println!(
+            "first  {threads} thread(s), {} pages: {} GB/s (each pass)",
+            if huge { "2 MiB" } else { "4 KiB" },
+            seconds.join(", ")
+        );
+    }
+}
+
+/// Seconds to allocate `n` words and write each once with every thread (as
+/// `TranspositionTable::new` and `memory::huge_vec` fill), on 2 MiB pages if `huge`.
+fn first_write(n: usize, huge: bool) -> f64 {
+    let started = Instant::now();
+    let mut v: Vec<u64> = Vec::with_capacity(n);
+    if huge {
+        quoridor_solver::support::memory::advise_huge_pages(&mut v);
+    }
+    v.par_extend((0..n).into_par_iter().map(|i| i as u64));
+    let seconds = started.elapsed().as_secs_f64();
+    assert_eq!(v[n - 1], (n - 1) as u64, "first write");
+    seconds
 }
 
 fn best(mut pass: impl FnMut()) -> f64 {

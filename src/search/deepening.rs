@@ -18,8 +18,8 @@ use std::time::Instant;
 /// Plies left from which a node's moves are searched in parallel (when `parallel`).
 const SPLIT_DEPTH: u8 = 11;
 
-/// The transposition table's first size; once crowded, it grows to its full size between
-/// iterations (while it grows, both sizes are held).
+/// The transposition table's first size; once crowded, it doubles in place between
+/// iterations, up to its full size.
 pub const INITIAL_TT_BYTES: u64 = 64 << 20;
 
 /// Tries of one iteration over an emptied store (`solve_forgetting`) before a search with
@@ -161,8 +161,9 @@ impl<'a, T: ConfigTables> Prover<'a, T> {
                 oracle: limits.oracle,
                 proving: limits.oracle.filter(|o| o.proves()),
                 tt: tt.unwrap_or_else(|| {
-                    TranspositionTable::new(
+                    TranspositionTable::with_room(
                         tt_bytes.min(INITIAL_TT_BYTES),
+                        tt_bytes,
                         tt::dominance_holds(tables.board()),
                     )
                 }),
@@ -274,11 +275,12 @@ impl<'a, T: ConfigTables> Prover<'a, T> {
         let so_far = |prover: &Self| prover.nodes() - nodes_before + resume.nodes;
         for depth in 1..=max_depth {
             if self.shared.tt.crowded() && self.shared.tt.bytes() * 2 <= self.tt_bytes {
-                // Straight to the full size: a cell that fills the first table goes on to
-                // need far more (measured on 5x5 with 5 walls: 13.6 s against 14.4-15.3 s
-                // when doubling, which copies the table four times and loses entries
-                // meanwhile).
-                self.shared.tt = self.shared.tt.grown(self.tt_bytes);
+                // Doubled in place, so a table is only as large as its search has needed:
+                // on this machine the first write to new memory costs more than a search
+                // of a few seconds gains from a larger table (docs/PERFORMANCE.md, "The
+                // table grown in place").
+                let bytes = self.shared.tt.bytes() * 2;
+                self.shared.tt.grow(bytes);
             }
             let attacker = attacker_at(position, depth);
             if winner.is_some_and(|w| w != attacker) || result.no_win.settles(attacker, depth) {

@@ -74,6 +74,12 @@ const EMPTY_DATA: u64 = (NO_WIN as u64 | (NO_MOVE as u64) << 16) * (1 | 1 << 32)
 
 const WAYS: usize = 4;
 
+/// The buckets of a table of at most `bytes` bytes: a power of two, at least one.
+fn buckets_within(bytes: u64) -> usize {
+    let buckets = (bytes / (TranspositionTable::ENTRY_BYTES * WAYS as u64)).max(1);
+    1usize << (63 - buckets.leading_zeros())
+}
+
 /// `2 * WAYS` words: (key ^ data, data) pairs, aligned to a cache line so that a probe
 /// touches one line (a plain `Vec<AtomicU64>` from the allocator is only 16-byte aligned,
 /// which split most buckets over two lines).
@@ -101,59 +107,91 @@ impl TranspositionTable {
     /// A table of at most `bytes` bytes (rounded down to a power of two of buckets, at least one).
     /// `with_dominance`: whether wall-stock dominance holds (boards of 3 or more rows).
     pub fn new(bytes: u64, with_dominance: bool) -> TranspositionTable {
-        let buckets = (bytes / (Self::ENTRY_BYTES * WAYS as u64)).max(1);
-        let buckets = 1usize << (63 - buckets.leading_zeros());
-        // Written by all threads at once: every page is touched by one write, and a large
-        // table is ready in a fraction of the time one thread would take.
-        let mut table = Vec::with_capacity(buckets);
-        crate::support::memory::advise_huge_pages(&mut table);
-        table.par_extend(
-            (0..buckets)
+        TranspositionTable::with_room(bytes, bytes, with_dominance)
+    }
+
+    /// `new(bytes)`, with its addresses reserved for growing in place up to `room` bytes
+    /// (`grow`): reserved, not written, so the room costs no memory until it is used.
+    pub fn with_room(bytes: u64, room: u64, with_dominance: bool) -> TranspositionTable {
+        let mut table = TranspositionTable {
+            buckets: Vec::with_capacity(buckets_within(room.max(bytes))),
+            mask: 0,
+            with_dominance,
+            claimed: Tally::new(0),
+        };
+        crate::support::memory::advise_huge_pages(&mut table.buckets);
+        table.extend_to(buckets_within(bytes));
+        table
+    }
+
+    /// Adds empty buckets up to `buckets` in all (a power of two). Written by all threads
+    /// at once: every page is touched by one write, and on this machine the first write to
+    /// a page is most of a new table's cost (docs/PERFORMANCE.md, "The first write").
+    fn extend_to(&mut self, buckets: usize) {
+        let len = self.buckets.len();
+        if buckets > self.buckets.capacity() {
+            // Past the reserved room: the vector moves (both held meanwhile).
+            self.buckets.reserve_exact(buckets - len);
+            crate::support::memory::advise_huge_pages(&mut self.buckets);
+        }
+        self.buckets.par_extend(
+            (len..buckets)
                 .into_par_iter()
                 .map(|_| Bucket(Default::default())),
         );
-        TranspositionTable {
-            buckets: table,
-            mask: buckets - 1,
-            with_dominance,
-            claimed: Tally::new(0),
-        }
+        self.mask = buckets - 1;
     }
 
-    /// Whether more than half the entries have been claimed since the table was made (as
-    /// far as the searches have reported their claims: `add_claimed`).
+    /// Whether more than three quarters of the entries have been claimed since the table
+    /// was made or grown (as far as the searches have reported their claims: `add_claimed`).
     pub fn crowded(&self) -> bool {
-        self.claimed.get() * 2 > (self.buckets.len() * WAYS) as u64
+        self.claimed.get() * 4 > (self.buckets.len() * WAYS * 3) as u64
     }
 
-    /// A table of at most `bytes` bytes (at least this one's size) holding every entry of
-    /// this one. The solver starts with a small table, so that a small cell does not pay for
-    /// a large one, and grows it between iterations once it is crowded.
-    pub fn grown(&self, bytes: u64) -> TranspositionTable {
-        let bigger = TranspositionTable::new(bytes.max(self.bytes()), self.with_dominance);
-        // A larger power of two adds bits above a bucket's index, so an old bucket's entries
-        // go to new buckets of the same index modulo the old length, which no other old
-        // bucket feeds: the buckets move in parallel without meeting.
-        let moved: u64 = self
-            .buckets
-            .par_iter()
-            .map(|bucket| {
-                let mut moved = 0;
-                for pair in bucket.0.chunks(2) {
-                    let word = pair[1].load(Ordering::Relaxed);
-                    let key = pair[0].load(Ordering::Relaxed) ^ word;
-                    if word != 0 {
-                        let slot = bigger.victim(key);
-                        bigger.word(slot + 1).store(word, Ordering::Relaxed);
-                        bigger.word(slot).store(key ^ word, Ordering::Relaxed);
-                        moved += 1;
+    /// Grows the table to at most `bytes` bytes (a power of two of buckets, never smaller
+    /// than it is), keeping every entry. The solver starts with a small table, so that a
+    /// small cell does not pay for a large one, and doubles it between iterations once it
+    /// is crowded. In place: the new buckets follow the old ones, and an old bucket's
+    /// entries go to buckets of the same index modulo the old length (a larger power of two
+    /// adds bits above a bucket's index), which no other old bucket feeds, so the buckets
+    /// move in parallel without meeting, and an entry that stays is not moved at all.
+    pub fn grow(&mut self, bytes: u64) {
+        let old = self.buckets.len();
+        let buckets = buckets_within(bytes).max(old);
+        if buckets == old {
+            return;
+        }
+        self.extend_to(buckets);
+        let table = &*self;
+        let kept: u64 = (0..old)
+            .into_par_iter()
+            .map(|b| {
+                let mut kept = 0;
+                for w in 0..WAYS {
+                    let i = b * WAYS * 2 + 2 * w;
+                    let word = table.word(i + 1).load(Ordering::Relaxed);
+                    if word == 0 {
+                        continue;
+                    }
+                    kept += 1;
+                    let key = table.word(i).load(Ordering::Relaxed) ^ word;
+                    let to = table.bucket(key);
+                    if to != b * WAYS * 2 {
+                        // Only this bucket feeds `to`, with at most `WAYS` entries.
+                        let slot = (0..WAYS)
+                            .map(|v| to + 2 * v)
+                            .find(|&j| table.word(j + 1).load(Ordering::Relaxed) == 0)
+                            .expect("a new bucket has room for an old bucket's entries");
+                        table.word(slot + 1).store(word, Ordering::Relaxed);
+                        table.word(slot).store(key ^ word, Ordering::Relaxed);
+                        table.word(i + 1).store(0, Ordering::Relaxed);
+                        table.word(i).store(0, Ordering::Relaxed);
                     }
                 }
-                moved
+                kept
             })
             .sum();
-        bigger.claimed.set(moved);
-        bigger
+        self.claimed.set(kept);
     }
 
     pub fn bytes(&self) -> u64 {
@@ -468,12 +506,58 @@ mod tests {
         let before: Vec<Fact> = (1..100u64)
             .map(|k| t.probe(Key(k * 7919), P[(k % 2) as usize]))
             .collect();
-        let g = t.grown(2 * t.bytes());
-        assert_eq!(g.bytes(), 2 * t.bytes());
+        let mut g = t;
+        let bytes = g.bytes();
+        g.grow(2 * bytes);
+        assert_eq!(g.bytes(), 2 * bytes);
         let after: Vec<Fact> = (1..100u64)
             .map(|k| g.probe(Key(k * 7919), P[(k % 2) as usize]))
             .collect();
         assert_eq!(before, after);
+    }
+
+    #[test]
+    fn growing_in_place_keeps_every_entry_of_full_buckets() {
+        // 64 buckets filled past their ways (some entries are replaced), then grown
+        // eightfold within the reserved room, then past it: every fact probed before is
+        // probed after, and each entry is where a probe looks.
+        let mut t = TranspositionTable::with_room(1 << 12, 1 << 15, true);
+        for k in 1..600u64 {
+            t.store(
+                Key(k * 104729),
+                P[(k % 2) as usize],
+                (k % 40) as u8 + 1,
+                k % 3 == 0,
+                k as Move,
+            );
+        }
+        let probe_all = |t: &TranspositionTable| -> Vec<Fact> {
+            (1..600u64)
+                .flat_map(|k| P.map(|p| t.probe(Key(k * 104729), p)))
+                .collect()
+        };
+        let before = probe_all(&t);
+        assert!(before.iter().any(|f| *f != Fact::UNKNOWN));
+        let entries = |t: &TranspositionTable| {
+            t.buckets
+                .iter()
+                .flat_map(|b| b.0.chunks(2))
+                .filter(|p| p[1].load(Ordering::Relaxed) != 0)
+                .count()
+        };
+        let held = entries(&t);
+        let start = t.buckets.as_ptr();
+        t.grow(1 << 15);
+        assert_eq!(
+            (t.bytes(), t.buckets.as_ptr()),
+            (1 << 15, start),
+            "in place"
+        );
+        assert_eq!((probe_all(&t), entries(&t)), (before.clone(), held));
+        t.grow(1 << 17);
+        assert_eq!(t.bytes(), 1 << 17);
+        assert_eq!((probe_all(&t), entries(&t)), (before, held));
+        assert_eq!(t.claimed.get(), held as u64);
     }
 
     #[test]

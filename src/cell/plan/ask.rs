@@ -52,8 +52,10 @@ pub const ON_DEMAND_SLACK_BYTES: u64 = 32 << 20;
 /// a smaller table costs nodes (5x5 with 5 walls on demand, 2026-11-28: 54 emptyings
 /// cost no nodes, a table 16 times smaller 62 % more; docs/PERFORMANCE.md). So before,
 /// a search of 20 GiB kept a table of 1 GiB; now it keeps 8. The store is also left
-/// without the table's first size when the table grows from it (`INITIAL_TT_BYTES`: both
-/// are held while it grows, and the store may be full by then). Returns (table, store).
+/// without the table's first size when the table grows from it (`INITIAL_TT_BYTES`): the
+/// table grows in place within the room it reserved, but one read back from a checkpoint
+/// reserved only its own size, and moves (both held) if it grows past it. Returns (table,
+/// store).
 pub fn on_demand_split(room: u64, given: Option<u64>) -> (u64, u64) {
     let share = (room.saturating_sub(ON_DEMAND_SLACK_BYTES) / 2).min(given.unwrap_or(u64::MAX));
     let table = match share {
