@@ -89,8 +89,8 @@ pub struct SolveArgs {
     /// the length after an analysis over the ranked numbering, the largest power of two
     /// within half of the search's memory]: at most what the memory budget leaves beside the
     /// configuration tables (half the search's memory with configurations built on demand),
-    /// and no larger than the cell's positions need. It starts at 64M and doubles once half
-    /// full, up to this size. With --method retro only
+    /// and no larger than the cell's positions need. It starts at 64M and doubles once three
+    /// quarters full, up to this size. With --method retro only
     /// where the compact analysis runs (see --precision): the search for the length
     #[arg(long, value_name = "SIZE")]
     tt: Option<String>,

@@ -126,7 +126,7 @@ impl TranspositionTable {
 
     /// Adds empty buckets up to `buckets` in all (a power of two). Written by all threads
     /// at once: every page is touched by one write, and on this machine the first write to
-    /// a page is most of a new table's cost (docs/PERFORMANCE.md, "The first write").
+    /// a page is most of a new table's cost (docs/PERFORMANCE.md, "The table grown in place").
     fn extend_to(&mut self, buckets: usize) {
         let len = self.buckets.len();
         if buckets > self.buckets.capacity() {
@@ -225,7 +225,6 @@ impl TranspositionTable {
             ));
         }
         let mut buffer = vec![0u8; (1 << 14) * size_of::<Bucket>()];
-        let mut claimed = 0;
         for chunk in table.buckets.chunks(1 << 14) {
             let part = &mut buffer[..std::mem::size_of_val(chunk)];
             input.read_exact(part)?;
@@ -235,14 +234,18 @@ impl TranspositionTable {
             for (slot, word) in chunk.iter().flat_map(|b| &b.0).zip(words) {
                 slot.store(word, Ordering::Relaxed);
             }
-            claimed += chunk
-                .iter()
-                .flat_map(|b| b.0.chunks(2))
-                .filter(|pair| pair[1].load(Ordering::Relaxed) != 0)
-                .count() as u64;
         }
-        table.claimed.set(claimed);
+        table.claimed.set(table.held());
         Ok(table)
+    }
+
+    /// The entries holding a position (not empty).
+    fn held(&self) -> u64 {
+        self.buckets
+            .par_iter()
+            .flat_map_iter(|b| b.0.chunks(2))
+            .filter(|pair| pair[1].load(Ordering::Relaxed) != 0)
+            .count() as u64
     }
 
     /// The deepest iteration any entry refutes for `attacker` (0: none): how deep the
@@ -538,14 +541,7 @@ mod tests {
         };
         let before = probe_all(&t);
         assert!(before.iter().any(|f| *f != Fact::UNKNOWN));
-        let entries = |t: &TranspositionTable| {
-            t.buckets
-                .iter()
-                .flat_map(|b| b.0.chunks(2))
-                .filter(|p| p[1].load(Ordering::Relaxed) != 0)
-                .count()
-        };
-        let held = entries(&t);
+        let held = t.held();
         let start = t.buckets.as_ptr();
         t.grow(1 << 15);
         assert_eq!(
@@ -553,11 +549,11 @@ mod tests {
             (1 << 15, start),
             "in place"
         );
-        assert_eq!((probe_all(&t), entries(&t)), (before.clone(), held));
+        assert_eq!((probe_all(&t), t.held()), (before.clone(), held));
         t.grow(1 << 17);
         assert_eq!(t.bytes(), 1 << 17);
-        assert_eq!((probe_all(&t), entries(&t)), (before, held));
-        assert_eq!(t.claimed.get(), held as u64);
+        assert_eq!((probe_all(&t), t.held()), (before, held));
+        assert_eq!(t.claimed.get(), held);
     }
 
     #[test]

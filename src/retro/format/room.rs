@@ -57,8 +57,9 @@ impl Spill {
         if room.effort != self.effort {
             progress.message(&format!(
                 "from layer {k} on, the layers are compressed at zstd's level 9, not 1 (about \
-                 0.8 times the bytes, 5 times the seconds to write): the disk may not hold \
-                 the layers left at level 1"
+                 {:.1} times the bytes, 5 times the seconds to write): the disk may not hold \
+                 the layers left at level 1",
+                Effort::Small.size_factor()
             ));
         }
         self.effort = room.effort;
