@@ -350,6 +350,63 @@ fn a_table_saved_layer_by_layer_is_the_table_saved_from_memory() {
     }
 }
 
+/// The compact analysis through a directory sizes its parts by `parts_budget` (they are
+/// freed before it returns) and the layers it keeps by `budget`: fewer parts, the same
+/// files byte for byte, the same layers kept.
+#[test]
+fn compact_parts_take_the_parts_budget_and_the_layers_kept_the_budget() {
+    use quoridor_solver::retro::{self, Precision};
+    /// The parts the analysis told of, over every layer.
+    #[derive(Default)]
+    struct Parts(std::sync::Mutex<usize>);
+    impl quoridor_solver::support::progress::Progress for Parts {
+        fn begin(&self, _stage: &str, _total: u64) {}
+        fn advance(&self, _units: u64) {}
+        fn message(&self, text: &str) {
+            // "layer K: N parts" or "layer K: N parts, the layer above held (...)".
+            let told = text.split_once(": ").and_then(|(_, rest)| {
+                let mut words = rest.split([' ', ',']);
+                let n = words.next()?.parse::<usize>().ok()?;
+                words.next()?.starts_with("part").then_some(n)
+            });
+            if let Some(n) = told {
+                *self.0.lock().unwrap() += n;
+            }
+        }
+        fn finish(&self) {}
+    }
+    let board = Board::new(4, 4).unwrap();
+    let tables = Tables::build(board, 2, u64::MAX, &Silent).unwrap();
+    let e = retro::cell_estimate(&tables);
+    let least = e.least_part(Precision::Compact);
+    let budget = tables.bytes() + e.peak_in_parts(Precision::Compact, least);
+    let run = |parts_budget: Option<u64>| {
+        let dir = scratch(&format!("4x4-2-parts-budget-{parts_budget:?}"));
+        let request = retro::Request {
+            storage: retro::Storage::Dir(saved_dir::Target::scratch(dir.clone())),
+            parts_budget,
+            ..retro::Request::outcomes(budget)
+        };
+        let parts = Parts::default();
+        let solved = retro::solve(&tables, &request, &parts).unwrap();
+        let manifest = std::fs::read_to_string(dir.join("MANIFEST.sha256")).unwrap();
+        let told = *parts.0.lock().unwrap();
+        let seen = (told, solved.layers_kept(), solved.stats(), manifest);
+        std::fs::remove_dir_all(&dir).unwrap();
+        seen
+    };
+    let (many, kept, stats, manifest) = run(None);
+    let larger = tables.bytes() + e.peak_in_parts(Precision::Compact, 8 * least);
+    let (fewer, kept_larger, stats_larger, manifest_larger) = run(Some(larger));
+    assert!(
+        fewer < many,
+        "{fewer} parts with the parts' budget, {many} without"
+    );
+    assert_eq!(kept_larger, kept);
+    assert_eq!(stats_larger, stats);
+    assert_eq!(manifest_larger, manifest);
+}
+
 /// `solve --stats` says how many placements the analysis leaves out (a pawn cut off from
 /// its goal); counted here the slow way, placement by placement over every configuration,
 /// split of walls left and side to move.

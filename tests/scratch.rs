@@ -485,22 +485,32 @@ fn the_disk_check_takes_a_disk_that_holds_the_table_and_says_its_estimate() {
 #[test]
 fn an_analysis_in_parts_stays_within_its_memory_budget() {
     let dir = scratch("within-budget");
-    let out = retro(
-        "5x5",
-        "4",
-        &[
-            "--precision",
-            "exact",
-            "--memory",
-            "128M",
-            "--scratch",
-            s(&dir.join("t")),
-            "--json",
-        ],
-    );
-    let result: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
-    assert_eq!(result["outcome"], "2", "{out}");
-    let peak = result["peak_bytes"].as_u64().unwrap();
-    assert!(peak <= 128 << 20, "peak {} MiB over 128M", peak >> 20);
+    // The compact analysis's parts take the whole budget, and the length's search comes
+    // after them within it.
+    for (precision, memory) in [("exact", 128), ("compact", 192)] {
+        let budget = format!("{memory}M");
+        let out = retro(
+            "5x5",
+            "4",
+            &[
+                "--precision",
+                precision,
+                "--memory",
+                &budget,
+                "--scratch",
+                s(&dir.join(precision)),
+                "--json",
+            ],
+        );
+        let result: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+        assert_eq!(result["outcome"], "2", "{out}");
+        assert_eq!(result["plies"], 38, "{out}");
+        let peak = result["peak_bytes"].as_u64().unwrap();
+        assert!(
+            peak <= memory << 20,
+            "{precision}: peak {} MiB over {budget}",
+            peak >> 20
+        );
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }

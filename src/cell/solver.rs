@@ -503,7 +503,8 @@ fn retro_exact(
 }
 
 /// The compact analysis of the cell over `configs` within `budget`, saved if the options
-/// say so (then every layer goes through the disk in parts, `retro::parts`).
+/// say so (then every layer goes through the disk in parts, `retro::parts`, which may take
+/// the whole of `--memory`).
 fn outcomes<'t>(
     configs: &'t dyn retro::ConfigSource,
     budget: u64,
@@ -512,6 +513,9 @@ fn outcomes<'t>(
 ) -> Result<retro::Solved<'t>> {
     let request = retro::Request {
         storage: storage(options),
+        // Through a directory the parts are freed before the search: they may take the
+        // whole budget, the layers kept `budget`.
+        parts_budget: Some(options.memory_budget),
         ..retro::Request::outcomes(budget)
     };
     retro::solve(configs, &request, progress)
@@ -639,6 +643,7 @@ pub fn solve_share(
             budget,
             keep: retro::Layers::Fitting,
             storage: retro::Storage::Dir(to.clone()),
+            parts_budget: None,
         };
         retro::run(&ranked, &request, progress).map(drop)
     })

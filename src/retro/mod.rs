@@ -134,6 +134,13 @@ pub struct Request {
     pub keep: Layers,
     /// Where the layers go as they are solved.
     pub storage: Storage,
+    /// Through a directory, what the analysis may take while its parts run, where more than
+    /// `budget`: the parts are freed before it returns (all but the layers kept, which
+    /// `budget` still bounds), so a caller that keeps the layers for later (the compact
+    /// analysis's length search) can let the parts use the whole of its memory. Larger
+    /// parts mean fewer passes over the layer above (5x5 with 5 walls, compact, layer 7:
+    /// 32 parts 10.1 s, 8 parts 7.3 s, 2 parts 5.5 s). `None`: `budget`.
+    pub parts_budget: Option<u64>,
 }
 
 /// Which layers' values an analysis keeps in memory to the end (the others are freed as soon
@@ -176,6 +183,7 @@ impl Request {
             budget,
             keep: Layers::Fitting,
             storage: Storage::Memory,
+            parts_budget: None,
         }
     }
 
@@ -203,6 +211,7 @@ pub fn run<'t>(
     let Request {
         precision, budget, ..
     } = *request;
+    let budgets = (budget, request.parts_budget.unwrap_or(budget).max(budget));
     match (&request.keep, &request.storage) {
         (Layers::Fitting, Storage::Memory) => {
             run::driver::in_memory(configs, budget, precision, progress).map(Some)
@@ -211,11 +220,11 @@ pub fn run<'t>(
             run::driver::keeping(configs, budget, precision, layers.clone(), progress).map(Some)
         }
         (Layers::Fitting, Storage::Dir(to)) => {
-            run::through::through_dir(configs, (precision, budget), to, None, progress)
+            run::through::through_dir(configs, (precision, budgets), to, None, progress)
         }
         (Layers::Fitting, Storage::Parts { to, part_bytes }) => {
             let part = Some(*part_bytes);
-            run::through::through_dir(configs, (precision, budget), to, part, progress)
+            run::through::through_dir(configs, (precision, budgets), to, part, progress)
         }
         (Layers::Only(_), _) => Err(Error::Argument(
             "an analysis through a directory solves and writes every layer: it keeps the \

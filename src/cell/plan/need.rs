@@ -176,14 +176,14 @@ pub fn in_parts_seconds(estimate: &CellEstimate, precision: Precision, budget: u
     Some(layers.iter().map(|l| l.seconds).sum())
 }
 
-/// `in_parts_seconds` layer by layer (`RetroEstimate::in_parts_layers`).
+/// `in_parts_seconds` layer by layer (`RetroEstimate::in_parts_layers`): the parts take the
+/// whole budget, as they are freed before the length's search (`retro::Request::parts_budget`).
 pub fn in_parts_layers(
     estimate: &CellEstimate,
     precision: Precision,
     budget: u64,
 ) -> Option<Vec<LayerCost>> {
-    let analysis = ranked_analysis_budget(estimate.ranked_bytes, precision, budget);
-    let room = analysis.saturating_sub(estimate.ranked_bytes);
+    let room = budget.saturating_sub(estimate.ranked_bytes);
     estimate.retro.in_parts_layers(precision, room)
 }
 

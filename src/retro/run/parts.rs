@@ -64,17 +64,18 @@ use std::sync::atomic::AtomicU8;
 /// there; then reads back the layers the start's value needs (`read_back::kept_after_parts`:
 /// two for the exact analysis, whose value, remoteness and counts are exact and whose line
 /// is as when streaming; as many as the budget holds for the compact one, for the search's
-/// oracle). Refused when the least part does not fit `memory_budget`.
+/// oracle, within `memory_budget`). Refused when the least part does not fit
+/// `parts_budget` (at least `memory_budget`: `retro::Request::parts_budget`).
 pub(in crate::retro) fn in_parts<'t>(
     configs: &'t dyn ConfigSource,
-    (precision, memory_budget): (Precision, u64),
+    (precision, (memory_budget, parts_budget)): (Precision, (u64, u64)),
     spill: &mut Spill,
     part_bytes: u64,
     progress: &dyn Progress,
 ) -> Result<Solved<'t>> {
     check_board(configs.board())?;
     let e = cell_estimate(configs);
-    check_parts(configs, &e, precision, part_bytes, memory_budget)?;
+    check_parts(configs, &e, precision, part_bytes, parts_budget)?;
     let room = memory_budget.saturating_sub(configs.bytes());
     let kept = kept_after_parts(&e, precision, room);
     spill.keep_only(kept, progress)?;

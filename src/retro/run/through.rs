@@ -24,12 +24,12 @@ use std::path::Path;
 /// fits (the tests make them small).
 pub(in crate::retro) fn through_dir<'t>(
     configs: &'t dyn ConfigSource,
-    (precision, memory_budget): (Precision, u64),
+    (precision, (memory_budget, parts_budget)): (Precision, (u64, u64)),
     to: &Target,
     part_bytes: Option<u64>,
     progress: &dyn Progress,
 ) -> Result<Option<Solved<'t>>> {
-    let sizes = (memory_budget, part_bytes);
+    let sizes = ((memory_budget, parts_budget), part_bytes);
     match &to.ranks {
         Some(r) if r.0.rank() != 0 => {
             save_share(configs, memory_budget, precision, to, progress).map(|()| None)
@@ -46,7 +46,7 @@ pub(in crate::retro) fn through_dir<'t>(
 /// it kept: `exact_through`, `parts::in_parts`).
 fn save_through<'t>(
     configs: &'t dyn ConfigSource,
-    (memory_budget, part_bytes): (u64, Option<u64>),
+    ((memory_budget, parts_budget), part_bytes): ((u64, u64), Option<u64>),
     precision: Precision,
     to: &Target,
     progress: &dyn Progress,
@@ -57,7 +57,7 @@ fn save_through<'t>(
             None => Spill::open(dir, configs, precision, progress)?,
         };
         spill.set_bound_only(to.bound_only);
-        let budget = (precision, memory_budget);
+        let budget = (precision, (memory_budget, parts_budget));
         let solved = match (&to.ranks, precision, part_bytes) {
             (Some(ranks), _, _) => {
                 let across = (ranks.0.as_ref(), memory_budget);
@@ -69,8 +69,9 @@ fn save_through<'t>(
                 exact_through(configs, memory_budget, &mut spill, progress)?
             }
             (None, Precision::Compact, None) => {
-                // The compact analysis through a directory runs in parts sized to the budget.
-                let room = memory_budget.saturating_sub(configs.bytes());
+                // The compact analysis through a directory runs in parts sized to what its
+                // parts may take (`Request::parts_budget`).
+                let room = parts_budget.saturating_sub(configs.bytes());
                 let part = cell_estimate(configs).part_bytes(precision, room);
                 in_parts(configs, budget, &mut spill, part, progress)?
             }
@@ -118,7 +119,7 @@ fn exact_through<'t>(
         let part_bytes = e.part_bytes(Precision::Exact, room);
         return in_parts(
             configs,
-            (Precision::Exact, memory_budget),
+            (Precision::Exact, (memory_budget, memory_budget)),
             spill,
             part_bytes,
             progress,
