@@ -2,7 +2,8 @@
 //! symmetry (`layout.rs`, `symmetry.rs`), a position's code and how a layer packs codes
 //! (`code.rs`, `store.rs`), one block's pawn game (`pawn_graph.rs`, `block.rs`, decided a
 //! row of positions at a time in `levels.rs`; its twin in the tests `buckets.rs`), a pair
-//! of splits of a layer (`layer.rs`; its exact pushes a row at a time in `push_rows.rs`),
+//! of splits of a layer (`layer.rs`; its exact pushes a row at a time in `push_rows.rs`,
+//! lowering words of exits atomically by `words.rs`),
 //! what it reads of the configurations (`source.rs`), the queries on a solved cell
 //! (`solved.rs`, `line.rs`), the answers (`value.rs`), the boards it handles (`board.rs`),
 //! its stop (`stop.rs`) and the ranks it may run on (`ranks.rs`).
@@ -26,3 +27,5 @@ pub(super) mod stop;
 pub(super) mod store;
 pub(super) mod symmetry;
 pub(super) mod value;
+#[cfg(target_arch = "x86_64")]
+mod words;

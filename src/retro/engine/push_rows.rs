@@ -232,6 +232,7 @@ mod vbmi {
     use super::{Child, Pushes};
     use super::{Columns, kept_row, row_codes};
     use crate::retro::engine::code::NO_EXIT;
+    use crate::retro::engine::words;
     use crate::rules::bitboard::bits;
     use crate::rules::geometry::{MAX_SQUARES, Square};
     use std::arch::x86_64::*;
@@ -348,63 +349,30 @@ mod vbmi {
     }
 
     /// Lowers each byte of the word at `word` to the byte of `codes` where that is smaller,
-    /// atomically (other threads lower the same bytes). By `asm!`, since Rust's memory
-    /// model has no atomic operations of eight bytes over memory that others lower a byte
-    /// at a time; x86 gives `lock cmpxchg` over any aligned word.
+    /// atomically (other threads lower the same bytes): `words.rs`.
     ///
     /// # Safety
     /// `word` is aligned and readable and writable as eight bytes.
     #[inline]
     #[target_feature(enable = "sse2")]
     unsafe fn lower_word(word: *mut u64, codes: u64) {
-        let seen: u64;
         // SAFETY: the caller's.
-        unsafe {
-            std::arch::asm!(
-                "mov {seen}, qword ptr [{word}]",
-                word = in(reg) word,
-                seen = out(reg) seen,
-                options(nostack, readonly, preserves_flags),
-            );
-            lower_word_from(word, codes, seen)
-        }
+        unsafe { lower_word_from(word, codes, words::load(word)) }
     }
 
-    /// `lower_word` from a guess of the word (`seen`), which a compare-and-swap that finds
-    /// otherwise corrects: the way of a word that another thread lowered after it was read.
-    /// No byte of the guess is below the word's (exits only go down), so a guess that the
-    /// codes do not lower means a word they do not lower.
+    /// `lower_word` from a guess of the word (`seen`), as `words::lower` takes it.
     ///
     /// # Safety
     /// As `lower_word`.
     #[inline]
     #[target_feature(enable = "sse2")]
-    pub(super) unsafe fn lower_word_from(word: *mut u64, codes: u64, mut seen: u64) {
+    pub(super) unsafe fn lower_word_from(word: *mut u64, codes: u64, seen: u64) {
         let min = |a: u64| -> u64 {
             let m = _mm_min_epu8(_mm_cvtsi64_si128(a as i64), _mm_cvtsi64_si128(codes as i64));
             _mm_cvtsi128_si64(m) as u64
         };
-        loop {
-            let lowered = min(seen);
-            if lowered == seen {
-                return;
-            }
-            let before: u64;
-            // SAFETY: the caller's.
-            unsafe {
-                std::arch::asm!(
-                    "lock cmpxchg qword ptr [{word}], {lowered}",
-                    word = in(reg) word,
-                    lowered = in(reg) lowered,
-                    inout("rax") seen => before,
-                    options(nostack),
-                );
-            }
-            if before == seen {
-                return;
-            }
-            seen = before;
-        }
+        // SAFETY: the caller's; a byte's minimum only lowers.
+        unsafe { words::lower(word, seen, min) }
     }
 
     /// The bytes at `at` in the lanes of `mask` (zero in the others), while other threads
