@@ -9,9 +9,11 @@
 
 use super::block::{self, Block, Scratch, TooDeep};
 use super::board::narrow;
-use super::code::{self, Code};
+use super::code::Code;
 use super::layout::{self, Layout};
 use super::pawn_graph::PawnGraph;
+use super::push_outcomes;
+pub use super::push_outcomes::unpack;
 use super::push_rows::push_rows;
 pub use super::push_rows::{Child, Pushes, transpose};
 use super::source::{self, ConfigSource};
@@ -242,14 +244,30 @@ fn push_block<P: Packing>(
         stride: layout.index(side, 1, 0) - layout.index(side, 0, 0),
         skip: 0,
         transposed: None,
+        outcomes: None,
     };
     // Player 1's codes go to the parents where Player 2 placed the wall, whose views with
-    // Player 2 to move are turned: transposed once for all of them.
+    // Player 2 to move are turned: transposed once for all of them, or their outcomes
+    // unpacked for 2-bit exits (Player 2's too, for the views that are not turned).
     let mut columns = [0; MAX_SQUARES * MAX_SQUARES];
-    let one = child(Player::One);
-    let one = Child {
-        transposed: Some(transpose(layout, &one, open[1], &mut columns)),
-        ..one
+    let mut rows = [0; MAX_SQUARES * MAX_SQUARES];
+    let (one, two) = (child(Player::One), child(Player::Two));
+    let (one, two) = if P::EXACT {
+        let transposed = Some(transpose(layout, &one, open[1], &mut columns));
+        (Child { transposed, ..one }, two)
+    } else {
+        let one_rows = unpack::<Exact>(layout, &one, open, true, &mut columns);
+        let two_rows = unpack::<Exact>(layout, &two, open, false, &mut rows);
+        (
+            Child {
+                outcomes: Some(one_rows),
+                ..one
+            },
+            Child {
+                outcomes: Some(two_rows),
+                ..two
+            },
+        )
     };
     for_each_parent(source, walls, |parent, images| {
         for placer in [Player::One, Player::Two] {
@@ -266,12 +284,8 @@ fn push_block<P: Packing>(
                 from: 0,
                 mirror: images.then_some(mirror),
             };
-            let child = if side == Player::One {
-                one
-            } else {
-                child(side)
-            };
-            push_positions::<P, Exact>(layout, open, to, child);
+            let child = if side == Player::One { one } else { two };
+            push_positions::<P>(layout, open, to, child);
         }
     });
 }
@@ -315,47 +329,44 @@ pub fn open_pairs(board: crate::rules::geometry::Board, [live1, live2]: [u64; 2]
     ]
 }
 
-/// Pushes the child's code of each position with its pawns on `open` (`open_pairs`), read
-/// in packing `Q`, into the best exit of the same pawns in the parent (`to`). Exact codes
-/// from exact bytes go a row of the parent's stored block at a time (`push_rows`); 2-bit
-/// outcomes a position at a time, which measured as fast (5x5 with 4 walls in parts of
-/// 2.5 MiB, one thread: rows 2.7 % slower, where exact rows took 20 % off the whole
-/// analysis).
+/// Pushes the child's code of each position with its pawns on `open` (`open_pairs`) into
+/// the best exit of the same pawns in the parent (`to`), a row of the parent's stored block
+/// at a time: exact exits from the child's exact codes (`push_rows`), 2-bit exits from its
+/// outcomes, which the caller unpacks once for all the child's parents (`Child::outcomes`,
+/// `push_outcomes`).
 #[inline(always)]
-pub fn push_positions<P: Packing, Q: Packing>(
-    layout: &Layout,
-    open: [u64; 2],
-    to: Pushes,
-    child: Child,
-) {
-    if P::PER_BYTE != 1 || Q::PER_BYTE != 1 {
-        return push_one_by_one::<P>(layout, open, to, |p1, p2| child.code::<Q>(p1, p2));
-    }
+pub fn push_positions<P: Packing>(layout: &Layout, open: [u64; 2], to: Pushes, child: Child) {
+    let outcomes = (!P::EXACT).then(|| {
+        child
+            .outcomes
+            .expect("a push into 2-bit exits reads the child's outcomes unpacked")
+    });
+    let rows = |map: (&[Square; MAX_SQUARES], bool)| match &outcomes {
+        None => push_rows(layout, open, &to, map, &child),
+        Some(outcomes) => push_outcomes::push(layout, open, &to, map, outcomes),
+    };
     let (map, turned) = layout.cell_map(to.view);
-    push_rows(layout, open, &to, (map, turned), &child);
+    rows((map, turned));
     if let Some(mirror) = to.mirror {
         // The mirror image's positions (q1, q2) hold the block's (m(q1), m(q2)): the rows
         // through the map followed by the mirror.
         let through: [Square; MAX_SQUARES] = std::array::from_fn(|x| mirror[map[x] as usize]);
-        push_rows(layout, open, &to, (&through, turned), &child);
+        rows((&through, turned));
     }
 }
 
-/// `push_positions` a position at a time: the 2-bit outcomes' way, and the exact rows'
-/// twin in the tests.
-#[inline(always)]
+/// `push_positions` a position at a time: its twin in the tests.
+#[cfg(test)]
 fn push_one_by_one<P: Packing>(
     layout: &Layout,
     [open1, open2]: [u64; 2],
     to: Pushes,
     code: impl Fn(Square, Square) -> Code,
 ) {
-    // A child its mover wins is the parent's worst wall move, no better for an outcome than
-    // none where the parent's mover has a pawn move, which it always has but on boards of
-    // two rows (RULES.md: stuck, it draws): the 2-bit pushes leave those out.
-    let all = P::EXACT || layout.squares() <= 2 * layout.width();
+    // The 2-bit pushes leave out a child its mover wins but on boards of two rows.
+    let all = P::EXACT || push_outcomes::wins_pushed(layout);
     let push = |slot: usize, c: Code| {
-        if all || !code::is_win(c) {
+        if all || !super::code::is_win(c) {
             P::push_exit(to.store, slot - to.from, c);
         }
     };
@@ -559,115 +570,218 @@ fn turned(block: &Block, counts: RetroStats) -> RetroStats {
 mod tests {
     use super::*;
     use crate::configs::{ConfigId, Tables};
-    use crate::retro::engine::store::{Exact, atomic};
+    use crate::retro::engine::layout::LOCAL_LEN;
+    use crate::retro::engine::push_rows::SCALAR_ONLY;
+    use crate::retro::engine::store::{Compact, Exact, atomic, bytes_for};
     use crate::rules::geometry::Board;
     use crate::support::progress::Silent;
 
-    /// Pushing exact codes a row at a time leaves every store byte as pushing them a
-    /// position at a time, into every view of every configuration of small boards (both
-    /// sides to move, so turned and not, mirrored and not, with and without the mirror
-    /// image's pushes), over kept exits of every kind.
-    fn rows_equal_one_by_one_in<P: Packing>() {
-        let mut state = 0x2545_f491_4f6c_dd1du64;
-        let mut next = move || {
+    /// Boards and walls a player of the pushes' tests. The last two have rows of 56 and 54
+    /// columns, near the vector paths' 64.
+    const BOARDS: [(usize, usize, u8); 6] = [
+        (3, 3, 1),
+        (4, 3, 1),
+        (3, 4, 1),
+        (5, 3, 1),
+        (8, 8, 0),
+        (9, 7, 0),
+    ];
+
+    /// Boards of two rows, where the 2-bit pushes push wins too (`wins_pushed`).
+    const TWO_ROWS: [(usize, usize, u8); 2] = [(3, 2, 1), (5, 2, 1)];
+
+    const UNDECIDED_CODE: Code = crate::retro::engine::code::UNDECIDED;
+
+    /// Random numbers (xorshift).
+    fn random(mut state: u64) -> impl FnMut() -> u64 {
+        move || {
             state ^= state << 13;
             state ^= state >> 7;
             state ^= state << 17;
             state
-        };
-        let mut pushes = 0;
-        // The last two boards have rows of 56 and 54 columns, near the vector path's 64.
-        for (w, h, n) in [
-            (3, 3, 1),
-            (4, 3, 1),
-            (3, 4, 1),
-            (5, 3, 1),
-            (8, 8, 0),
-            (9, 7, 0),
-        ] {
+        }
+    }
+
+    /// Exact codes of every kind for a local block (`Layout::index`).
+    fn exact_codes(next: &mut impl FnMut() -> u64) -> Vec<u8> {
+        (0..LOCAL_LEN)
+            .map(|_| [0, 7, UNDECIDED_CODE, 250, 254][next() as usize % 5])
+            .collect()
+    }
+
+    /// Calls `each` with every view of every configuration of `boards`, both sides to move
+    /// (so turned and not, mirrored and not) in every split: the layout, the layer, the
+    /// pawn cells of the block's positions not over (`open_pairs`) and the view.
+    fn for_each_view(
+        boards: &[(usize, usize, u8)],
+        mut each: impl FnMut(&Layout, usize, [u64; 2], layout::View),
+    ) {
+        for &(w, h, n) in boards {
             let board = Board::new(w, h).unwrap();
             let tables = Tables::build(board, n, u64::MAX, &Silent).unwrap();
             let layout = Layout::new(&tables);
-            let mirror = &symmetry::cell_maps(board)[symmetry::MIRROR];
             for config in 0..tables.len() as ConfigId {
                 let k = tables.walls(config).len() as usize;
                 let live = [Player::One, Player::Two].map(|p| narrow(tables.reach(config, p)));
-                // The child's codes both ways the pushes read them: a stored block in its
-                // own view, and a block's values by `Layout::index`.
-                let mut codes = || -> Vec<u8> {
-                    (0..2 << 12)
-                        .map(|_| [0, 7, UNDECIDED_CODE, 250, 254][next() as usize % 5])
-                        .collect()
-                };
-                let (stored, values) = (codes(), codes());
-                let children = [
-                    Child {
-                        codes: &stored,
-                        stride: layout.open(),
-                        skip: layout.width(),
-                        transposed: None,
-                    },
-                    Child {
-                        codes: &values[layout.index(Player::Two, 0, 0)..],
-                        stride: layout.index(Player::One, 1, 0),
-                        skip: 0,
-                        transposed: None,
-                    },
-                ];
                 let open = open_pairs(board, live);
-                // Each also with its codes transposed, which the turned views read.
-                let mut columns = [[0; MAX_SQUARES * MAX_SQUARES]; 2];
-                let [a, b] = &mut columns;
-                let transposed = [(children[0], a), (children[1], b)].map(|(child, out)| Child {
-                    transposed: Some(transpose(&layout, &child, open[1], out)),
-                    ..child
-                });
-                let children = [children, transposed].concat();
                 for j in 0..layout.splits(k) {
                     let left1 = layout.split_left(k, j)[0];
                     for to_move in [Player::One, Player::Two] {
-                        let view = layout.view(k, config, left1, to_move);
-                        for (images, child) in [false, true]
-                            .into_iter()
-                            .flat_map(|images| children.iter().map(move |&child| (images, child)))
-                        {
-                            let kept: Vec<u8> =
-                                (0..layout.layer_len(k)).map(|_| next() as u8).collect();
-                            let (mut fast, mut slow) = (kept.clone(), kept);
-                            let to = |store| Pushes {
-                                store,
-                                view,
-                                from: 0,
-                                mirror: images.then_some(mirror),
-                            };
-                            push_positions::<P, P>(&layout, open, to(atomic(&mut fast)), child);
-                            let code = |p1, p2| child.code::<P>(p1, p2);
-                            push_one_by_one::<P>(&layout, open, to(atomic(&mut slow)), code);
-                            assert!(
-                                fast == slow,
-                                "{board} config {config} split {j} {to_move:?}"
-                            );
-                            pushes += 1;
-                        }
+                        each(&layout, k, open, layout.view(k, config, left1, to_move));
                     }
                 }
             }
         }
+    }
+
+    /// Pushes `child` into `view` by `push_positions` and by `push_one_by_one` (reading
+    /// `code`), with and without the mirror image's pushes, over kept exits of every kind
+    /// (random bytes), into the whole layer's store and into the view's stored block alone
+    /// (whose words reach out of it at both ends), each at a random alignment: the stores
+    /// must end alike. Returns the pushes compared.
+    fn compare<P: Packing>(
+        layout: &Layout,
+        (k, open, view): (usize, [u64; 2], layout::View),
+        child: Child,
+        code: impl Fn(Square, Square) -> Code,
+        next: &mut impl FnMut() -> u64,
+    ) -> usize {
+        let mut pushes = 0;
+        for images in [false, true] {
+            for alone in [false, true] {
+                let (from, slots) = match alone {
+                    true => (view.start, layout.stored_len()),
+                    false => (0, layout.layer_len(k)),
+                };
+                let head = next() as usize % 8;
+                let kept: Vec<u8> = (0..head + bytes_for::<P>(slots))
+                    .map(|_| next() as u8)
+                    .collect();
+                let (mut fast, mut slow) = (kept.clone(), kept);
+                let to = |store| Pushes {
+                    store,
+                    view,
+                    from,
+                    mirror: images.then_some(layout.map(symmetry::MIRROR)),
+                };
+                push_positions::<P>(layout, open, to(&atomic(&mut fast)[head..]), child);
+                push_one_by_one::<P>(layout, open, to(&atomic(&mut slow)[head..]), &code);
+                assert!(
+                    fast == slow,
+                    "{} cells, {} columns: {view:?}, images {images}, alone {alone}, head {head}",
+                    layout.squares(),
+                    layout.width(),
+                );
+                pushes += 1;
+            }
+        }
+        pushes
+    }
+
+    /// Pushing exact codes a row at a time leaves every store byte as pushing them a
+    /// position at a time: the child's codes both ways the pushes read them (a stored block
+    /// in its own view, and a block's values by `Layout::index`), each also transposed.
+    fn rows_equal_one_by_one_in() {
+        let mut next = random(0x2545_f491_4f6c_dd1d);
+        let mut pushes = 0;
+        for_each_view(&BOARDS, |layout, k, open, view| {
+            let (stored, values) = (exact_codes(&mut next), exact_codes(&mut next));
+            let children = [
+                Child {
+                    codes: &stored,
+                    stride: layout.open(),
+                    skip: layout.width(),
+                    transposed: None,
+                    outcomes: None,
+                },
+                Child {
+                    codes: &values[layout.index(Player::Two, 0, 0)..],
+                    stride: layout.index(Player::One, 1, 0),
+                    skip: 0,
+                    transposed: None,
+                    outcomes: None,
+                },
+            ];
+            let mut columns = [[0; MAX_SQUARES * MAX_SQUARES]; 2];
+            let [a, b] = &mut columns;
+            let transposed = [(children[0], a), (children[1], b)].map(|(child, out)| Child {
+                transposed: Some(transpose(layout, &child, open[1], out)),
+                ..child
+            });
+            for child in children.into_iter().chain(transposed) {
+                let code = |p1, p2| child.code::<Exact>(p1, p2);
+                pushes += compare::<Exact>(layout, (k, open, view), child, code, &mut next);
+            }
+        });
         assert!(pushes > 1000, "{pushes} pushes");
     }
 
-    const UNDECIDED_CODE: Code = crate::retro::engine::code::UNDECIDED;
+    /// Pushing 2-bit outcomes a row at a time leaves every store byte as pushing them a
+    /// position at a time: the child's codes both ways the pushes read them (a stored block
+    /// of 2-bit outcomes, every 2 bits, and a block's values, exact codes, by
+    /// `Layout::index`), unpacked for the view's turn.
+    fn outcome_rows_equal_one_by_one_in() {
+        let mut next = random(0x9e37_79b9_7f4a_7c15);
+        let mut pushes = 0;
+        for_each_view(
+            &[&BOARDS[..], &TWO_ROWS[..]].concat(),
+            |layout, k, open, view| {
+                let stored: Vec<u8> = (0..bytes_for::<Compact>(layout.stored_len()))
+                    .map(|_| next() as u8)
+                    .collect();
+                let values = exact_codes(&mut next);
+                let stored = Child {
+                    codes: &stored,
+                    stride: layout.open(),
+                    skip: layout.width(),
+                    transposed: None,
+                    outcomes: None,
+                };
+                let values = Child {
+                    codes: &values[layout.index(Player::Two, 0, 0)..],
+                    stride: layout.index(Player::One, 1, 0),
+                    skip: 0,
+                    transposed: None,
+                    outcomes: None,
+                };
+                let turned = layout.cell_map(view).1;
+                let mut rows = [0; MAX_SQUARES * MAX_SQUARES];
+                let outcomes = Some(unpack::<Compact>(layout, &stored, open, turned, &mut rows));
+                let code = |p1, p2| stored.code::<Compact>(p1, p2);
+                let child = Child { outcomes, ..stored };
+                pushes += compare::<Compact>(layout, (k, open, view), child, code, &mut next);
+                let outcomes = Some(unpack::<Exact>(layout, &values, open, turned, &mut rows));
+                let code = |p1, p2| values.code::<Exact>(p1, p2);
+                let child = Child { outcomes, ..values };
+                pushes += compare::<Compact>(layout, (k, open, view), child, code, &mut next);
+            },
+        );
+        assert!(pushes > 1000, "{pushes} pushes");
+    }
 
-    /// Both ways of `push_rows`: the vector one where this CPU has it (said on stderr when
-    /// it does not, so that a run that tested only one way shows it), then the scalar one.
-    #[test]
-    fn rows_equal_one_by_one() {
+    /// Both ways of the row pushes: the vector one where this CPU has it (said on stderr
+    /// when it does not, so that a run that tested only one way shows it), then the scalar
+    /// one.
+    fn both_ways(name: &str, test: fn()) {
         #[cfg(target_arch = "x86_64")]
         if !super::super::push_rows::vectors() {
-            eprintln!("rows_equal_one_by_one: no AVX-512 VBMI here, the scalar rows only");
+            eprintln!("{name}: no AVX-512 VBMI here, the scalar rows only");
         }
-        rows_equal_one_by_one_in::<Exact>();
-        super::super::push_rows::SCALAR_ONLY.set(true);
-        rows_equal_one_by_one_in::<Exact>();
+        test();
+        SCALAR_ONLY.set(true);
+        test();
+    }
+
+    #[test]
+    fn rows_equal_one_by_one() {
+        both_ways("rows_equal_one_by_one", rows_equal_one_by_one_in);
+    }
+
+    #[test]
+    fn outcome_rows_equal_one_by_one() {
+        both_ways(
+            "outcome_rows_equal_one_by_one",
+            outcome_rows_equal_one_by_one_in,
+        );
     }
 }

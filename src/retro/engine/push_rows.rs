@@ -9,9 +9,9 @@
 //! 2026-11-30). A row of the child's codes is at most 64 bytes (a board has at most 64
 //! cells), so one permutation of one load gathers a whole row that is not turned.
 
-use super::code::{Code, NO_EXIT};
+use super::code::NO_EXIT;
 use super::layout::{self, Layout};
-use super::store::Packing;
+use super::push_outcomes::Outcomes;
 use crate::rules::bitboard::bits;
 use crate::rules::geometry::{MAX_SQUARES, Square};
 use std::sync::atomic::{AtomicU8, Ordering};
@@ -32,18 +32,26 @@ pub struct Pushes<'a> {
 /// child's packing. A stored block in its own view (`skip` the board's width: no Player 2
 /// pawn is on its goal row) and a block's values by `Layout::index` are both of this form.
 /// `transposed`, where given, holds the same codes with Player 2's cell first
-/// (`push_rows::transpose`), for the pushes into turned views.
+/// (`push_rows::transpose`), for the exact pushes into turned views; `outcomes` what the
+/// pushes into 2-bit exits read instead, the codes unpacked (`push_outcomes::unpack`).
 #[derive(Clone, Copy)]
 pub struct Child<'a> {
     pub codes: &'a [u8],
     pub stride: usize,
     pub skip: usize,
     pub transposed: Option<&'a [u8]>,
+    pub outcomes: Option<Outcomes<'a>>,
 }
 
+#[cfg(test)]
 impl Child<'_> {
-    #[inline(always)]
-    pub(super) fn code<Q: Packing>(&self, p1: Square, p2: Square) -> Code {
+    /// The code of the position with the pawns on `p1` and `p2`, read in packing `Q`: how
+    /// the pushes' twin reads it (`layer::push_one_by_one`).
+    pub(super) fn code<Q: super::store::Packing>(
+        &self,
+        p1: Square,
+        p2: Square,
+    ) -> super::code::Code {
         Q::read(
             self.codes,
             p1 as usize * self.stride + p2 as usize - self.skip,
@@ -79,12 +87,13 @@ pub(super) fn push_rows(
         stride: layout.open(),
         skip: 0,
         transposed: None,
+        outcomes: None,
     });
     let (child, turned) = match &transposed {
         Some(transposed) => (transposed, false),
         None => (child, turned),
     };
-    let columns = Columns::new(layout, map, columns, turned, child);
+    let columns = Columns::new(layout, map, columns, turned, (child.stride, child.skip));
     #[cfg(target_arch = "x86_64")]
     if !turned && vectors() {
         // SAFETY: the CPU has the features `vbmi::push` is compiled for (checked above),
@@ -137,23 +146,24 @@ pub fn transpose<'b>(
 
 /// What every row of one call shares: column `i`'s cell, whether a pawn there is live (a
 /// bit each), and where its code sits from the row's first (a step of one cell along a
-/// child's row, of `stride` down a column).
-struct Columns {
-    len: usize,
-    cell: [Square; MAX_SQUARES],
-    live: u64,
-    at: [usize; MAX_SQUARES],
+/// child's row, of `stride` down a column). The 2-bit pushes share it (`push_outcomes`).
+pub(super) struct Columns {
+    pub(super) len: usize,
+    pub(super) cell: [Square; MAX_SQUARES],
+    pub(super) live: u64,
+    pub(super) at: [usize; MAX_SQUARES],
     turned: bool,
 }
 
 impl Columns {
+    /// The columns of a block whose rows read `(stride, skip)` as a `Child` does.
     #[inline(always)]
-    fn new(
+    pub(super) fn new(
         layout: &Layout,
         map: &[Square; MAX_SQUARES],
         columns: u64,
         turned: bool,
-        child: &Child,
+        (stride, skip): (usize, usize),
     ) -> Self {
         let (len, width) = (layout.open(), layout.width());
         let (mut cell, mut live, mut at) = ([0; MAX_SQUARES], 0u64, [0; MAX_SQUARES]);
@@ -162,9 +172,9 @@ impl Columns {
             cell[i] = pb;
             live |= (columns >> pb & 1) << i;
             at[i] = if turned {
-                pb as usize * child.stride
+                pb as usize * stride
             } else {
-                pb as usize - child.skip
+                pb as usize - skip
             };
         }
         Columns {
@@ -228,7 +238,7 @@ fn scalar(columns: &Columns, rows: u64, map: &[Square; MAX_SQUARES], to: &Pushes
 /// instruction; the words holding lanes that lower are lowered a compare-and-swap each
 /// (`lower_words`).
 #[cfg(target_arch = "x86_64")]
-mod vbmi {
+pub(super) mod vbmi {
     use super::{Child, Pushes};
     use super::{Columns, kept_row, row_codes};
     use crate::retro::engine::code::NO_EXIT;
@@ -248,7 +258,7 @@ mod vbmi {
 
     /// The lanes below `n` (`n` at most 64).
     #[inline(always)]
-    fn lanes(n: usize) -> u64 {
+    pub(in crate::retro::engine) fn lanes(n: usize) -> u64 {
         if n >= 64 { !0 } else { (1 << n) - 1 }
     }
 

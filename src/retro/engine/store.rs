@@ -57,6 +57,12 @@ pub trait Packing: Copy + Send + Sync + 'static {
         });
     }
 
+    /// The outcome of the code in `slot`, in 2 bits (`LOSS`, `DRAW`, `WIN`).
+    #[inline(always)]
+    fn read_outcome(bytes: &[u8], slot: usize) -> u8 {
+        outcome_bits(Self::read(bytes, slot))
+    }
+
     /// The best exit kept in `slot` (`NO_EXIT` if none was pushed), as a code.
     #[inline(always)]
     fn read_exit(bytes: &[u8], slot: usize) -> Code {
@@ -101,7 +107,9 @@ impl Packing for Exact {
 
 const LOSS: u8 = 0b00;
 const DRAW: u8 = 0b01;
-const WIN: u8 = 0b10;
+pub(super) const WIN: u8 = 0b10;
+/// A slot's 2 bits where no exit was pushed, above every outcome (`Packing::NO_EXITS`).
+pub(super) const NONE: u8 = 0b11;
 
 /// A code's outcome in 2 bits.
 #[inline(always)]
@@ -141,6 +149,13 @@ impl Packing for Compact {
     #[inline(always)]
     fn read(bytes: &[u8], slot: usize) -> Code {
         DECODE[(bytes[slot >> 2] >> ((slot & 3) * 2) & 3) as usize]
+    }
+
+    /// The bits as they lie, but 3 (which never occurs), read as a draw as `read` does.
+    #[inline(always)]
+    fn read_outcome(bytes: &[u8], slot: usize) -> u8 {
+        const OUTCOMES: [u8; 4] = [LOSS, DRAW, WIN, DRAW];
+        OUTCOMES[(bytes[slot >> 2] >> ((slot & 3) * 2) & 3) as usize]
     }
 
     /// A byte at a time through a table of its four codes: a quarter of the lookups of

@@ -741,13 +741,19 @@ pub(in crate::retro) fn push_stored<P: Packing>(
             stride: layout.open(),
             skip: layout.width(),
             transposed: None,
+            outcomes: None,
         };
-        // Each parent's view has Player 2 to move, turned: exact codes (a byte each, the
-        // ones pushed a row at a time) are transposed once for all the parents.
-        let child = Child {
-            transposed: (P::PER_BYTE == 1)
-                .then(|| layer::transpose(layout, &child, open[1], &mut columns)),
-            ..child
+        // Each parent's view has Player 2 to move, turned: exact codes are transposed once
+        // for all the parents, 2-bit outcomes unpacked (a byte each) and transposed.
+        let child = if P::EXACT {
+            let transposed = Some(layer::transpose(layout, &child, open[1], &mut columns));
+            Child {
+                transposed,
+                ..child
+            }
+        } else {
+            let outcomes = Some(layer::unpack::<P>(layout, &child, open, true, &mut columns));
+            Child { outcomes, ..child }
         };
         let views: ArrayVec<layout::View, MAX_WALLS> = ids
             .iter()
@@ -772,7 +778,7 @@ pub(in crate::retro) fn push_stored<P: Packing>(
                 from: to.slots.start,
                 mirror: images.then_some(to.mirror),
             };
-            layer::push_positions::<P, P>(layout, open, pushes, child);
+            layer::push_positions::<P>(layout, open, pushes, child);
         }
     }
 }
