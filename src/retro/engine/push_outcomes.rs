@@ -212,7 +212,7 @@ mod vbmi {
 fn lower_row(store: &[AtomicU8], first: usize, len: usize, row: u128) {
     debug_assert!(len <= 64 && (first + len).div_ceil(4) <= store.len());
     let span = store.as_ptr_range();
-    let (start, end) = (span.start as usize, span.end as usize);
+    let start = span.start as usize;
     let byte = start + first / 4;
     let shift = byte % 8 * 8 + first % 4 * 2;
     // The row from bit `shift` of the first word, `NONE` around it.
@@ -237,7 +237,7 @@ fn lower_row(store: &[AtomicU8], first: usize, len: usize, row: u128) {
         }
         let at = first_word + 8 * j;
         #[cfg(target_arch = "x86_64")]
-        if at >= start && at + 8 <= end {
+        if at >= start && at + 8 <= span.end as usize {
             let word = store[at - start..].as_ptr().cast::<u64>().cast_mut();
             // SAFETY: the word lies in `store`, aligned; its bytes are atomics, which other
             // threads update only atomically.
