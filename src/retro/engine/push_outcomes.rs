@@ -18,22 +18,11 @@
 //! ```
 
 use super::layout::Layout;
-use super::push_rows::{self, Columns, Pushes};
+use super::push_rows::{self, Columns, Outcomes, Pushes};
 use super::store::{NONE, Packing, WIN};
 use crate::rules::bitboard::bits;
 use crate::rules::geometry::{MAX_SQUARES, Square};
 use std::sync::atomic::{AtomicU8, Ordering};
-
-/// A child's outcomes as the 2-bit pushes read them, a byte each: `LOSS`, `DRAW`, `WIN`
-/// where wins are pushed (`wins_pushed`), `NONE` (nothing to push) where they are not. The
-/// cell of the parents' rows comes first: byte `pa * open + pb - skip` is the position with
-/// Player 1's pawn on `pa` and Player 2's on `pb` (`skip` the width) for views that are not
-/// turned, Player 2's on `pa` and Player 1's on `pb` (`skip` 0) for turned ones.
-#[derive(Clone, Copy)]
-pub struct Outcomes<'a> {
-    bytes: &'a [u8],
-    turned: bool,
-}
 
 /// Whether the 2-bit pushes push a child its mover wins. Such a child is the parent's worst
 /// wall move, no better for an outcome than none where the parent's mover has a pawn move,

@@ -11,7 +11,6 @@
 
 use super::code::NO_EXIT;
 use super::layout::{self, Layout};
-use super::push_outcomes::Outcomes;
 use crate::rules::bitboard::bits;
 use crate::rules::geometry::{MAX_SQUARES, Square};
 use std::sync::atomic::{AtomicU8, Ordering};
@@ -25,6 +24,19 @@ pub struct Pushes<'a> {
     pub view: layout::View,
     pub from: usize,
     pub mirror: Option<&'a [Square; crate::rules::geometry::MAX_SQUARES]>,
+}
+
+/// A child's outcomes as the 2-bit pushes read them (`push_outcomes`, which makes them by
+/// `unpack` and reads them; here, beside `Child`, which carries them), a byte each: `LOSS`,
+/// `DRAW`, `WIN` where wins are pushed (`push_outcomes::wins_pushed`), `NONE` (nothing to
+/// push) where they are not. The cell of the parents' rows comes first: byte `pa * open +
+/// pb - skip` is the position with Player 1's pawn on `pa` and Player 2's on `pb` (`skip`
+/// the width) for views that are not turned, Player 2's on `pa` and Player 1's on `pb`
+/// (`skip` 0) for turned ones.
+#[derive(Clone, Copy)]
+pub struct Outcomes<'a> {
+    pub(super) bytes: &'a [u8],
+    pub(super) turned: bool,
 }
 
 /// A child's codes as the pushes read them: the code of the position with Player 1's pawn
