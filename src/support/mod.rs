@@ -6,3 +6,5 @@ pub mod memory;
 pub mod output_file;
 pub mod own_line;
 pub mod progress;
+#[cfg(test)]
+pub mod xorshift;

@@ -575,6 +575,7 @@ mod tests {
     use crate::retro::engine::store::{Compact, Exact, atomic, bytes_for};
     use crate::rules::geometry::Board;
     use crate::support::progress::Silent;
+    use crate::support::xorshift::numbers as random;
 
     /// Boards and walls a player of the pushes' tests. The last two have rows of 56 and 54
     /// columns, near the vector paths' 64.
@@ -591,16 +592,6 @@ mod tests {
     const TWO_ROWS: [(usize, usize, u8); 2] = [(3, 2, 1), (5, 2, 1)];
 
     const UNDECIDED_CODE: Code = crate::retro::engine::code::UNDECIDED;
-
-    /// Random numbers (xorshift).
-    fn random(mut state: u64) -> impl FnMut() -> u64 {
-        move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        }
-    }
 
     /// Exact codes of every kind for a local block (`Layout::index`).
     fn exact_codes(next: &mut impl FnMut() -> u64) -> Vec<u8> {

@@ -305,54 +305,39 @@ mod tests {
         let stores: Vec<Vec<AtomicU8>> = (0..16_000)
             .map(|_| (0..77).map(|_| AtomicU8::new(Compact::NO_EXITS)).collect())
             .collect();
-        let start = std::sync::Barrier::new(THREADS);
-        let lost_slots = std::sync::atomic::AtomicUsize::new(0);
-        std::thread::scope(|scope| {
-            for t in 0..THREADS {
-                let (stores, start, lost_slots) = (&stores, &start, &lost_slots);
-                scope.spawn(move || {
-                    start.wait();
-                    let mut state = 0x9E37_79B9_7F4A_7C15u64.wrapping_mul(t as u64 + 1);
-                    let mut next = move || {
-                        state ^= state << 13;
-                        state ^= state >> 7;
-                        state ^= state << 17;
-                        state
-                    };
-                    for store in stores {
-                        let store = &store[3..];
-                        let slots = 4 * store.len();
-                        for outcome in (0..=2u8).rev() {
-                            for _ in 0..20 {
-                                let len = 1 + next() as usize % 64;
-                                let first = next() as usize % (slots - len + 1);
-                                let own = (0..len).filter(|i| (first + i) % THREADS == t);
-                                if t % 2 == 0 {
-                                    let row = own.clone().fold(!0u128, |row, i| {
-                                        row ^ u128::from(NONE ^ outcome) << (2 * i)
-                                    });
-                                    lower_row(store, first, len, row);
-                                } else {
-                                    let code = [LOSS_NOW, UNDECIDED, WIN_IN_ONE][outcome as usize];
-                                    for i in own.clone() {
-                                        Compact::push_exit(store, first + i, code);
-                                    }
-                                }
-                                let held = |i: usize| {
-                                    let slot = first + i;
-                                    store[slot / 4].load(Ordering::Relaxed) >> (slot % 4 * 2) & 3
-                                };
-                                let lost = own.filter(|&i| held(i) != outcome);
-                                lost_slots.fetch_add(lost.count(), Ordering::Relaxed);
+        let lost_slots = crate::support::xorshift::side_by_side(THREADS, |t, next| {
+            let mut lost_slots = 0;
+            for store in &stores {
+                let store = &store[3..];
+                let slots = 4 * store.len();
+                for outcome in (0..=2u8).rev() {
+                    for _ in 0..20 {
+                        let len = 1 + next() as usize % 64;
+                        let first = next() as usize % (slots - len + 1);
+                        let own = (0..len).filter(|i| (first + i) % THREADS == t);
+                        if t % 2 == 0 {
+                            let row = own
+                                .clone()
+                                .fold(!0u128, |row, i| row ^ u128::from(NONE ^ outcome) << (2 * i));
+                            lower_row(store, first, len, row);
+                        } else {
+                            let code = [LOSS_NOW, UNDECIDED, WIN_IN_ONE][outcome as usize];
+                            for i in own.clone() {
+                                Compact::push_exit(store, first + i, code);
                             }
                         }
+                        let held = |i: usize| {
+                            let slot = first + i;
+                            store[slot / 4].load(Ordering::Relaxed) >> (slot % 4 * 2) & 3
+                        };
+                        lost_slots += own.filter(|&i| held(i) != outcome).count();
                     }
-                });
+                }
             }
+            lost_slots
         });
         assert_eq!(
-            lost_slots.into_inner(),
-            0,
+            lost_slots, 0,
             "slots lowered by one thread, then found otherwise"
         );
     }

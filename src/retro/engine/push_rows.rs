@@ -463,38 +463,25 @@ mod tests {
         let stores: Vec<Vec<AtomicU8>> = (0..100)
             .map(|_| (0..75).map(|_| AtomicU8::new(0xFF)).collect())
             .collect();
-        let start = std::sync::Barrier::new(THREADS);
-        let lost_bytes = std::sync::atomic::AtomicUsize::new(0);
-        std::thread::scope(|scope| {
-            for t in 0..THREADS {
-                let (stores, start, lost_bytes) = (&stores, &start, &lost_bytes);
-                scope.spawn(move || {
-                    start.wait();
-                    let mut state = 0x9E37_79B9_7F4A_7C15u64.wrapping_mul(t as u64 + 1);
-                    let mut next = move || {
-                        state ^= state << 13;
-                        state ^= state >> 7;
-                        state ^= state << 17;
-                        state
-                    };
-                    for store in stores {
-                        for code in (0..=254u8).rev() {
-                            let len = 1 + next() as usize % 63;
-                            let first = next() as usize % (store.len() - len + 1);
-                            let own = (0..len).filter(|i| (first + i) % THREADS == t);
-                            let lanes = own.clone().fold(0u64, |m, i| m | 1 << i);
-                            let kept = &store[first..][..len];
-                            vbmi::lower_row(store, kept, &vec![code; len], lanes);
-                            let lost = own.filter(|&i| kept[i].load(Ordering::Relaxed) > code);
-                            lost_bytes.fetch_add(lost.count(), Ordering::Relaxed);
-                        }
-                    }
-                });
+        let lost_bytes = crate::support::xorshift::side_by_side(THREADS, |t, next| {
+            let mut lost_bytes = 0;
+            for store in &stores {
+                for code in (0..=254u8).rev() {
+                    let len = 1 + next() as usize % 63;
+                    let first = next() as usize % (store.len() - len + 1);
+                    let own = (0..len).filter(|i| (first + i) % THREADS == t);
+                    let lanes = own.clone().fold(0u64, |m, i| m | 1 << i);
+                    let kept = &store[first..][..len];
+                    vbmi::lower_row(store, kept, &vec![code; len], lanes);
+                    lost_bytes += own
+                        .filter(|&i| kept[i].load(Ordering::Relaxed) > code)
+                        .count();
+                }
             }
+            lost_bytes
         });
         assert_eq!(
-            lost_bytes.into_inner(),
-            0,
+            lost_bytes, 0,
             "bytes lowered by one thread, then found higher"
         );
     }
