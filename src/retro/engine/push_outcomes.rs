@@ -135,7 +135,7 @@ fn scalar(columns: &Columns, rows: u64, map: &[Square; MAX_SQUARES], to: &Pushes
 #[cfg(target_arch = "x86_64")]
 mod vbmi {
     use super::{Columns, NONE, Pushes, lower_row, row_slot};
-    use crate::retro::engine::push_rows::vbmi::lanes;
+    use crate::retro::engine::push_rows::vbmi::{columns_lanes, lanes};
     use crate::rules::geometry::{MAX_SQUARES, Square};
     use std::arch::x86_64::*;
 
@@ -150,16 +150,7 @@ mod vbmi {
         bytes: &[u8],
     ) {
         let len = columns.len;
-        let mut index = [0u8; 64];
-        let mut cells = [0xFFu8; 64];
-        for i in 0..len {
-            // Below 64: a column's byte is within its row of `len` bytes.
-            index[i] = columns.at[i] as u8;
-            cells[i] = columns.cell[i];
-        }
-        // SAFETY (the loads of `index` and `cells`): both are 64 bytes.
-        let index = unsafe { _mm512_loadu_si512(index.as_ptr().cast()) };
-        let cells = unsafe { _mm512_loadu_si512(cells.as_ptr().cast()) };
+        let (index, cells) = columns_lanes(columns);
         let none = _mm512_set1_epi8(NONE as i8);
         for (a, &pa) in map[..len].iter().enumerate() {
             if rows >> pa & 1 == 0 {

@@ -277,6 +277,24 @@ pub(super) mod vbmi {
     /// # Safety
     /// The CPU has AVX-512 F, BW and VBMI, and `columns` is not turned (each column's code
     /// is within 64 bytes of its row's first).
+    /// The columns' byte offsets in a row (`vpermb`'s index) and their cells (`0xFF` past
+    /// the row) as two vectors: what every row of a push gathers by. Below 64: a column's
+    /// byte is within its row of at most 64 bytes.
+    #[inline]
+    #[target_feature(enable = "avx512f")]
+    pub(in crate::retro::engine) fn columns_lanes(columns: &Columns) -> (__m512i, __m512i) {
+        let mut index = [0u8; 64];
+        let mut cells = [0xFFu8; 64];
+        for i in 0..columns.len {
+            index[i] = columns.at[i] as u8;
+            cells[i] = columns.cell[i];
+        }
+        // SAFETY (the loads of `index` and `cells`): both are 64 bytes.
+        let index = unsafe { _mm512_loadu_si512(index.as_ptr().cast()) };
+        let cells = unsafe { _mm512_loadu_si512(cells.as_ptr().cast()) };
+        (index, cells)
+    }
+
     #[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
     pub(super) unsafe fn push(
         columns: &Columns,
@@ -286,15 +304,7 @@ pub(super) mod vbmi {
         child: &Child,
     ) {
         let len = columns.len;
-        let mut index = [0u8; 64];
-        let mut cells = [0xFFu8; 64];
-        for i in 0..len {
-            index[i] = columns.at[i] as u8;
-            cells[i] = columns.cell[i];
-        }
-        // SAFETY (the loads of `index` and `cells`): both are 64 bytes.
-        let index = unsafe { _mm512_loadu_si512(index.as_ptr().cast()) };
-        let cells = unsafe { _mm512_loadu_si512(cells.as_ptr().cast()) };
+        let (index, cells) = columns_lanes(columns);
         let none = _mm512_set1_epi8(-1);
         for (a, &pa) in map[..len].iter().enumerate() {
             if rows >> pa & 1 == 0 {
