@@ -34,11 +34,12 @@ struct Rates {
 /// (64a73aa, every layer holding the one above: layers 11 to 5 within 9 %, layer 12 took
 /// 73 s against 45; the whole analysis 805 s, 814 s at these rates, 1,523 s at the rates of
 /// 2026-11-28, own 283e6 and read 4.6e9, fitted to 6x5 w10 on 5745663 to 474edb7; `last`
-/// kept: its layer 14 took 1.7 s for 8.8e8 positions). `pass`
-/// is still the first of layer 8's 3 parts of 5x7 with 5 walls (2da1ecf: a pass over
-/// 5.79e11 positions at 913e6/s): it errs long since the passes got faster (4x7 w4 at 200M,
-/// 8accd9c: layers 7 and 6 planned at 71 and 51 s took 15.4 and 9.7 s), until a large
-/// compact cell in pushed parts is timed again. A test holds `own` and `read` to 6x5 w7.
+/// kept: its layer 14 took 1.7 s for 8.8e8 positions). `pass` refitted 2026-11-30 to 6x6
+/// with 5 walls at 18G in pushed parts (dfcc9b5, the 2-bit pushes a row at a time): layer
+/// 9's parts (1.55e11 own, a pass over 1.05e12) 480 to 515 s, these rates 509 s; layer 8's
+/// (1.61e11 own, a pass over 1.08e12) 531 s, these rates 526 s. The `pass` before, 913e6
+/// (5x7 with 5 walls on 2da1ecf), planned those parts at 1,443 and 1,487 s. A test holds
+/// `own` and `read` to 6x5 w7 and `pass` to 6x6 w5.
 /// Holding the layer above costs a read; a pass of every part over it costs far more (the
 /// parents' indices read at random, `parts::InPart`).
 fn rates(precision: Precision) -> Rates {
@@ -53,7 +54,7 @@ fn rates(precision: Precision) -> Rates {
             own: 535e6,
             last: 497e6,
             read: 12.8e9,
-            pass: 913e6,
+            pass: 4.8e9,
         },
     }
 }
