@@ -340,7 +340,10 @@ mod tests {
             assert!(matches!(l.above, crate::retro::Above::Pushed(_)));
             assert_eq!(l.parts, parts, "6x6 w5 layer {k}");
             let planned = l.seconds / parts as f64;
-            assert!(near(planned, taken), "6x6 w5 layer {k}: {planned:.1} s a part");
+            assert!(
+                near(planned, taken),
+                "6x6 w5 layer {k}: {planned:.1} s a part"
+            );
         }
         let e = CellEstimate::new(Board::new(5, 11).unwrap(), 3);
         assert!(in_parts_seconds(&e, Precision::Compact, 64 << 20).is_none());
