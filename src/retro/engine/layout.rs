@@ -166,6 +166,17 @@ pub fn index_bytes(configurations: u128, stored: u128) -> u128 {
         .saturating_add(stored.div_ceil(8))
 }
 
+/// The most bytes held while the layout of `configurations` configurations (of which
+/// `stored` are stored) is built: its indices (`index_bytes`) and, beside them, the mirror
+/// images (4 bytes a configuration) that `with_symmetry` reads to make them. Finding the
+/// symmetry first (`symmetry_of`, or reading it back) holds the mirror images and half
+/// turns only, 8 bytes a configuration, less. For most cells the analysis's own peak is
+/// far above this; for 7x5 with 6 walls (1.7e9 configurations) it is 22 GiB, more than the
+/// indices' 15.7 GiB and than this machine holds with a part beside them.
+pub fn setup_bytes(configurations: u128, stored: u128) -> u128 {
+    index_bytes(configurations, stored).saturating_add(configurations.saturating_mul(4))
+}
+
 impl Layout {
     pub fn new(source: &dyn ConfigSource) -> Layout {
         Layout::with_symmetry(source, symmetry_of(source))
@@ -460,11 +471,16 @@ pub fn symmetry_of(source: &dyn ConfigSource) -> (Vec<ConfigId>, Vec<ConfigId>) 
     const RUN: usize = 1 << 14;
     let board = source.board();
     let len = source.len();
-    let pairs: Vec<(ConfigId, ConfigId)> = (0..len.div_ceil(RUN))
-        .into_par_iter()
-        .flat_map_iter(|run| {
+    // Written in place, run by run: the two arrays are all that is held (8 bytes a
+    // configuration; pairs collected and then split held twice that, 27 GiB for 7x5 w6).
+    let (mut mirrors, mut turns) = (vec![0 as ConfigId; len], vec![0 as ConfigId; len]);
+    mirrors
+        .par_chunks_mut(RUN)
+        .zip(turns.par_chunks_mut(RUN))
+        .enumerate()
+        .for_each(|(run, (mirrors, turns))| {
             let first = run * RUN;
-            let mut walls = vec![WallSet::EMPTY; RUN.min(len - first)];
+            let mut walls = vec![WallSet::EMPTY; mirrors.len()];
             source.walls_from(first as ConfigId, &mut walls);
             let id_of = |w| {
                 source
@@ -473,38 +489,30 @@ pub fn symmetry_of(source: &dyn ConfigSource) -> (Vec<ConfigId>, Vec<ConfigId>) 
             };
             // The eager tables keep each mirror image's id (`id_of` was 6 % of 4x7 w4's
             // samples), and walk to the half turns' ids side by side (`Tables::ids_of`).
-            let (mirrors, turns): (Vec<ConfigId>, Vec<ConfigId>) = match source.tables() {
+            match source.tables() {
                 Some(t) => {
                     let turned: Vec<WallSet> = walls
                         .iter()
                         .map(|&w| symmetry::turn_walls(board, w))
                         .collect();
-                    let turns = t.ids_of(&turned);
+                    turns.copy_from_slice(&t.ids_of(&turned));
                     assert!(
                         !turns.contains(&crate::configs::NO_CHILD),
                         "the half turn of a configuration is one"
                     );
-                    (
-                        (first..first + walls.len())
-                            .map(|id| t.mirror(id as ConfigId))
-                            .collect(),
-                        turns,
-                    )
+                    for (i, mirror) in mirrors.iter_mut().enumerate() {
+                        *mirror = t.mirror((first + i) as ConfigId);
+                    }
                 }
-                None => walls
-                    .iter()
-                    .map(|&w| {
-                        (
-                            id_of(w.mirror(board)),
-                            id_of(symmetry::turn_walls(board, w)),
-                        )
-                    })
-                    .unzip(),
-            };
-            mirrors.into_iter().zip(turns)
-        })
-        .collect();
-    pairs.into_iter().unzip()
+                None => {
+                    for ((w, mirror), turn) in walls.iter().zip(mirrors).zip(turns) {
+                        *mirror = id_of(w.mirror(board));
+                        *turn = id_of(symmetry::turn_walls(board, *w));
+                    }
+                }
+            }
+        });
+    (mirrors, turns)
 }
 
 /// `Layout::slot` with the maps, `R` (`open`) and width given.

@@ -36,6 +36,9 @@ pub struct RetroEstimate {
     pub(in crate::retro) live_shares: Vec<f64>,
     /// Bytes of the layout's indices.
     pub(in crate::retro) index: u128,
+    /// The most bytes held while the layout is built (`layout::setup_bytes`): before any
+    /// layer, so a floor under every peak rather than a part of it.
+    pub(in crate::retro) setup: u128,
     /// Slots of a stored block.
     pub(in crate::retro) block: u128,
 }
@@ -113,7 +116,7 @@ impl RetroEstimate {
                 }
             }
         }
-        u64::try_from(peak.saturating_add(self.index)).unwrap_or(u64::MAX)
+        u64::try_from(peak.saturating_add(self.index).max(self.setup)).unwrap_or(u64::MAX)
     }
 
     /// The peak bytes of an analysis at `precision` in parts (`parts.rs`) of at most
@@ -121,6 +124,12 @@ impl RetroEstimate {
     /// files' writers, the layout's indices and a part's bits of them, and layers 0 and 1,
     /// read back at the end for the start's value.
     pub fn peak_in_parts(&self, precision: Precision, part_bytes: u64) -> u64 {
+        let setup = u64::try_from(self.setup).unwrap_or(u64::MAX);
+        self.steady_in_parts(precision, part_bytes).max(setup)
+    }
+
+    /// `peak_in_parts` once the layout is built: what the parts are sized against.
+    fn steady_in_parts(&self, precision: Precision, part_bytes: u64) -> u64 {
         let n = self.walls_per_player;
         let low: u128 = (0..self.layers.min(2))
             .map(|k| self.layer_bytes(precision, k))
@@ -152,7 +161,7 @@ impl RetroEstimate {
     /// rest of the analysis in parts leaves (`peak_in_parts`).
     pub fn part_bytes(&self, precision: Precision, room: u64) -> u64 {
         // The stream's pieces are at most a part each (`sizing::piece_bytes`).
-        let left = room.saturating_sub(self.peak_in_parts(precision, 0));
+        let left = room.saturating_sub(self.steady_in_parts(precision, 0));
         let stream = sizing::STREAM_PIECES * sizing::PIECE_BYTES;
         let with_slack = match left >= stream + sizing::PIECE_BYTES {
             true => left - stream,
@@ -171,6 +180,9 @@ impl RetroEstimate {
     /// counted as the analysis cuts them, at segments' ends (`parts`).
     /// `None` where the least part does not fit.
     pub fn in_parts_layers(&self, precision: Precision, room: u64) -> Option<Vec<LayerCost>> {
+        if (room as u128) < self.setup {
+            return None; // the layout is not built in the room (`layout::setup_bytes`)
+        }
         self.layers_in_parts(precision, self.part_bytes(precision, room))
     }
 
@@ -231,7 +243,8 @@ impl RetroEstimate {
             })
             .max()
             .unwrap_or(0);
-        u64::try_from(most + self.index + sizing::SLACK_BYTES as u128).unwrap_or(u64::MAX)
+        let peak = (most + self.index + sizing::SLACK_BYTES as u128).max(self.setup);
+        u64::try_from(peak).unwrap_or(u64::MAX)
     }
 
     /// The bytes of the values of every layer at `precision`, uncompressed: what an
@@ -377,6 +390,7 @@ pub fn estimate(
         layer_positions,
         live_shares: live::live_shares(board, layers),
         index: layout::index_bytes(configurations, stored_configs),
+        setup: layout::setup_bytes(configurations, stored_configs),
         block,
     };
     estimate.bytes = estimate.peak(Precision::Exact, layers.min(2));
