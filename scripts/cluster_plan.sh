@@ -22,14 +22,16 @@ import re, sys
 text = sys.stdin.read()
 positions = re.search(r"^positions: (\S+)", text, re.M).group(1)
 per_rank = re.search(r"or (\S+ \S+) compact$", text, re.M).group(1)
-numbering, index = re.search(r"ranked numbering (\S+ \S+) and the layout.s indices (\S+ \S+);", text).groups()
+numbering, index, setup = re.search(r"ranked numbering (\S+ \S+) and the layout.s indices (\S+ \S+) \((\S+ \S+) while it builds them", text).groups()
 disk = re.search(r"or (\S+ \S+) compact on disk", text).group(1)
 sent = re.search(r"or (\S+ \S+) compact for one layer", text).group(1)
 t = re.search(r"time: about (\S+ \S+) with", text).group(1)
 units = {"B": 0, "KiB": 1, "MiB": 2, "GiB": 3, "TiB": 4}
 size = lambda t: float(t.split()[0]) * 1024 ** units[t.split()[1]]
 share = (size(per_rank) - size(numbering) - size(index)) / 2**30
-print("| %s w%s | %s | %s | %s | %s + %s | %.1f GiB | %s | %s | %s |" % (sys.argv[1], sys.argv[2], positions, sys.argv[3], per_rank, numbering, index, share, disk, sent, t))
+# Where building the layout sets the peak, the share is below what is left of it.
+share = "%.1f GiB" % share if size(per_rank) > size(numbering) + size(setup) else "less (the layout built: %s)" % setup
+print("| %s w%s | %s | %s | %s | %s + %s | %s | %s | %s | %s |" % (sys.argv[1], sys.argv[2], positions, sys.argv[3], per_rank, numbering, index, share, disk, sent, t))
 ' "$board" "$walls" "$r"
   done
 done

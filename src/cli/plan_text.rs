@@ -213,10 +213,11 @@ fn across_lines(c: &AcrossCosts) -> Vec<String> {
         ),
         format!(
             "  of which every rank holds whole the ranked numbering {} and the layout's \
-             indices {}; the rest is its share of the largest layer and the pieces \
-             exchanged",
+             indices {} ({} while it builds them, the mirror images beside them); the rest \
+             is its share of the largest layer and the pieces exchanged",
             b(c.numbering),
-            b(c.index)
+            b(c.index),
+            b(c.setup)
         ),
         format!(
             "  the directory every rank reaches: about {} exact or {} compact on disk",

@@ -91,6 +91,9 @@ pub struct AcrossCosts {
     pub per_rank: [u64; 2],
     pub numbering: u64,
     pub index: u64,
+    /// The bytes held while the layout is built (its indices and the mirror images they
+    /// are made from): the least a rank holds, whatever its share.
+    pub setup: u64,
     /// The table in the shared directory, exact and compact (`DISK_SHARE` of its values).
     pub disk: [u64; 2],
     /// The most bytes the ranks send each other for one layer, exact and compact: each
@@ -122,6 +125,7 @@ impl AcrossCosts {
             per_rank: both(&|p| r.peak_across(p, ranks).saturating_add(e.ranked_bytes)),
             numbering: e.ranked_bytes,
             index: r.index_bytes(),
+            setup: r.setup_bytes(),
             disk: both(&|p| r.values_bytes(p) / DISK_SHARE),
             sent_most: both(&sent),
             seconds: r.positions as f64 / (ACROSS_POSITIONS_PER_SECOND * ranks.max(1) as f64),

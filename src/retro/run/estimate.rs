@@ -225,6 +225,12 @@ impl RetroEstimate {
         u64::try_from(self.index).unwrap_or(u64::MAX)
     }
 
+    /// The bytes held while the layout is built (`layout::setup_bytes`), a floor under
+    /// every peak.
+    pub fn setup_bytes(&self) -> u64 {
+        u64::try_from(self.setup).unwrap_or(u64::MAX)
+    }
+
     /// The peak bytes of one rank of an analysis across `ranks` (`across.rs`) at
     /// `precision`, besides the configurations: its even share of the largest layer, the
     /// pieces of the layer above in flight (`sizing::share_bytes`), the layout's indices
