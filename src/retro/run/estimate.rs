@@ -116,7 +116,13 @@ impl RetroEstimate {
                 }
             }
         }
-        u64::try_from(peak.saturating_add(self.index).max(self.setup)).unwrap_or(u64::MAX)
+        self.at_least_setup(peak.saturating_add(self.index))
+    }
+
+    /// `peak` in bytes, no less than what building the layout holds (`setup`): every
+    /// run builds it before anything else.
+    fn at_least_setup(&self, peak: u128) -> u64 {
+        u64::try_from(peak.max(self.setup)).unwrap_or(u64::MAX)
     }
 
     /// The peak bytes of an analysis at `precision` in parts (`parts.rs`) of at most
@@ -124,8 +130,7 @@ impl RetroEstimate {
     /// files' writers, the layout's indices and a part's bits of them, and layers 0 and 1,
     /// read back at the end for the start's value.
     pub fn peak_in_parts(&self, precision: Precision, part_bytes: u64) -> u64 {
-        let setup = u64::try_from(self.setup).unwrap_or(u64::MAX);
-        self.steady_in_parts(precision, part_bytes).max(setup)
+        self.at_least_setup(self.steady_in_parts(precision, part_bytes) as u128)
     }
 
     /// `peak_in_parts` once the layout is built: what the parts are sized against.
@@ -249,8 +254,7 @@ impl RetroEstimate {
             })
             .max()
             .unwrap_or(0);
-        let peak = (most + self.index + sizing::SLACK_BYTES as u128).max(self.setup);
-        u64::try_from(peak).unwrap_or(u64::MAX)
+        self.at_least_setup(most + self.index + sizing::SLACK_BYTES as u128)
     }
 
     /// The bytes of the values of every layer at `precision`, uncompressed: what an
