@@ -167,14 +167,16 @@ pub fn index_bytes(configurations: u128, stored: u128) -> u128 {
 }
 
 /// The most bytes held while the layout of `configurations` configurations (of which
-/// `stored` are stored) is built: its indices (`index_bytes`) and, beside them, the mirror
-/// images (4 bytes a configuration) that `with_symmetry` reads to make them. Finding the
-/// symmetry first (`symmetry_of`, or reading it back) holds the mirror images and half
-/// turns only, 8 bytes a configuration, less. For most cells the analysis's own peak is
-/// far above this; for 7x5 with 6 walls (1.7e9 configurations) it is 22 GiB, more than the
-/// indices' 15.7 GiB and than this machine holds with a part beside them.
-pub fn setup_bytes(configurations: u128, stored: u128) -> u128 {
-    index_bytes(configurations, stored).saturating_add(configurations.saturating_mul(4))
+/// `stored` are stored, and `largest` in the largest layer) is built: its indices
+/// (`index_bytes`) and, beside them, the ranks of the layer being indexed (4 bytes a
+/// configuration of it), which `with_symmetry` writes over that layer's mirror images.
+/// Finding the symmetry first (`symmetry_of`, or reading it back) holds the mirror images
+/// and half turns only, 8 bytes a configuration, less. For most cells the analysis's own
+/// peak is far above this; for 7x5 with 6 walls (1.7e9 configurations, 6.3e8 in layer 12)
+/// it is 18.2 GiB, the indices' 15.8 GiB and 2.4 GiB of ranks (22.1 GiB while the whole
+/// array of mirror images was held beside them).
+pub fn setup_bytes(configurations: u128, stored: u128, largest: u128) -> u128 {
+    index_bytes(configurations, stored).saturating_add(largest.saturating_mul(4))
 }
 
 impl Layout {
@@ -191,20 +193,34 @@ impl Layout {
         let board = source.board();
         let n = source.walls_per_player();
         assert_eq!((mirror.len(), turned.len()), (source.len(), source.len()));
-        let canonical = |id: ConfigId| id.min(mirror[id as usize]);
-        let mut dense = vec![u32::MAX; source.len()];
+        // A layer's mirror images and half turns lie in it, so once its ranks are found its
+        // mirror images are read no more: the array of them becomes `dense` layer by layer,
+        // the largest layer's ranks held beside it (`setup_bytes`). Mirror images and
+        // indices side by side held 22 GiB for 7x5 with 6 walls.
+        let mut dense = mirror;
+        let mut ranks: Vec<u32> = Vec::new();
         let mut shapes = Vec::with_capacity(source.layers());
         for k in 0..source.layers() {
+            let ids = source.layer(k);
+            let first = ids.start;
+            let mirror = &dense[ids.start as usize..ids.end as usize];
+            let at = |id: ConfigId| {
+                debug_assert!(ids.contains(&id), "a layer's symmetry stays in it");
+                (id - first) as usize
+            };
+            let canonical = |id: ConfigId| id.min(mirror[at(id)]);
+            ranks.clear();
+            ranks.resize(ids.len(), u32::MAX);
             let (mut stored, mut pairs) = (Vec::new(), Vec::new());
-            for id in source.layer(k) {
-                if id != canonical(id) || dense[id as usize] != u32::MAX {
+            for id in ids.clone() {
+                if id != canonical(id) || ranks[at(id)] != u32::MAX {
                     continue;
                 }
                 // A group: `id`, then the stored form of its half turn if that is another.
                 let (start, partner) = (stored.len(), canonical(turned[id as usize]));
                 for config in [id, partner] {
-                    if dense[config as usize] == u32::MAX {
-                        dense[config as usize] = stored.len() as u32;
+                    if ranks[at(config)] == u32::MAX {
+                        ranks[at(config)] = stored.len() as u32;
                         stored.push(config);
                     }
                 }
@@ -213,11 +229,12 @@ impl Layout {
                     pairs[start / 64] |= 1 << (start % 64);
                 }
             }
-            for id in source.layer(k) {
+            for id in ids.clone() {
                 if id != canonical(id) {
-                    dense[id as usize] = dense[mirror[id as usize] as usize] | MIRRORED;
+                    ranks[at(id)] = ranks[at(mirror[at(id)])] | MIRRORED;
                 }
             }
+            dense[ids.start as usize..ids.end as usize].copy_from_slice(&ranks);
             let (min_left, splits) = splits(n, k);
             shapes.push(Shape {
                 min_left,

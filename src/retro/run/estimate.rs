@@ -400,7 +400,11 @@ pub fn estimate(
         layer_positions,
         live_shares: live::live_shares(board, layers),
         index: layout::index_bytes(configurations, stored_configs),
-        setup: layout::setup_bytes(configurations, stored_configs),
+        setup: layout::setup_bytes(
+            configurations,
+            stored_configs,
+            configurations_by_walls.iter().copied().max().unwrap_or(0),
+        ),
         block,
     };
     estimate.bytes = estimate.peak(Precision::Exact, layers.min(2));
