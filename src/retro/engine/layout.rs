@@ -58,8 +58,11 @@ struct Shape {
     /// Player 1's fewest walls left in this layer.
     min_left: u8,
     splits: usize,
-    /// Stored configurations, in store order (groups one after the other).
+    /// Stored configurations, in store order (groups one after the other); empty once
+    /// the layer's indices are freed (`free_indices_from`).
     stored: Vec<ConfigId>,
+    /// How many configurations the layer stores (`stored`'s length, kept when it is freed).
+    count: usize,
     /// Bit `i`: the group that starts at rank `i` of `stored` holds two configurations.
     /// Kept, where finding it took two reads at random (the half turn's id, then its rank):
     /// walking a layer's groups (`runs`, once a part's pass) took 12 % of 6x5 w6 exact at
@@ -85,6 +88,11 @@ pub struct Layout {
     dense: Vec<u32>,
     /// For each configuration id: the id of its half turn.
     turned: Vec<ConfigId>,
+    /// The first id of each layer, and one past the last.
+    layer_start: Vec<ConfigId>,
+    /// The layers whose indices are held (`dense`, `turned` and `stored` of the layers
+    /// before it; `free_indices_from`).
+    indexed: usize,
     /// `symmetry::cell_maps`.
     maps: [[Square; MAX_SQUARES]; 4],
     /// `offsets[map][p1 * S + p2]`: the slot in a stored block of the pawns `p1`, `p2`
@@ -239,6 +247,7 @@ impl Layout {
             shapes.push(Shape {
                 min_left,
                 splits,
+                count: stored.len(),
                 stored,
                 pairs,
             });
@@ -266,13 +275,19 @@ impl Layout {
             }
             offsets
         });
+        let layer_start = (0..source.layers())
+            .map(|k| source.layer(k).start)
+            .chain([source.len() as ConfigId])
+            .collect();
         Layout {
             cells,
             width,
             walls_per_player: n,
+            indexed: shapes.len(),
             shapes,
             dense,
             turned,
+            layer_start,
             maps,
             offsets,
         }
@@ -324,7 +339,7 @@ impl Layout {
 
     /// Slots of one split of layer `k`.
     pub fn split_len(&self, k: usize) -> usize {
-        self.shapes[k].stored.len() * self.stored_len()
+        self.shapes[k].count * self.stored_len()
     }
 
     /// Slots of layer `k`.
@@ -336,6 +351,31 @@ impl Layout {
     pub fn bytes(&self) -> u64 {
         let stored: usize = self.shapes.iter().map(|s| s.stored.len()).sum();
         index_bytes(self.dense.len() as u128, stored as u128) as u64
+    }
+
+    /// Frees the indices of layers `k` and up, which nothing will view again: a search
+    /// that reads back the first layers of an analysis (`Solved::free_indices_past_kept`)
+    /// needs theirs only, and the rest held 8.4 of 6x6 w5's 8.9 GiB of indices. The ids
+    /// of a layer follow those of the layers before it, so the freed ones are the arrays'
+    /// ends. Viewing a layer freed is a bug (it panics).
+    pub fn free_indices_from(&mut self, k: usize) {
+        let Some(&end) = self.layer_start.get(k) else {
+            return;
+        };
+        for array in [&mut self.dense, &mut self.turned] {
+            array.truncate(end as usize);
+            array.shrink_to_fit();
+        }
+        for shape in &mut self.shapes[k..] {
+            (shape.stored, shape.pairs) = (Vec::new(), Vec::new());
+        }
+        self.indexed = self.indexed.min(k);
+    }
+
+    /// The layers from 0 whose indices are held: every layer unless `free_indices_from`
+    /// freed some.
+    pub fn indexed_layers(&self) -> usize {
+        self.indexed
     }
 
     /// Whether layer `k` has a split in which Player 1 holds `left1` walls.
@@ -366,6 +406,7 @@ impl Layout {
                 TURN,
             ),
         };
+        debug_assert!(k < self.indexed, "layer {k}'s indices were freed");
         let d = self.dense[config as usize];
         let mirror = if d & MIRRORED != 0 { MIRROR } else { 0 };
         let s = &self.shapes[k];
@@ -678,6 +719,40 @@ mod tests {
                 let one_by_one: Vec<usize> =
                     configs.iter().map(|&c| layout.stored_turned(c)).collect();
                 assert_eq!(out, one_by_one);
+            }
+        }
+    }
+
+    /// Freeing the indices of the last layers keeps every view of the others, and the
+    /// layers' sizes, and gives back the freed layers' bytes.
+    #[test]
+    fn freed_indices_leave_the_layers_before_as_they_were() {
+        let board = Board::new(4, 3).unwrap();
+        let tables = Tables::build(board, 2, u64::MAX, &Silent).unwrap();
+        let whole = Layout::new(&tables);
+        for from in [0, 1, 3, whole.layers()] {
+            let mut freed = whole.clone();
+            freed.free_indices_from(from);
+            assert_eq!(freed.indexed_layers(), from.min(whole.layers()));
+            assert_eq!(freed.bytes() < whole.bytes(), from < whole.layers());
+            for k in 0..whole.layers() {
+                assert_eq!(freed.layer_len(k), whole.layer_len(k));
+                if k >= from {
+                    assert!(freed.stored(k).is_empty());
+                    continue;
+                }
+                assert_eq!(freed.stored(k), whole.stored(k));
+                for c in tables.layer(k) {
+                    for j in 0..whole.splits(k) {
+                        let left1 = whole.split_left(k, j)[0];
+                        for side in [Player::One, Player::Two] {
+                            assert_eq!(
+                                freed.view(k, c, left1, side),
+                                whole.view(k, c, left1, side)
+                            );
+                        }
+                    }
+                }
             }
         }
     }

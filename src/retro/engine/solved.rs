@@ -57,7 +57,7 @@ impl From<Value> for Wdl {
 
 /// Where the value of `pos` is in the store of the cell of `configs` laid out by `layout`:
 /// over (no store), or layer, split and slot; `None` if `pos` is not a position of the
-/// cell.
+/// cell, or if its layer's indices were freed (`Solved::free_indices_past_kept`).
 pub(in crate::retro) fn locate(
     configs: &dyn ConfigSource,
     layout: &Layout,
@@ -90,6 +90,9 @@ pub(in crate::retro) fn locate(
             Value::Loss(0)
         }));
     }
+    if k >= layout.indexed_layers() {
+        return None; // the layer's indices were freed: nothing of it is read
+    }
     let view = layout.view(k, config, l1, pos.to_move);
     Some(Located::Stored(k, view.split, layout.slot(view, p1, p2)))
 }
@@ -119,6 +122,17 @@ impl<'t> Solved<'t> {
     pub fn held_bytes(&self) -> u64 {
         let stores: usize = self.values.iter().flatten().flatten().map(Vec::len).sum();
         stores as u64 + self.layout.bytes()
+    }
+
+    /// Frees the layout's indices of the layers after those kept whole from layer 0 (and
+    /// what is left of their values): queries about their positions answer `None`, as
+    /// they did with no values there. For a search that reads the kept layers only.
+    pub fn free_indices_past_kept(&mut self) {
+        let (kept, _) = self.layers_kept();
+        for layer in &mut self.values[kept..] {
+            layer.iter_mut().for_each(|split| *split = None);
+        }
+        self.layout.free_indices_from(kept);
     }
 
     /// Whether every layer was kept (else only layers 0 and 1, see the module doc, or those
@@ -231,7 +245,9 @@ impl<'t> Solved<'t> {
         to_move: Player,
     ) -> Option<(usize, usize, usize)> {
         let k = 2 * self.configs.walls_per_player() as usize - left[0] as usize - left[1] as usize;
-        self.values.get(k)?;
+        if k >= self.layout.indexed_layers() {
+            return None;
+        }
         let view = self.layout.view(k, config, left[0], to_move);
         Some((k, view.split, self.layout.slot(view, pawns[0], pawns[1])))
     }
