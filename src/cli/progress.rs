@@ -5,7 +5,12 @@
 use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
 use quoridor_solver::support::progress::Progress;
 use std::sync::Mutex;
-use std::time::Duration;
+use std::time::{Duration, Instant};
+
+/// With no bars drawn (stderr is not a terminal: a log file), the status of the current
+/// stage is written as a line this often, so that a log of a run of hours says how far
+/// it got between its messages (a search's iteration can last hours).
+const LOGGED_STATUS_EVERY: Duration = Duration::from_secs(600);
 
 /// How much goes to stderr besides errors.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -23,6 +28,8 @@ pub struct Bars {
     multi: MultiProgress,
     stage: Mutex<Option<ProgressBar>>,
     verbosity: Verbosity,
+    /// When a status was last written as a line (`LOGGED_STATUS_EVERY`); the start at first.
+    status_logged: Mutex<Instant>,
 }
 
 impl Bars {
@@ -35,6 +42,7 @@ impl Bars {
             multi,
             stage: Mutex::new(None),
             verbosity,
+            status_logged: Mutex::new(Instant::now()),
         }
     }
 
@@ -44,6 +52,19 @@ impl Bars {
         bar.set_style(style("{msg:32} [{bar:30}] {pos}/{len} cells {elapsed}"));
         bar.set_message(what.to_string());
         bar
+    }
+
+    /// `status` (of a stage `in_stage` old) as a line for the log, when no bars are drawn
+    /// and `LOGGED_STATUS_EVERY` has passed since the last such line, or since the start.
+    fn status_line(&self, status: &str, in_stage: Duration) -> Option<String> {
+        if !self.multi.is_hidden() || self.is_quiet() {
+            return None;
+        }
+        let mut logged = self.status_logged.lock().expect("progress lock");
+        (logged.elapsed() >= LOGGED_STATUS_EVERY).then(|| {
+            *logged = Instant::now();
+            format!("{status} ({} in this stage)", elapsed(in_stage))
+        })
     }
 
     /// Whether nothing but errors goes to stderr (`-q`).
@@ -61,6 +82,12 @@ impl Bars {
             self.multi.suspend(|| eprintln!("{text}"));
         }
     }
+}
+
+/// `d` as hours, minutes and seconds: `1:02:03`.
+fn elapsed(d: Duration) -> String {
+    let s = d.as_secs();
+    format!("{}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60)
 }
 
 fn style(template: &str) -> ProgressStyle {
@@ -98,7 +125,11 @@ impl Progress for Bars {
 
     fn status(&self, text: &str) {
         if let Some(bar) = &*self.stage.lock().expect("progress lock") {
-            bar.set_message(format!("{}: {text}", bar.prefix()));
+            let status = format!("{}: {text}", bar.prefix());
+            if let Some(line) = self.status_line(&status, bar.elapsed()) {
+                eprintln!("{line}");
+            }
+            bar.set_message(status);
         }
     }
 
@@ -124,5 +155,30 @@ impl Progress for Bars {
             bar.finish_and_clear();
             self.multi.remove(&bar);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Without bars (a log), a status becomes a line once `LOGGED_STATUS_EVERY` has passed,
+    /// and then not again until it passes once more; never when quiet.
+    #[test]
+    fn a_log_gets_the_status_every_so_often() {
+        let bars = Bars::new(Verbosity::Normal);
+        bars.multi.set_draw_target(ProgressDrawTarget::hidden());
+        let in_stage = Duration::from_secs(3725);
+        assert_eq!(bars.status_line("depth 33", in_stage), None);
+        let long_ago = Instant::now() - LOGGED_STATUS_EVERY;
+        *bars.status_logged.lock().unwrap() = long_ago;
+        assert_eq!(
+            bars.status_line("depth 33", in_stage).as_deref(),
+            Some("depth 33 (1:02:05 in this stage)")
+        );
+        assert_eq!(bars.status_line("depth 33", in_stage), None);
+        let quiet = Bars::new(Verbosity::Quiet);
+        *quiet.status_logged.lock().unwrap() = long_ago;
+        assert_eq!(quiet.status_line("depth 33", in_stage), None);
     }
 }

@@ -13,10 +13,14 @@ use crate::rules::geometry::Player;
 use crate::rules::position::{Action, Position};
 use crate::support::progress::Progress;
 use std::sync::atomic::Ordering;
-use std::time::Instant;
+use std::sync::mpsc::RecvTimeoutError;
+use std::time::{Duration, Instant};
 
 /// Plies left from which a node's moves are searched in parallel (when `parallel`).
 const SPLIT_DEPTH: u8 = 11;
+
+/// How often a search iteration's status (its nodes so far) is told while it runs.
+const STATUS_EVERY: Duration = Duration::from_secs(2);
 
 /// The transposition table's first size; once crowded, it doubles in place between
 /// iterations, up to its full size.
@@ -221,6 +225,31 @@ impl<'a, T: ConfigTables> Prover<'a, T> {
         self.shared.nodes.get()
     }
 
+    /// `Search::attack_root` from `start`, its status (`status` of the nodes counted so
+    /// far) told when it begins and every `STATUS_EVERY` while it runs: an iteration of a
+    /// deep search lasts hours, and its nodes were told only when it ended.
+    fn attack_telling(
+        &self,
+        attacker: Player,
+        start: &Node,
+        depth: u8,
+        (progress, status): (&dyn Progress, &(dyn Fn(u64) -> String + Sync)),
+    ) -> bool {
+        progress.status(&status(self.nodes()));
+        let (done, waiting) = std::sync::mpsc::channel::<()>();
+        let nodes = &self.shared.nodes;
+        std::thread::scope(|scope| {
+            scope.spawn(move || {
+                while waiting.recv_timeout(STATUS_EVERY) == Err(RecvTimeoutError::Timeout) {
+                    progress.status(&status(nodes.get()));
+                }
+            });
+            let won = Search::attack_root(&self.shared, attacker, start, depth);
+            drop(done);
+            won
+        })
+    }
+
     /// Iterative deepening from `position` (not over): Player to move's win at depths 1,
     /// 3, 5, ..., the other's at 2, 4, ... (only the winner's, if `winner`), until one wins,
     /// `max_depth`, or the deadline. The first win found is the shortest.
@@ -286,15 +315,17 @@ impl<'a, T: ConfigTables> Prover<'a, T> {
             if winner.is_some_and(|w| w != attacker) || result.no_win.settles(attacker, depth) {
                 continue;
             }
-            let nodes = so_far(self);
-            let seconds = started.elapsed().as_secs_f64();
-            progress.status(&format!(
-                "depth {depth} (Player {}), {} nodes so far, {}/s",
-                attacker.number(),
-                si(nodes as f64),
-                si(nodes as f64 / seconds.max(1e-3)),
-            ));
-            let won = Search::attack_root(&self.shared, attacker, &start, depth);
+            let status = |now: u64| {
+                let nodes = now - nodes_before + resume.nodes;
+                let seconds = started.elapsed().as_secs_f64();
+                format!(
+                    "depth {depth} (Player {}), {} nodes so far, {}/s",
+                    attacker.number(),
+                    si(nodes as f64),
+                    si(nodes as f64 / seconds.max(1e-3)),
+                )
+            };
+            let won = self.attack_telling(attacker, &start, depth, (progress, &status));
             if self.timed_out() {
                 break;
             }
