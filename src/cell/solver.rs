@@ -592,6 +592,7 @@ fn retro_ranked(
         ));
         return Ok(());
     }
+    let ((kept, layers), held) = (solved.layers_kept(), solved.held_bytes());
     let own = RetroOracle(&solved);
     let mut searched = result.clone();
     searched.outcome = Outcome::Unknown;
@@ -600,6 +601,15 @@ fn retro_ranked(
     searched.pruned_by =
         with_length_oracle(cell, &own, room, options, progress, |oracle, left| {
             let (tt_room, store_bytes) = on_demand_split(left, options.tt_bytes);
+            progress.message(&format!(
+                "the search for the length: the outcomes of its first {} of {} read back ({}), \
+                 a table of up to {} and a store of configurations of {}",
+                kept,
+                count(layers, "layer"),
+                crate::error::format_bytes(held),
+                crate::error::format_bytes(tt_room),
+                crate::error::format_bytes(store_bytes)
+            ));
             let mut store = OnDemand::new(board, walls, store_bytes);
             let checkpoint = length_checkpoint(&store, options, tt_room, progress);
             let run = length_run(options, (oracle, winner), tt_room, checkpoint.as_ref());
