@@ -133,6 +133,11 @@ impl Progress for Bars {
         }
     }
 
+    /// Shown on a bar, or as a line now and then in a log; not when quiet.
+    fn shows_status(&self) -> bool {
+        !self.is_quiet()
+    }
+
     fn message(&self, text: &str) {
         if self.verbosity == Verbosity::Verbose {
             self.line(text);

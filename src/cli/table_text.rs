@@ -177,6 +177,9 @@ impl Progress for TableBars<'_> {
     fn status(&self, text: &str) {
         self.bars.status(text)
     }
+    fn shows_status(&self) -> bool {
+        self.bars.shows_status()
+    }
     fn message(&self, text: &str) {
         self.bars.message(text)
     }

@@ -236,6 +236,11 @@ impl<'a, T: ConfigTables> Prover<'a, T> {
         (progress, status): (&dyn Progress, &(dyn Fn(u64) -> String + Sync)),
     ) -> bool {
         progress.status(&status(self.nodes()));
+        if !progress.shows_status() {
+            // No thread for nobody: a test's thousands of small searches spawned one an
+            // iteration and took 10 times as long.
+            return Search::attack_root(&self.shared, attacker, start, depth);
+        }
         let (done, waiting) = std::sync::mpsc::channel::<()>();
         let nodes = &self.shared.nodes;
         std::thread::scope(|scope| {

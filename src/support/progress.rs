@@ -9,6 +9,11 @@ pub trait Progress: Sync {
     /// What the current stage is doing now, in a few words (e.g. the depth being searched
     /// and the nodes so far), for a stage whose size is unknown.
     fn status(&self, _text: &str) {}
+    /// Whether `status` is shown at all: work that would tell it again and again while it
+    /// runs (a search's iteration, from a thread of its own) need not when it is not.
+    fn shows_status(&self) -> bool {
+        false
+    }
     /// A one-line message about the work (e.g. a finished search depth).
     fn message(&self, _text: &str) {}
     /// A one-line warning the user must see whatever the verbosity (e.g. work that could
