@@ -54,10 +54,11 @@ impl Bars {
         bar
     }
 
-    /// `status` (of a stage `in_stage` old) as a line for the log, when no bars are drawn
-    /// and `LOGGED_STATUS_EVERY` has passed since the last such line, or since the start.
+    /// `status` (of a stage `in_stage` old) as a line for the log, when no bars are drawn,
+    /// the stage has run `LOGGED_STATUS_EVERY` (a short one has its own lines) and as long
+    /// has passed since the last such line, or since the start.
     fn status_line(&self, status: &str, in_stage: Duration) -> Option<String> {
-        if !self.multi.is_hidden() || self.is_quiet() {
+        if !self.multi.is_hidden() || self.is_quiet() || in_stage < LOGGED_STATUS_EVERY {
             return None;
         }
         let mut logged = self.status_logged.lock().expect("progress lock");
@@ -168,7 +169,7 @@ mod tests {
     use super::*;
 
     /// Without bars (a log), a status becomes a line once `LOGGED_STATUS_EVERY` has passed,
-    /// and then not again until it passes once more; never when quiet.
+    /// and then not again until it passes once more; never for a young stage, nor when quiet.
     #[test]
     fn a_log_gets_the_status_every_so_often() {
         let bars = Bars::new(Verbosity::Normal);
@@ -182,6 +183,9 @@ mod tests {
             Some("depth 33 (1:02:05 in this stage)")
         );
         assert_eq!(bars.status_line("depth 33", in_stage), None);
+        // A stage younger than the interval: its status is not a line.
+        *bars.status_logged.lock().unwrap() = long_ago;
+        assert_eq!(bars.status_line("depth 1", Duration::from_secs(2)), None);
         let quiet = Bars::new(Verbosity::Quiet);
         *quiet.status_logged.lock().unwrap() = long_ago;
         assert_eq!(quiet.status_line("depth 33", in_stage), None);
