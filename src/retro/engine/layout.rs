@@ -70,6 +70,94 @@ struct Shape {
     pairs: Vec<u64>,
 }
 
+impl Shape {
+    fn new(n: u8, k: usize, stored: Vec<ConfigId>, pairs: Vec<u64>) -> Shape {
+        let (min_left, splits) = splits(n, k);
+        Shape {
+            min_left,
+            splits,
+            count: stored.len(),
+            stored,
+            pairs,
+        }
+    }
+}
+
+/// The mirror images and half turns of the configurations of one layer at a time (a
+/// layer's lie in it), for a layout that holds some layers' indices only
+/// (`Layout::holding`): what `symmetry_of` found, or the file an analysis in parts keeps
+/// it in (`format/symmetry_cache.rs`).
+pub trait LayerSymmetry: Sync {
+    /// The mirror images and half turns of the configurations `ids`, in id order.
+    fn of(&self, ids: Range<ConfigId>) -> crate::error::Result<(Vec<ConfigId>, Vec<ConfigId>)>;
+}
+
+/// What `symmetry_of` found, held whole: mirror images and half turns by id.
+pub struct Found(pub Vec<ConfigId>, pub Vec<ConfigId>);
+
+impl LayerSymmetry for Found {
+    fn of(&self, ids: Range<ConfigId>) -> crate::error::Result<(Vec<ConfigId>, Vec<ConfigId>)> {
+        let r = ids.start as usize..ids.end as usize;
+        Ok((self.0[r.clone()].to_vec(), self.1[r].to_vec()))
+    }
+}
+
+/// The stored configurations of the layer of ids from `first` (as many as `mirror`) and
+/// its groups (`Shape::pairs`), from the layer's mirror images and half turns; `ranks`
+/// ends as the layer's `dense` indices. A stored configuration is the lesser id of itself
+/// and its mirror image; a group is one of them, then the stored form of its half turn if
+/// that is another.
+fn index_layer(
+    first: ConfigId,
+    (mirror, turned): (&[ConfigId], &[ConfigId]),
+    ranks: &mut Vec<u32>,
+) -> (Vec<ConfigId>, Vec<u64>) {
+    let at = |id: ConfigId| {
+        debug_assert!(
+            (first..first + mirror.len() as ConfigId).contains(&id),
+            "a layer's symmetry stays in it"
+        );
+        (id - first) as usize
+    };
+    let canonical = |id: ConfigId| id.min(mirror[at(id)]);
+    ranks.clear();
+    ranks.resize(mirror.len(), u32::MAX);
+    let (mut stored, mut pairs) = (Vec::new(), Vec::new());
+    for id in first..first + mirror.len() as ConfigId {
+        if id != canonical(id) || ranks[at(id)] != u32::MAX {
+            continue;
+        }
+        let (start, partner) = (stored.len(), canonical(turned[at(id)]));
+        for config in [id, partner] {
+            if ranks[at(config)] == u32::MAX {
+                ranks[at(config)] = stored.len() as u32;
+                stored.push(config);
+            }
+        }
+        pairs.resize(stored.len().div_ceil(64), 0u64);
+        if stored.len() - start == 2 {
+            pairs[start / 64] |= 1 << (start % 64);
+        }
+    }
+    ranks_of(first, &stored, mirror, ranks);
+    (stored, pairs)
+}
+
+/// The `dense` indices of the layer of ids from `first` into `dense` (as long as
+/// `mirror`), from its stored configurations: each one's rank, and for each other
+/// configuration its mirror image's, flagged `MIRRORED`.
+fn ranks_of(first: ConfigId, stored: &[ConfigId], mirror: &[ConfigId], dense: &mut [u32]) {
+    dense.fill(u32::MAX);
+    for (rank, &config) in stored.iter().enumerate() {
+        dense[(config - first) as usize] = rank as u32;
+    }
+    for i in 0..dense.len() {
+        if dense[i] == u32::MAX {
+            dense[i] = dense[(mirror[i] - first) as usize] | MIRRORED;
+        }
+    }
+}
+
 /// The version of the slot order (this file) and of the configuration numbering
 /// (`configs/enumerate.rs`) that saved tables and runs through a directory record; a change
 /// in either must change it. Version 2 (2026-11-28): configurations numbered with the two
@@ -83,16 +171,20 @@ pub struct Layout {
     width: usize,
     walls_per_player: u8,
     shapes: Vec<Shape>,
-    /// For each configuration id: the rank in its layer's `stored` of the configuration that
-    /// holds its positions, with `MIRRORED` set when that is its mirror image.
+    /// For each configuration id from `first_held` on: the rank in its layer's `stored` of the
+    /// configuration that holds its positions, with `MIRRORED` set when that is its mirror
+    /// image.
     dense: Vec<u32>,
-    /// For each configuration id: the id of its half turn.
+    /// For each configuration id from `first_held` on: the id of its half turn.
     turned: Vec<ConfigId>,
+    /// The first id whose indices `dense` and `turned` hold: 0, or the first of `held`
+    /// for a layout that holds a few layers' (`holding`, `hold_layers`).
+    first_held: ConfigId,
     /// The first id of each layer, and one past the last.
     layer_start: Vec<ConfigId>,
-    /// The layers whose indices are held (`dense`, `turned` and `stored` of the layers
-    /// before it; `free_indices_from`).
-    indexed: usize,
+    /// The layers whose `dense` and `turned` are held (every layer, unless
+    /// `free_indices_from` freed some or the layout holds a few layers', `holding`).
+    held: Range<usize>,
     /// `symmetry::cell_maps`.
     maps: [[Square; MAX_SQUARES]; 4],
     /// `offsets[map][p1 * S + p2]`: the slot in a stored block of the pawns `p1`, `p2`
@@ -187,6 +279,27 @@ pub fn setup_bytes(configurations: u128, stored: u128, largest: u128) -> u128 {
     index_bytes(configurations, stored).saturating_add(largest.saturating_mul(4))
 }
 
+/// Bytes of the indices of a layout that holds those of `held` configurations (two
+/// layers in a row at most, `Layout::holding`) and every layer's stored ones
+/// (`index_bytes` with those in place of every configuration).
+pub fn held_index_bytes(held: u128, stored: u128) -> u128 {
+    index_bytes(held, stored)
+}
+
+/// The most bytes held while the layout of an analysis in parts is built or the layers it
+/// holds moved, for `configurations` configurations, `held` held (of which `stored`
+/// stored) and `largest` in the largest layer: finding the symmetry where no file keeps
+/// it (8 bytes a configuration, `symmetry_of`); the stored lists while each layer's
+/// symmetry and ranks are read (12 bytes a configuration of the largest layer); or the
+/// stored lists and the layers held while a layer's symmetry is read among them (8).
+pub fn held_setup_bytes(configurations: u128, (held, stored): (u128, u128), largest: u128) -> u128 {
+    let stored_lists = index_bytes(0, stored);
+    let found = configurations.saturating_mul(8);
+    let shapes = stored_lists.saturating_add(largest.saturating_mul(12));
+    let moves = held_index_bytes(held, stored).saturating_add(largest.saturating_mul(8));
+    found.max(shapes).max(moves)
+}
+
 impl Layout {
     pub fn new(source: &dyn ConfigSource) -> Layout {
         Layout::with_symmetry(source, symmetry_of(source))
@@ -198,7 +311,6 @@ impl Layout {
         source: &dyn ConfigSource,
         (mirror, turned): (Vec<ConfigId>, Vec<ConfigId>),
     ) -> Layout {
-        let board = source.board();
         let n = source.walls_per_player();
         assert_eq!((mirror.len(), turned.len()), (source.len(), source.len()));
         // A layer's mirror images and half turns lie in it, so once its ranks are found its
@@ -210,48 +322,123 @@ impl Layout {
         let mut shapes = Vec::with_capacity(source.layers());
         for k in 0..source.layers() {
             let ids = source.layer(k);
-            let first = ids.start;
-            let mirror = &dense[ids.start as usize..ids.end as usize];
-            let at = |id: ConfigId| {
-                debug_assert!(ids.contains(&id), "a layer's symmetry stays in it");
-                (id - first) as usize
-            };
-            let canonical = |id: ConfigId| id.min(mirror[at(id)]);
-            ranks.clear();
-            ranks.resize(ids.len(), u32::MAX);
-            let (mut stored, mut pairs) = (Vec::new(), Vec::new());
-            for id in ids.clone() {
-                if id != canonical(id) || ranks[at(id)] != u32::MAX {
-                    continue;
-                }
-                // A group: `id`, then the stored form of its half turn if that is another.
-                let (start, partner) = (stored.len(), canonical(turned[id as usize]));
-                for config in [id, partner] {
-                    if ranks[at(config)] == u32::MAX {
-                        ranks[at(config)] = stored.len() as u32;
-                        stored.push(config);
-                    }
-                }
-                pairs.resize(stored.len().div_ceil(64), 0u64);
-                if stored.len() - start == 2 {
-                    pairs[start / 64] |= 1 << (start % 64);
-                }
-            }
-            for id in ids.clone() {
-                if id != canonical(id) {
-                    ranks[at(id)] = ranks[at(mirror[at(id)])] | MIRRORED;
-                }
-            }
-            dense[ids.start as usize..ids.end as usize].copy_from_slice(&ranks);
-            let (min_left, splits) = splits(n, k);
-            shapes.push(Shape {
-                min_left,
-                splits,
-                count: stored.len(),
-                stored,
-                pairs,
-            });
+            let range = ids.start as usize..ids.end as usize;
+            let mirror = &dense[range.clone()];
+            let (stored, pairs) =
+                index_layer(ids.start, (mirror, &turned[range.clone()]), &mut ranks);
+            dense[range].copy_from_slice(&ranks);
+            shapes.push(Shape::new(n, k, stored, pairs));
         }
+        let held = 0..shapes.len();
+        Layout::assemble(source, shapes, (dense, turned, 0), held)
+    }
+
+    /// The layout of `source`'s cell holding the indices of layers `hold` only (the rest
+    /// of a layout whole: every layer's stored configurations and groups), from each
+    /// layer's mirror images and half turns read from `symmetry` one layer at a time: for
+    /// an analysis in parts, which views two layers at a time (`hold_layers` moves them).
+    /// Holds at most the stored lists, the layers held and one layer's symmetry and ranks.
+    pub fn holding(
+        source: &dyn ConfigSource,
+        symmetry: &dyn LayerSymmetry,
+        hold: Range<usize>,
+    ) -> crate::error::Result<Layout> {
+        let n = source.walls_per_player();
+        let mut ranks: Vec<u32> = Vec::new();
+        let mut shapes = Vec::with_capacity(source.layers());
+        for k in 0..source.layers() {
+            let ids = source.layer(k);
+            let (mirror, turned) = symmetry.of(ids.clone())?;
+            let (stored, pairs) = index_layer(ids.start, (&mirror, &turned), &mut ranks);
+            shapes.push(Shape::new(n, k, stored, pairs));
+        }
+        // Room for the most configurations two layers in a row hold: the layers held move
+        // within it (`hold_layers`), never copied whole to grow.
+        let len = |k: usize| source.layer(k).len();
+        let room = (0..source.layers())
+            .map(|k| {
+                len(k)
+                    + if k + 1 < source.layers() {
+                        len(k + 1)
+                    } else {
+                        0
+                    }
+            })
+            .max()
+            .unwrap_or(0);
+        let arrays = (Vec::with_capacity(room), Vec::with_capacity(room), 0);
+        let mut layout = Layout::assemble(source, shapes, arrays, 0..0);
+        layout.hold_layers(hold, symmetry)?;
+        Ok(layout)
+    }
+
+    /// Holds the indices of layers `hold` (a range of layers) and of no other, keeping
+    /// those already held that it covers and reading the others' from `symmetry`: before
+    /// each layer of an analysis in parts, they move down a layer. In place, within
+    /// the arrays' capacity where that suffices (`holding` makes it two layers').
+    pub fn hold_layers(
+        &mut self,
+        hold: Range<usize>,
+        symmetry: &dyn LayerSymmetry,
+    ) -> crate::error::Result<()> {
+        let layers = self.layers();
+        let hold = hold.start.min(layers)..hold.end.clamp(hold.start.min(layers), layers);
+        let (old, new) = (self.ids_of(&self.held), self.ids_of(&hold));
+        let keep = old.start.max(new.start)..old.end.min(new.end);
+        let len = new.len().max(old.len());
+        for array in [&mut self.dense, &mut self.turned] {
+            array.resize(len, 0);
+            if keep.start < keep.end {
+                array.copy_within(
+                    keep.start - old.start..keep.end - old.start,
+                    keep.start - new.start,
+                );
+            }
+        }
+        for k in hold.clone() {
+            let layer = self.ids_of(&(k..k + 1));
+            if keep.start <= layer.start && layer.end <= keep.end && keep.start < keep.end {
+                continue; // held already, moved above
+            }
+            let shape = &self.shapes[k];
+            assert_eq!(
+                shape.stored.len(),
+                shape.count,
+                "layer {k}'s stored list was freed"
+            );
+            let (mirror, turned) = symmetry.of(layer.start as ConfigId..layer.end as ConfigId)?;
+            let at = layer.start - new.start..layer.end - new.start;
+            let dense = &mut self.dense[at.clone()];
+            ranks_of(
+                layer.start as ConfigId,
+                &self.shapes[k].stored,
+                &mirror,
+                dense,
+            );
+            self.turned[at].copy_from_slice(&turned);
+        }
+        for array in [&mut self.dense, &mut self.turned] {
+            array.truncate(new.len());
+        }
+        self.first_held = new.start as ConfigId;
+        self.held = hold;
+        Ok(())
+    }
+
+    /// The ids of the configurations of `layers`, as indices.
+    fn ids_of(&self, layers: &Range<usize>) -> Range<usize> {
+        self.layer_start[layers.start] as usize..self.layer_start[layers.end] as usize
+    }
+
+    /// The layout's fields besides the layers' shapes and indices.
+    fn assemble(
+        source: &dyn ConfigSource,
+        shapes: Vec<Shape>,
+        (dense, turned, first_held): (Vec<u32>, Vec<ConfigId>, ConfigId),
+        held: Range<usize>,
+    ) -> Layout {
+        let board = source.board();
+        let n = source.walls_per_player();
         let cells = board.squares();
         let width = board.width();
         let maps = symmetry::cell_maps(board);
@@ -283,11 +470,12 @@ impl Layout {
             cells,
             width,
             walls_per_player: n,
-            indexed: shapes.len(),
             shapes,
             dense,
             turned,
+            first_held,
             layer_start,
+            held,
             maps,
             offsets,
         }
@@ -363,19 +551,19 @@ impl Layout {
             return;
         };
         for array in [&mut self.dense, &mut self.turned] {
-            array.truncate(end as usize);
+            array.truncate(end.saturating_sub(self.first_held) as usize);
             array.shrink_to_fit();
         }
         for shape in &mut self.shapes[k..] {
             (shape.stored, shape.pairs) = (Vec::new(), Vec::new());
         }
-        self.indexed = self.indexed.min(k);
+        self.held = self.held.start.min(k)..self.held.end.min(k);
     }
 
-    /// The layers from 0 whose indices are held: every layer unless `free_indices_from`
-    /// freed some.
-    pub fn indexed_layers(&self) -> usize {
-        self.indexed
+    /// Whether layer `k`'s indices are held: every layer's unless `free_indices_from`
+    /// freed some or the layout holds a few layers' (`holding`).
+    pub fn holds(&self, k: usize) -> bool {
+        self.held.contains(&k)
     }
 
     /// Whether layer `k` has a split in which Player 1 holds `left1` walls.
@@ -400,14 +588,10 @@ impl Layout {
     pub fn view(&self, k: usize, config: ConfigId, left1: u8, to_move: Player) -> View {
         let (config, left1, turn) = match to_move {
             Player::One => (config, left1, 0),
-            Player::Two => (
-                self.turned[config as usize],
-                self.walls_in_hand(k) - left1,
-                TURN,
-            ),
+            Player::Two => (self.turned_of(config), self.walls_in_hand(k) - left1, TURN),
         };
-        debug_assert!(k < self.indexed, "layer {k}'s indices were freed");
-        let d = self.dense[config as usize];
+        debug_assert!(self.held.contains(&k), "layer {k}'s indices are not held");
+        let d = self.dense_of(config);
         let mirror = if d & MIRRORED != 0 { MIRROR } else { 0 };
         let s = &self.shapes[k];
         debug_assert!(left1 >= s.min_left && ((left1 - s.min_left) as usize) < s.splits);
@@ -439,7 +623,19 @@ impl Layout {
     /// configurations rather than slots).
     #[inline(always)]
     pub fn stored_turned(&self, config: ConfigId) -> usize {
-        (self.dense[self.turned[config as usize] as usize] & !MIRRORED) as usize
+        (self.dense_of(self.turned_of(config)) & !MIRRORED) as usize
+    }
+
+    /// The half turn of `config`, whose layer's indices are held.
+    #[inline(always)]
+    fn turned_of(&self, config: ConfigId) -> ConfigId {
+        self.turned[config.wrapping_sub(self.first_held) as usize]
+    }
+
+    /// `dense` of `config`, whose layer's indices are held.
+    #[inline(always)]
+    fn dense_of(&self, config: ConfigId) -> u32 {
+        self.dense[config.wrapping_sub(self.first_held) as usize]
     }
 
     /// `stored_turned` of each of `configs` into `out` (as long): each read of every one
@@ -462,11 +658,12 @@ impl Layout {
     #[inline]
     pub fn prefetch_turned_views(&self, configs: &[ConfigId]) {
         use crate::support::memory::prefetch;
+        let first = self.first_held;
         for &config in configs {
-            prefetch(&self.turned[config as usize]);
+            prefetch(&self.turned[config.wrapping_sub(first) as usize]);
         }
         for &config in configs {
-            prefetch(&self.dense[self.turned[config as usize] as usize]);
+            prefetch(&self.dense[self.turned_of(config).wrapping_sub(first) as usize]);
         }
     }
 
@@ -474,8 +671,9 @@ impl Layout {
     /// that the views of a block's children do not wait for memory one after the other.
     #[inline(always)]
     pub fn prefetch_view(&self, config: ConfigId) {
-        crate::support::memory::prefetch(&self.turned[config as usize]);
-        crate::support::memory::prefetch(&self.dense[config as usize]);
+        let i = config.wrapping_sub(self.first_held) as usize;
+        crate::support::memory::prefetch(&self.turned[i]);
+        crate::support::memory::prefetch(&self.dense[i]);
     }
 
     /// Which of the four cell maps `view` reads through (bit `MIRROR`, bit `TURN`; 0 is
@@ -657,7 +855,7 @@ mod tests {
                         for side in [Player::One, Player::Two] {
                             let v = layout.view(k, c, left[0], side);
                             let m = layout.view(k, tables.mirror(c), left[0], side);
-                            let turned = layout.turned[c as usize];
+                            let turned = layout.turned_of(c);
                             let t = layout.view(k, turned, left[1], side.other());
                             for p1 in 0..board.squares() as Square {
                                 for p2 in 0..board.squares() as Square {
@@ -691,11 +889,53 @@ mod tests {
                 let mut i = 0;
                 while i < stored.len() {
                     let len = layout.group_len(k, i);
-                    let partner = layout.turned[stored[i] as usize];
-                    let p = layout.dense[partner as usize] & !MIRRORED;
+                    let partner = layout.turned_of(stored[i]);
+                    let p = layout.dense_of(partner) & !MIRRORED;
                     assert!(p as usize >= i && (p as usize) < i + len);
                     assert_eq!(len, if p as usize == i { 1 } else { 2 }, "group at {i}");
                     i += len;
+                }
+            }
+        }
+    }
+
+    /// A layout holding a few layers' indices, moved down, up and across as an analysis in
+    /// parts and its read-back move it, views every configuration of the layers it holds
+    /// as the whole layout does, and has the same layers' shapes.
+    #[test]
+    fn layers_held_are_viewed_as_the_whole_layout_views_them() {
+        for (w, h, n) in [(3, 3, 2), (4, 3, 2), (2, 4, 3)] {
+            let board = Board::new(w, h).unwrap();
+            let tables = Tables::build(board, n, u64::MAX, &Silent).unwrap();
+            let whole = Layout::new(&tables);
+            let found = Found(symmetry_of(&tables).0, symmetry_of(&tables).1);
+            let layers = whole.layers();
+            let mut holding = Layout::holding(&tables, &found, layers - 1..layers + 1).unwrap();
+            let mut holds: Vec<Range<usize>> = (0..layers).rev().map(|k| k..k + 2).collect();
+            holds.extend([0..3, 2..layers, 0..layers, 1..1, 0..1, layers - 2..layers]);
+            for hold in holds {
+                holding.hold_layers(hold.clone(), &found).unwrap();
+                for k in 0..layers {
+                    assert_eq!(holding.stored(k), whole.stored(k));
+                    assert_eq!(holding.layer_len(k), whole.layer_len(k));
+                    let held = hold.contains(&k);
+                    assert_eq!(holding.holds(k), held, "{w}x{h} layer {k} of {hold:?}");
+                    if !held {
+                        continue;
+                    }
+                    for i in 0..whole.stored(k).len() {
+                        assert_eq!(holding.group_len(k, i), whole.group_len(k, i));
+                    }
+                    for c in tables.layer(k) {
+                        assert_eq!(holding.stored_turned(c), whole.stored_turned(c));
+                        for j in 0..whole.splits(k) {
+                            let left1 = whole.split_left(k, j)[0];
+                            for side in [Player::One, Player::Two] {
+                                let view = holding.view(k, c, left1, side);
+                                assert_eq!(view, whole.view(k, c, left1, side));
+                            }
+                        }
+                    }
                 }
             }
         }
@@ -733,7 +973,9 @@ mod tests {
         for from in [0, 1, 3, whole.layers()] {
             let mut freed = whole.clone();
             freed.free_indices_from(from);
-            assert_eq!(freed.indexed_layers(), from.min(whole.layers()));
+            for k in 0..whole.layers() {
+                assert_eq!(freed.holds(k), k < from);
+            }
             assert_eq!(freed.bytes() < whole.bytes(), from < whole.layers());
             for k in 0..whole.layers() {
                 assert_eq!(freed.layer_len(k), whole.layer_len(k));

@@ -90,7 +90,7 @@ pub(in crate::retro) fn locate(
             Value::Loss(0)
         }));
     }
-    if k >= layout.indexed_layers() {
+    if !layout.holds(k) {
         return None; // the layer's indices were freed: nothing of it is read
     }
     let view = layout.view(k, config, l1, pos.to_move);
@@ -245,7 +245,7 @@ impl<'t> Solved<'t> {
         to_move: Player,
     ) -> Option<(usize, usize, usize)> {
         let k = 2 * self.configs.walls_per_player() as usize - left[0] as usize - left[1] as usize;
-        if k >= self.layout.indexed_layers() {
+        if !self.layout.holds(k) {
             return None;
         }
         let view = self.layout.view(k, config, left[0], to_move);

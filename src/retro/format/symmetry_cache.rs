@@ -8,19 +8,23 @@
 //! SHA-256 of what follows), then the mirror images and the half turns as little-endian
 //! `u32`s. A file that does not check (another cell or numbering, a wrong length or hash,
 //! or a sample of its entries that the configurations contradict) is not used: the
-//! symmetry is found again and the file written anew.
+//! symmetry is found again and the file written anew. An analysis in parts reads it a
+//! layer at a time (`Kept`), for the layers whose indices its layout holds
+//! (`Layout::holding`): 7x5 with 6 walls' whole symmetry is 12.6 GiB.
 
 use super::hashed::hex;
 use crate::configs::ConfigId;
 use crate::error::{Error, Result};
-use crate::retro::engine::layout::{LAYOUT_VERSION, Layout, symmetry_of};
+use crate::retro::engine::layout::{Found, LAYOUT_VERSION, LayerSymmetry, Layout, symmetry_of};
 use crate::retro::engine::source::ConfigSource;
 use crate::retro::engine::symmetry;
 use crate::support::progress::Progress;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use std::io::{BufRead, BufReader, BufWriter, Read, Write};
-use std::path::Path;
+use std::ops::Range;
+use std::os::unix::fs::FileExt;
+use std::path::{Path, PathBuf};
 
 /// The file's name in the directory.
 pub const FILE: &str = "symmetry.bin";
@@ -45,36 +49,79 @@ struct Header {
     sha256: String,
 }
 
-/// The layout of `source`'s cell for an analysis through `dir`: its symmetry read from
-/// `dir` where an earlier run kept it and it checks, else found, and kept there when the
-/// cell has `min_configs` configurations or more (a file that cannot be written is said,
-/// and the run goes on without it).
+/// The layout of `source`'s cell for an analysis through `dir`, holding the indices of
+/// layers `hold` (`Layout::holding`), and where it reads the symmetry of the layers it
+/// holds next (`Layout::hold_layers`): the file in `dir` where an earlier run kept it and
+/// it checks, else found, and kept there when the cell has `min_configs` configurations or
+/// more (a file that cannot be written is said, and the run goes on with the symmetry
+/// held whole).
 pub fn layout(
     source: &dyn ConfigSource,
     dir: &Path,
-    min_configs: usize,
+    (min_configs, hold): (usize, Range<usize>),
     progress: &dyn Progress,
-) -> Layout {
+) -> Result<(Layout, Box<dyn LayerSymmetry>)> {
+    let found = |symmetry: Box<dyn LayerSymmetry>| {
+        Layout::holding(source, &*symmetry, hold.clone()).map(|layout| (layout, symmetry))
+    };
     if source.len() < min_configs {
-        return Layout::new(source);
+        let (mirror, turned) = symmetry_of(source);
+        return found(Box::new(Found(mirror, turned)));
     }
     let path = dir.join(FILE);
-    match read(source, &path) {
-        Ok(Some(found)) => {
+    match open(source, &path) {
+        Ok(Some(kept)) => {
             progress.message(&format!(
                 "the configurations' mirror images and half turns read from {}",
                 path.display()
             ));
-            return Layout::with_symmetry(source, found);
+            return found(Box::new(kept));
         }
         Ok(None) => {}
         Err(why) => progress.warn(&format!("{}: {why}; found again", path.display())),
     }
-    let found = symmetry_of(source);
-    if let Err(e) = write(source, dir, &found) {
-        progress.warn(&format!("{e}: the next run finds them again"));
+    match write(source, dir, symmetry_of(source)) {
+        // Read back a layer at a time: the file is the one just written.
+        Ok(kept) => found(Box::new(kept)),
+        Err(failed) => {
+            let (e, (mirror, turned)) = *failed;
+            progress.warn(&format!("{e}: the next run finds them again"));
+            found(Box::new(Found(mirror, turned)))
+        }
     }
-    Layout::with_symmetry(source, found)
+}
+
+/// The symmetry kept in a file, read a layer at a time: where the mirror images start
+/// (after the header's line), and how many configurations there are.
+pub struct Kept {
+    path: PathBuf,
+    start: u64,
+    configs: u64,
+}
+
+impl LayerSymmetry for Kept {
+    fn of(&self, ids: Range<ConfigId>) -> Result<(Vec<ConfigId>, Vec<ConfigId>)> {
+        let fail = |e: std::io::Error| Error::io("read", &self.path, e);
+        let file = std::fs::File::open(&self.path).map_err(fail)?;
+        let (first, len) = (u64::from(ids.start), ids.len());
+        let read = |array: u64| -> Result<Vec<ConfigId>> {
+            let mut out = Vec::with_capacity(len);
+            let mut bytes = vec![0u8; 1 << 20];
+            let mut at = self.start + 4 * (array * self.configs + first);
+            while out.len() < len {
+                let n = (len - out.len()).min(bytes.len() / 4);
+                file.read_exact_at(&mut bytes[..4 * n], at).map_err(fail)?;
+                out.extend(
+                    bytes[..4 * n]
+                        .chunks_exact(4)
+                        .map(|b| ConfigId::from_le_bytes(b.try_into().expect("4 bytes"))),
+                );
+                at += 4 * n as u64;
+            }
+            Ok(out)
+        };
+        Ok((read(0)?, read(1)?))
+    }
 }
 
 /// The layout of `source`'s cell for a reader of the table in `dir` (`verify`, `analyze
@@ -103,9 +150,20 @@ fn header(source: &dyn ConfigSource, sha256: String) -> Header {
     }
 }
 
-/// The symmetry kept at `path`: `None` if there is no file, an error in words if it does
-/// not check.
+/// The symmetry kept at `path`, held whole: `None` if there is no file, an error in words
+/// if it does not check.
 fn read(source: &dyn ConfigSource, path: &Path) -> std::result::Result<Option<Sym>, String> {
+    let Some(kept) = open(source, path)? else {
+        return Ok(None);
+    };
+    let all = 0..source.len() as ConfigId;
+    kept.of(all).map(Some).map_err(|e| e.to_string())
+}
+
+/// The symmetry kept at `path`, checked (its header, length and SHA-256, read through
+/// once, and a sample of its entries) to be read a layer at a time: `None` if there is no
+/// file, an error in words if it does not check.
+fn open(source: &dyn ConfigSource, path: &Path) -> std::result::Result<Option<Kept>, String> {
     let file = match std::fs::File::open(path) {
         Ok(f) => f,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
@@ -121,19 +179,14 @@ fn read(source: &dyn ConfigSource, path: &Path) -> std::result::Result<Option<Sy
             line.trim()
         ));
     }
-    let len = source.len();
     let mut sha = Sha256::new();
-    let mut arrays = [vec![0 as ConfigId; len], vec![0 as ConfigId; len]];
+    let mut left = 8 * source.len() as u64;
     let mut bytes = vec![0u8; 1 << 20];
-    for array in &mut arrays {
-        for run in array.chunks_mut(bytes.len() / 4) {
-            let bytes = &mut bytes[..run.len() * 4];
-            input.read_exact(bytes).map_err(|e| e.to_string())?;
-            sha.update(&*bytes);
-            for (id, b) in run.iter_mut().zip(bytes.chunks_exact(4)) {
-                *id = ConfigId::from_le_bytes(b.try_into().expect("4 bytes"));
-            }
-        }
+    while left > 0 {
+        let bytes = &mut bytes[..left.min(1 << 20) as usize];
+        input.read_exact(bytes).map_err(|e| e.to_string())?;
+        sha.update(&*bytes);
+        left -= bytes.len() as u64;
     }
     if input.read(&mut bytes[..1]).map_err(|e| e.to_string())? != 0 {
         return Err("longer than its configurations".into());
@@ -141,19 +194,20 @@ fn read(source: &dyn ConfigSource, path: &Path) -> std::result::Result<Option<Sy
     if hex(sha) != found.sha256 {
         return Err("its SHA-256 differs from its header's".into());
     }
-    let [mirror, turned] = arrays;
-    check_sample(source, (&mirror, &turned))?;
-    Ok(Some((mirror, turned)))
+    let kept = Kept {
+        path: path.to_path_buf(),
+        start: line.len() as u64,
+        configs: source.len() as u64,
+    };
+    check_sample(source, &kept)?;
+    Ok(Some(kept))
 }
 
 /// Mirror images and half turns by configuration id.
 type Sym = (Vec<ConfigId>, Vec<ConfigId>);
 
 /// Checks `SAMPLES` entries spread over the ids against the configurations' own walls.
-fn check_sample(
-    source: &dyn ConfigSource,
-    (mirror, turned): (&[ConfigId], &[ConfigId]),
-) -> std::result::Result<(), String> {
+fn check_sample(source: &dyn ConfigSource, kept: &Kept) -> std::result::Result<(), String> {
     let board = source.board();
     let len = source.len();
     let step = (len / SAMPLES).max(1);
@@ -163,7 +217,10 @@ fn check_sample(
             source.id_of(walls.mirror(board)),
             source.id_of(symmetry::turn_walls(board, walls)),
         );
-        if own != (Some(mirror[id]), Some(turned[id])) {
+        let (mirror, turned) = kept
+            .of(id as ConfigId..id as ConfigId + 1)
+            .map_err(|e| e.to_string())?;
+        if own != (Some(mirror[0]), Some(turned[0])) {
             return Err(format!(
                 "configuration {id}'s mirror image or half turn is not the file's"
             ));
@@ -172,8 +229,25 @@ fn check_sample(
     Ok(())
 }
 
-/// Writes `found` to `dir`'s file, aside first and renamed onto it once synced.
-fn write(source: &dyn ConfigSource, dir: &Path, (mirror, turned): &Sym) -> Result<()> {
+/// Writes `found` to `dir`'s file, aside first and renamed onto it once synced; returns
+/// the file to be read a layer at a time, or the error and `found` back.
+fn write(
+    source: &dyn ConfigSource,
+    dir: &Path,
+    found: Sym,
+) -> std::result::Result<Kept, Box<(Error, Sym)>> {
+    match write_file(source, dir, &found) {
+        Ok(start) => Ok(Kept {
+            path: dir.join(FILE),
+            start,
+            configs: source.len() as u64,
+        }),
+        Err(e) => Err(Box::new((e, found))),
+    }
+}
+
+/// `write`'s file; returns the bytes of its header's line.
+fn write_file(source: &dyn ConfigSource, dir: &Path, (mirror, turned): &Sym) -> Result<u64> {
     let mut sha = Sha256::new();
     for array in [mirror, turned] {
         for run in array.chunks(1 << 18) {
@@ -196,7 +270,8 @@ fn write(source: &dyn ConfigSource, dir: &Path, (mirror, turned): &Sym) -> Resul
     let file = out.into_inner().map_err(|e| fail(e.into_error()))?;
     file.sync_all().map_err(fail)?;
     let path = dir.join(FILE);
-    std::fs::rename(&part, &path).map_err(|e| Error::io("write", &path, e))
+    std::fs::rename(&part, &path).map_err(|e| Error::io("write", &path, e))?;
+    Ok(line.len() as u64)
 }
 
 #[cfg(test)]
@@ -227,16 +302,29 @@ mod tests {
         let ranked = Ranked::build(Board::new(4, 4).unwrap(), 2);
         let d = dir("kept");
         let fresh = Layout::new(&ranked);
+        let all = 0..fresh.layers();
+        let holding = |min| layout(&ranked, &d, (min, all.clone()), &Silent).unwrap().0;
         // Below the threshold no file, nor for a reader.
-        let _ = layout(&ranked, &d, usize::MAX, &Silent);
+        same(&holding(usize::MAX), &fresh, ranked.len());
         same(&layout_if_kept(&ranked, &d, 0), &fresh, ranked.len());
         assert!(!d.join(FILE).exists());
-        same(&layout(&ranked, &d, 0, &Silent), &fresh, ranked.len());
+        same(&holding(0), &fresh, ranked.len());
         assert!(d.join(FILE).exists());
         same(&layout_if_kept(&ranked, &d, 0), &fresh, ranked.len());
         let found = read(&ranked, &d.join(FILE)).unwrap().unwrap();
         assert_eq!(found, symmetry_of(&ranked));
-        same(&layout(&ranked, &d, 0, &Silent), &fresh, ranked.len());
+        same(&holding(0), &fresh, ranked.len());
+        // A layer at a time, as the whole.
+        let kept = open(&ranked, &d.join(FILE)).unwrap().unwrap();
+        for k in 0..ranked.layers() {
+            let ids = ranked.layer(k);
+            let r = ids.start as usize..ids.end as usize;
+            let (mirror, turned) = kept.of(ids).unwrap();
+            assert_eq!(
+                (&mirror[..], &turned[..]),
+                (&found.0[r.clone()], &found.1[r])
+            );
+        }
         // A flipped byte: the hash says so; the file is written anew.
         let mut bytes = std::fs::read(d.join(FILE)).unwrap();
         let at = bytes.len() - 5;
@@ -247,7 +335,7 @@ mod tests {
                 .unwrap_err()
                 .contains("SHA-256")
         );
-        same(&layout(&ranked, &d, 0, &Silent), &fresh, ranked.len());
+        same(&holding(0), &fresh, ranked.len());
         assert!(read(&ranked, &d.join(FILE)).unwrap().is_some());
         // Another cell's file is refused by its header.
         let other = Ranked::build(Board::new(4, 4).unwrap(), 1);
@@ -260,7 +348,7 @@ mod tests {
         let (mut mirror, turned) = symmetry_of(&ranked);
         let n = mirror.len();
         mirror.swap(0, n - 1);
-        write(&ranked, &d, &(mirror, turned)).unwrap();
+        assert!(write(&ranked, &d, (mirror, turned)).is_ok());
         assert!(
             read(&ranked, &d.join(FILE))
                 .unwrap_err()

@@ -39,6 +39,12 @@ pub struct RetroEstimate {
     /// The most bytes held while the layout is built (`layout::setup_bytes`): before any
     /// layer, so a floor under every peak rather than a part of it.
     pub(in crate::retro) setup: u128,
+    /// Bytes of the indices of the layout of an analysis in parts, which holds those of
+    /// two layers at a time (`layout::held_index_bytes`).
+    pub(in crate::retro) held_index: u128,
+    /// The most bytes held while that layout is built or the layers it holds moved
+    /// (`layout::held_setup_bytes`).
+    pub(in crate::retro) held_setup: u128,
     /// Slots of a stored block.
     pub(in crate::retro) block: u128,
 }
@@ -125,12 +131,17 @@ impl RetroEstimate {
         u64::try_from(peak.max(self.setup)).unwrap_or(u64::MAX)
     }
 
+    /// `at_least_setup` for an analysis in parts, whose layout holds two layers' indices.
+    fn at_least_held_setup(&self, peak: u128) -> u64 {
+        u64::try_from(peak.max(self.held_setup)).unwrap_or(u64::MAX)
+    }
+
     /// The peak bytes of an analysis at `precision` in parts (`parts.rs`) of at most
     /// `part_bytes`, besides the configurations: the part, the pieces of the stream, the
     /// files' writers, the layout's indices and a part's bits of them, and layers 0 and 1,
     /// read back at the end for the start's value.
     pub fn peak_in_parts(&self, precision: Precision, part_bytes: u64) -> u64 {
-        self.at_least_setup(self.steady_in_parts(precision, part_bytes) as u128)
+        self.at_least_held_setup(self.steady_in_parts(precision, part_bytes) as u128)
     }
 
     /// `peak_in_parts` once the layout is built: what the parts are sized against.
@@ -156,8 +167,11 @@ impl RetroEstimate {
             .map(|&slots| slots / self.block.max(1))
             .max()
             .unwrap_or(0);
-        let fixed =
-            self.index + in_part + masks + low + (stream + writers + sizing::SLACK_BYTES) as u128;
+        let fixed = self.held_index
+            + in_part
+            + masks
+            + low
+            + (stream + writers + sizing::SLACK_BYTES) as u128;
         let part = part_bytes as u128 + (part_bytes / sizing::PART_SLACK_DIVISOR) as u128;
         u64::try_from(fixed + part).unwrap_or(u64::MAX)
     }
@@ -185,8 +199,8 @@ impl RetroEstimate {
     /// counted as the analysis cuts them, at segments' ends (`parts`).
     /// `None` where the least part does not fit.
     pub fn in_parts_layers(&self, precision: Precision, room: u64) -> Option<Vec<LayerCost>> {
-        if (room as u128) < self.setup {
-            return None; // the layout is not built in the room (`layout::setup_bytes`)
+        if (room as u128) < self.held_setup {
+            return None; // the layout is not built in the room (`layout::held_setup_bytes`)
         }
         self.layers_in_parts(precision, self.part_bytes(precision, room))
     }
@@ -234,6 +248,17 @@ impl RetroEstimate {
     /// every peak.
     pub fn setup_bytes(&self) -> u64 {
         u64::try_from(self.setup).unwrap_or(u64::MAX)
+    }
+
+    /// The bytes of the indices an analysis in parts holds (`layout::held_index_bytes`).
+    pub fn held_index_bytes(&self) -> u64 {
+        u64::try_from(self.held_index).unwrap_or(u64::MAX)
+    }
+
+    /// The bytes held while the layout of an analysis in parts is built
+    /// (`layout::held_setup_bytes`), a floor under its peak.
+    pub fn held_setup_bytes(&self) -> u64 {
+        u64::try_from(self.held_setup).unwrap_or(u64::MAX)
     }
 
     /// The peak bytes of one rank of an analysis across `ranks` (`across.rs`) at
@@ -390,6 +415,12 @@ pub fn estimate(
     let configurations = configurations_by_walls
         .iter()
         .fold(0u128, |a, &c| a.saturating_add(c));
+    let largest = configurations_by_walls.iter().copied().max().unwrap_or(0);
+    let by_walls = |k: usize| configurations_by_walls.get(k).copied().unwrap_or(0);
+    let two_layers = (0..layers)
+        .map(|k| by_walls(k).saturating_add(by_walls(k + 1)))
+        .max()
+        .unwrap_or(0);
     let mut estimate = RetroEstimate {
         positions,
         bytes: 0,
@@ -400,11 +431,9 @@ pub fn estimate(
         layer_positions,
         live_shares: live::live_shares(board, layers),
         index: layout::index_bytes(configurations, stored_configs),
-        setup: layout::setup_bytes(
-            configurations,
-            stored_configs,
-            configurations_by_walls.iter().copied().max().unwrap_or(0),
-        ),
+        setup: layout::setup_bytes(configurations, stored_configs, largest),
+        held_index: layout::held_index_bytes(two_layers, stored_configs),
+        held_setup: layout::held_setup_bytes(configurations, (two_layers, stored_configs), largest),
         block,
     };
     estimate.bytes = estimate.peak(Precision::Exact, layers.min(2));
