@@ -908,7 +908,8 @@ mod tests {
             let board = Board::new(w, h).unwrap();
             let tables = Tables::build(board, n, u64::MAX, &Silent).unwrap();
             let whole = Layout::new(&tables);
-            let found = Found(symmetry_of(&tables).0, symmetry_of(&tables).1);
+            let (mirror, turned) = symmetry_of(&tables);
+            let found = Found(mirror, turned);
             let layers = whole.layers();
             let mut holding = Layout::holding(&tables, &found, layers - 1..layers + 1).unwrap();
             let mut holds: Vec<Range<usize>> = (0..layers).rev().map(|k| k..k + 2).collect();

@@ -75,7 +75,8 @@ pub(in crate::retro) fn analyse_across<'t>(
     }
     let stats = solved.iter().fold(stats_before, |a, (_, l)| a + l.stats);
     let e = cell_estimate(configs);
-    let kept = kept_after_parts(&e, precision, budget.saturating_sub(configs.bytes()));
+    let room = budget.saturating_sub(configs.bytes());
+    let kept = kept_after_parts(&e, precision, (room, false));
     let working = (0..layout.layers())
         .map(|k| sizing::share_bytes(&layout, (k, per_byte), ranks.size()))
         .max()

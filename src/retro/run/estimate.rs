@@ -36,6 +36,8 @@ pub struct RetroEstimate {
     pub(in crate::retro) live_shares: Vec<f64>,
     /// Bytes of the layout's indices.
     pub(in crate::retro) index: u128,
+    /// Configurations of each layer.
+    pub(in crate::retro) layer_configs: Vec<u128>,
     /// The most bytes held while the layout is built (`layout::setup_bytes`): before any
     /// layer, so a floor under every peak rather than a part of it.
     pub(in crate::retro) setup: u128,
@@ -244,6 +246,13 @@ impl RetroEstimate {
         u64::try_from(self.index).unwrap_or(u64::MAX)
     }
 
+    /// Bytes of the indices of a layout that holds those of layers `0..kept` only, and
+    /// every layer's stored lists: an analysis in parts once it reads its layers back.
+    pub(in crate::retro) fn held_index_up_to(&self, kept: usize) -> u128 {
+        let rest: u128 = self.layer_configs.iter().skip(kept).sum();
+        self.index.saturating_sub(rest.saturating_mul(8))
+    }
+
     /// The bytes held while the layout is built (`layout::setup_bytes`), a floor under
     /// every peak.
     pub fn setup_bytes(&self) -> u64 {
@@ -431,6 +440,7 @@ pub fn estimate(
         layer_positions,
         live_shares: live::live_shares(board, layers),
         index: layout::index_bytes(configurations, stored_configs),
+        layer_configs: configurations_by_walls.to_vec(),
         setup: layout::setup_bytes(configurations, stored_configs, largest),
         held_index: layout::held_index_bytes(two_layers, stored_configs),
         held_setup: layout::held_setup_bytes(configurations, (two_layers, stored_configs), largest),

@@ -77,7 +77,7 @@ pub(in crate::retro) fn in_parts<'t>(
     let e = cell_estimate(configs);
     check_parts(configs, &e, precision, part_bytes, parts_budget)?;
     let room = memory_budget.saturating_sub(configs.bytes());
-    let kept = kept_after_parts(&e, precision, room);
+    let kept = kept_after_parts(&e, precision, (room, true));
     spill.keep_only(kept, progress)?;
     let sizes = (part_bytes, kept);
     let shares = &e.live_shares[..];

@@ -15,13 +15,25 @@ use crate::retro::format::spill;
 /// many from layer 0 up as fit `room` beside the indices, at least two (the start's value
 /// and an exact line need no more; each one more makes a better oracle: for the compact
 /// one's length search, and for a search bounded by the exact one, `solve --fewer-walls`).
-pub(super) fn kept_after_parts(e: &RetroEstimate, precision: Precision, room: u64) -> usize {
-    let mut kept = e.layers.min(2);
+/// The indices are every layer's where `layers_held` is false (across ranks), else those
+/// of the layers read back and every layer's stored lists (in parts, `Layout::holding`:
+/// 3.2 GiB where every layer's were 15.8 for 7x5 w6, which at 22G left room for two
+/// layers, not seven).
+pub(super) fn kept_after_parts(
+    e: &RetroEstimate,
+    precision: Precision,
+    (room, layers_held): (u64, bool),
+) -> usize {
+    let indices = |kept: usize| match layers_held {
+        true => e.held_index_up_to(kept),
+        false => e.index,
+    };
     let layer_bytes = |k: usize| e.layer_bytes(precision, k);
-    let mut bytes: u128 = e.index + (0..kept).map(layer_bytes).sum::<u128>();
+    let mut kept = e.layers.min(2);
+    let mut values: u128 = (0..kept).map(layer_bytes).sum();
     let room_for_layers = room.saturating_sub(sizing::SLACK_BYTES) as u128;
-    while kept < e.layers && bytes + layer_bytes(kept) <= room_for_layers {
-        bytes += layer_bytes(kept);
+    while kept < e.layers && indices(kept + 1) + values + layer_bytes(kept) <= room_for_layers {
+        values += layer_bytes(kept);
         kept += 1;
     }
     kept
@@ -59,4 +71,31 @@ pub(super) fn read_back<'t, P: Packing>(
         values,
         stats,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::configs::TableEstimate;
+    use crate::rules::geometry::Board;
+
+    /// An analysis in parts holds the indices of the layers it reads back and every
+    /// layer's stored lists, not every layer's indices: 7x5 w6's compact analysis at 22G
+    /// (two thirds of it for the layers, the rest for the length's search) reads back
+    /// seven layers, where counting every layer's indices (15.8 GiB) left room for two.
+    #[test]
+    fn the_layers_read_back_fit_beside_the_indices_held() {
+        let board = Board::new(7, 5).unwrap();
+        let by_walls = TableEstimate::new(board, 6).by_walls;
+        let e = crate::retro::estimate(board, 6, &by_walls);
+        let room = (22u64 << 30) / 3 * 2;
+        assert_eq!(kept_after_parts(&e, Precision::Compact, (room, false)), 2);
+        let held = kept_after_parts(&e, Precision::Compact, (room, true));
+        assert_eq!(held, 7);
+        let bytes = e.held_index_up_to(held)
+            + (0..held).map(|k| e.layer_bytes(Precision::Compact, k)).sum::<u128>();
+        assert!(bytes <= room as u128, "{bytes}");
+        // Every layer read back: the indices are every layer's.
+        assert_eq!(e.held_index_up_to(e.layers), e.index);
+    }
 }
