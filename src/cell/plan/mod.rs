@@ -354,14 +354,14 @@ mod tests {
         assert!(in_parts_seconds(&e, Precision::Compact, 64 << 20).is_none());
         // 7x5 with 6 walls: the layout of an analysis in parts holds two layers' indices
         // (8.4 GiB of the 15.8) and the stored lists (3.2); moving them down reads the
-        // largest layer's symmetry beside them (4.7): it fits at 18G, not at 16G.
+        // largest layer's mirror images beside them (2.4): it fits at 15G, not at 14G.
         let e = CellEstimate::new(Board::new(7, 5).unwrap(), 6);
         assert!(e.retro.index_bytes() < 16 * GIB);
         assert!(e.retro.held_index_bytes() < 12 * GIB);
         let setup = e.retro.held_setup_bytes();
-        assert!(setup > 16 * GIB && setup < 17 * GIB, "{setup}");
-        assert!(in_parts_seconds(&e, Precision::Compact, 16 * GIB).is_none());
-        assert!(in_parts_seconds(&e, Precision::Compact, 18 * GIB).is_some());
+        assert!(setup > 14 * GIB && setup < 15 * GIB, "{setup}");
+        assert!(in_parts_seconds(&e, Precision::Compact, 14 * GIB).is_none());
+        assert!(in_parts_seconds(&e, Precision::Compact, 15 * GIB).is_some());
         assert!(e.retro.peak_in_parts(Precision::Compact, 0) >= setup);
     }
 

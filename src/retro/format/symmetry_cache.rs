@@ -100,27 +100,33 @@ pub struct Kept {
 }
 
 impl LayerSymmetry for Kept {
-    fn of(&self, ids: Range<ConfigId>) -> Result<(Vec<ConfigId>, Vec<ConfigId>)> {
+    fn mirror(&self, ids: Range<ConfigId>) -> Result<Vec<ConfigId>> {
+        let mut out = vec![0; ids.len()];
+        self.read_into(0, ids, &mut out)?;
+        Ok(out)
+    }
+
+    fn turned_into(&self, ids: Range<ConfigId>, out: &mut [ConfigId]) -> Result<()> {
+        self.read_into(1, ids, out)
+    }
+}
+
+impl Kept {
+    /// Entries `ids` of array `array` (0: mirror images, 1: half turns) into `out`.
+    fn read_into(&self, array: u64, ids: Range<ConfigId>, out: &mut [ConfigId]) -> Result<()> {
         let fail = |e: std::io::Error| Error::io("read", &self.path, e);
         let file = std::fs::File::open(&self.path).map_err(fail)?;
-        let (first, len) = (u64::from(ids.start), ids.len());
-        let read = |array: u64| -> Result<Vec<ConfigId>> {
-            let mut out = Vec::with_capacity(len);
-            let mut bytes = vec![0u8; 1 << 20];
-            let mut at = self.start + 4 * (array * self.configs + first);
-            while out.len() < len {
-                let n = (len - out.len()).min(bytes.len() / 4);
-                file.read_exact_at(&mut bytes[..4 * n], at).map_err(fail)?;
-                out.extend(
-                    bytes[..4 * n]
-                        .chunks_exact(4)
-                        .map(|b| ConfigId::from_le_bytes(b.try_into().expect("4 bytes"))),
-                );
-                at += 4 * n as u64;
+        let mut bytes = vec![0u8; 1 << 20];
+        let mut at = self.start + 4 * (array * self.configs + u64::from(ids.start));
+        for run in out.chunks_mut(bytes.len() / 4) {
+            let bytes = &mut bytes[..4 * run.len()];
+            file.read_exact_at(bytes, at).map_err(fail)?;
+            for (id, b) in run.iter_mut().zip(bytes.chunks_exact(4)) {
+                *id = ConfigId::from_le_bytes(b.try_into().expect("4 bytes"));
             }
-            Ok(out)
-        };
-        Ok((read(0)?, read(1)?))
+            at += bytes.len() as u64;
+        }
+        Ok(())
     }
 }
 
@@ -157,7 +163,10 @@ fn read(source: &dyn ConfigSource, path: &Path) -> std::result::Result<Option<Sy
         return Ok(None);
     };
     let all = 0..source.len() as ConfigId;
-    kept.of(all).map(Some).map_err(|e| e.to_string())
+    let mut turned = vec![0; source.len()];
+    let read = |e: Error| e.to_string();
+    kept.turned_into(all.clone(), &mut turned).map_err(read)?;
+    Ok(Some((kept.mirror(all).map_err(read)?, turned)))
 }
 
 /// The symmetry kept at `path`, checked (its header, length and SHA-256, read through
@@ -217,9 +226,11 @@ fn check_sample(source: &dyn ConfigSource, kept: &Kept) -> std::result::Result<(
             source.id_of(walls.mirror(board)),
             source.id_of(symmetry::turn_walls(board, walls)),
         );
-        let (mirror, turned) = kept
-            .of(id as ConfigId..id as ConfigId + 1)
-            .map_err(|e| e.to_string())?;
+        let one = id as ConfigId..id as ConfigId + 1;
+        let mut turned = [0];
+        let read = |e: Error| e.to_string();
+        kept.turned_into(one.clone(), &mut turned).map_err(read)?;
+        let mirror = kept.mirror(one).map_err(read)?;
         if own != (Some(mirror[0]), Some(turned[0])) {
             return Err(format!(
                 "configuration {id}'s mirror image or half turn is not the file's"
@@ -319,7 +330,9 @@ mod tests {
         for k in 0..ranked.layers() {
             let ids = ranked.layer(k);
             let r = ids.start as usize..ids.end as usize;
-            let (mirror, turned) = kept.of(ids).unwrap();
+            let mut turned = vec![0; ids.len()];
+            kept.turned_into(ids.clone(), &mut turned).unwrap();
+            let mirror = kept.mirror(ids).unwrap();
             assert_eq!(
                 (&mirror[..], &turned[..]),
                 (&found.0[r.clone()], &found.1[r])

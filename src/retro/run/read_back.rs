@@ -93,7 +93,9 @@ mod tests {
         let held = kept_after_parts(&e, Precision::Compact, (room, true));
         assert_eq!(held, 7);
         let bytes = e.held_index_up_to(held)
-            + (0..held).map(|k| e.layer_bytes(Precision::Compact, k)).sum::<u128>();
+            + (0..held)
+                .map(|k| e.layer_bytes(Precision::Compact, k))
+                .sum::<u128>();
         assert!(bytes <= room as u128, "{bytes}");
         // Every layer read back: the indices are every layer's.
         assert_eq!(e.held_index_up_to(e.layers), e.index);
