@@ -287,13 +287,6 @@ pub fn setup_bytes(configurations: u128, stored: u128, largest: u128) -> u128 {
     index_bytes(configurations, stored).saturating_add(largest.saturating_mul(4))
 }
 
-/// Bytes of the indices of a layout that holds those of `held` configurations (two
-/// layers in a row at most, `Layout::holding`) and every layer's stored ones
-/// (`index_bytes` with those in place of every configuration).
-pub fn held_index_bytes(held: u128, stored: u128) -> u128 {
-    index_bytes(held, stored)
-}
-
 /// The most bytes held while the layout of an analysis in parts is built or the layers it
 /// holds moved, for `configurations` configurations, `held` held (of which `stored`
 /// stored) and `largest` in the largest layer: finding the symmetry where no file keeps
@@ -305,7 +298,7 @@ pub fn held_setup_bytes(configurations: u128, (held, stored): (u128, u128), larg
     let stored_lists = index_bytes(0, stored);
     let found = configurations.saturating_mul(8);
     let shapes = stored_lists.saturating_add(largest.saturating_mul(12));
-    let moves = held_index_bytes(held, stored).saturating_add(largest.saturating_mul(4));
+    let moves = index_bytes(held, stored).saturating_add(largest.saturating_mul(4));
     found.max(shapes).max(moves)
 }
 

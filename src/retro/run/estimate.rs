@@ -42,7 +42,7 @@ pub struct RetroEstimate {
     /// layer, so a floor under every peak rather than a part of it.
     pub(in crate::retro) setup: u128,
     /// Bytes of the indices of the layout of an analysis in parts, which holds those of
-    /// two layers at a time (`layout::held_index_bytes`).
+    /// two layers at a time (`layout::index_bytes` of those).
     pub(in crate::retro) held_index: u128,
     /// The most bytes held while that layout is built or the layers it holds moved
     /// (`layout::held_setup_bytes`).
@@ -259,7 +259,7 @@ impl RetroEstimate {
         u64::try_from(self.setup).unwrap_or(u64::MAX)
     }
 
-    /// The bytes of the indices an analysis in parts holds (`layout::held_index_bytes`).
+    /// The bytes of the indices an analysis in parts holds (`layout::index_bytes` of two layers in a row).
     pub fn held_index_bytes(&self) -> u64 {
         u64::try_from(self.held_index).unwrap_or(u64::MAX)
     }
@@ -442,7 +442,7 @@ pub fn estimate(
         index: layout::index_bytes(configurations, stored_configs),
         layer_configs: configurations_by_walls.to_vec(),
         setup: layout::setup_bytes(configurations, stored_configs, largest),
-        held_index: layout::held_index_bytes(two_layers, stored_configs),
+        held_index: layout::index_bytes(two_layers, stored_configs),
         held_setup: layout::held_setup_bytes(configurations, (two_layers, stored_configs), largest),
         block,
     };
