@@ -348,7 +348,7 @@ fn the_bound_read_back_exactly_takes_the_numbering_where_the_tables_crowd_its_la
     };
     let dir = std::env::temp_dir().join(format!("qs-crowded-{}", std::process::id()));
     let through = at(Some(Target::scratch(dir.clone())), Some(Precision::Exact));
-    let made = configs(board, 5, 4, (&through, budget), &Silent).unwrap();
+    let made = configs((board, 5, None), 4, (&through, budget), &Silent).unwrap();
     assert!(matches!(made, Configs::Ranked(_)));
     // In memory the tables stay (faster; `fewer::analyse` keeps what fits beside them), as
     // through a directory for outcomes only.
@@ -356,9 +356,25 @@ fn the_bound_read_back_exactly_takes_the_numbering_where_the_tables_crowd_its_la
         at(None, Some(Precision::Exact)),
         at(Some(Target::scratch(dir)), None),
     ] {
-        let made = configs(board, 5, 4, (&options, budget), &Silent).unwrap();
+        let made = configs((board, 5, None), 4, (&options, budget), &Silent).unwrap();
         assert!(matches!(made, Configs::Tables(_)));
     }
+    // Given the cell's own tables, in memory their first layers are the configurations
+    // (nothing built); through a directory they are not taken.
+    let small = Board::new(3, 4).unwrap();
+    let own = quoridor_solver::configs::Tables::build(small, 3, u64::MAX, &Silent).unwrap();
+    let made = configs(
+        (small, 3, Some(&own)),
+        2,
+        (&at(None, None), budget),
+        &Silent,
+    )
+    .unwrap();
+    assert!(matches!(made, Configs::Prefix(_)));
+    let dir = std::env::temp_dir().join(format!("qs-prefix-{}", std::process::id()));
+    let options = at(Some(Target::scratch(dir)), None);
+    let made = configs((small, 3, Some(&own)), 2, (&options, budget), &Silent).unwrap();
+    assert!(matches!(made, Configs::Tables(_)));
 }
 
 /// The search for the length after a compact analysis (`solve --method retro --precision
@@ -433,6 +449,18 @@ fn the_length_after_a_compact_analysis_pruned_by_fewer_walls_is_the_exact_one() 
     };
     let r = solver::solve(board, 5, &small, &Silent).unwrap();
     assert_eq!((r.plies, r.pruned_by), (Some(23), None));
+    // A little more and it runs over the cell's own tables, keeping its first layers: the
+    // same length, with fewer nodes than the outcomes alone.
+    let alone = solver::solve(board, 5, &compact, &Silent).unwrap();
+    let some = SolveOptions {
+        memory_budget: 40 << 20,
+        ..by_default.clone()
+    };
+    let r = solver::solve(board, 5, &some, &Silent).unwrap();
+    let by = r.pruned_by.map(|by| (by.walls, by.exact, by.first_layers));
+    assert_eq!(by, Some((4, true, Some([5, 9]))));
+    assert_eq!(r.plies, Some(23));
+    assert!(r.nodes < alone.nodes, "{} {}", r.nodes, alone.nodes);
     // Over the ranked numbering (a budget the tables do not fit beside two layers), both
     // analyses through directories of their own, the bound keeping the layers that fit.
     let board = Board::new(5, 5).unwrap();

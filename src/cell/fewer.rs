@@ -9,46 +9,52 @@ use crate::cell::estimate::CellEstimate;
 use crate::cell::plan::{DEFAULT_TT_BYTES, Method, SolveOptions, retro_over_ranked};
 use crate::configs::{Ranked, Tables};
 use crate::error::{Bound, Error, Result, Setting, count};
-use crate::retro::{self, ConfigSource, Keep, Precision, Solved, Storage};
+use crate::retro::{self, ConfigSource, Keep, Precision, Prefix, RetroEstimate, Solved, Storage};
 use crate::rules::cell::Cell;
 use crate::rules::geometry::Board;
 use crate::support::progress::Progress;
 
 /// The configurations of the board with fewer walls: full tables, or the ranked numbering
-/// where those do not fit half of the budget.
-pub enum Configs {
+/// where those do not fit half of the budget, or the first layers of the cell's own tables
+/// where the caller has them (`Prefix`: nothing to build).
+pub enum Configs<'t> {
     Tables(Tables),
     Ranked(Ranked),
+    Prefix(Prefix<'t>),
 }
 
-impl Configs {
+impl Configs<'_> {
     pub fn source(&self) -> &dyn ConfigSource {
         match self {
             Configs::Tables(t) => t,
             Configs::Ranked(r) => r,
+            Configs::Prefix(p) => p,
         }
     }
 
     pub fn bytes(&self) -> u64 {
-        match self {
-            Configs::Tables(t) => t.bytes(),
-            Configs::Ranked(r) => r.bytes(),
-        }
+        self.source().bytes()
     }
 }
 
 /// The configurations of `board` with `fewer` walls per player, for the analysis within
-/// `budget` (`half` of `options`' for `solve --fewer-walls`); refused unless `fewer` is below the cell's `walls` and the
-/// board has three rows or more (on two, a player who cannot act draws, and a wall in hand
-/// can hurt).
-pub fn configs(
-    board: Board,
-    walls: u8,
+/// `budget` (`half` of `options`' for `solve --fewer-walls`): the first layers of `own`,
+/// the cell's tables, where given and the analysis runs in memory; refused unless `fewer`
+/// is below the cell's `walls` and the board has three rows or more (on two, a player who
+/// cannot act draws, and a wall in hand can hurt).
+pub fn configs<'t>(
+    (board, walls, own): (Board, u8, Option<&'t Tables>),
     fewer: u8,
     (options, budget): (&SolveOptions, u64),
     progress: &dyn Progress,
-) -> Result<Configs> {
+) -> Result<Configs<'t>> {
     check(board, walls, fewer)?;
+    if let Some(prefix) = own
+        .filter(|_| options.save.is_none())
+        .and_then(|t| Prefix::new(t, fewer))
+    {
+        return Ok(Configs::Prefix(prefix));
+    }
     let share = analysis_options(options, budget);
     let e = CellEstimate::new(board, fewer);
     // Exact through a directory, the layers kept in memory are what bounds the search, and
@@ -101,16 +107,24 @@ pub fn length_bound_options(options: &SolveOptions) -> SolveOptions {
 
 /// The bound the search for the length after a compact analysis of `board` with `walls`
 /// takes unasked (`SolveOptions::default_bound`): the exact analysis of one wall fewer,
-/// where every layer of it fits in memory within `share` beside its configurations. It has
-/// fewer positions than the cell's own analysis, and it cut that search 2.7 to 75 times on
-/// the cells measured (docs/PERFORMANCE.md). `None` where it is not asked or does not fit,
-/// or on a board a bound does not hold on.
-pub fn default_bound(board: Board, walls: u8, share: u64, options: &SolveOptions) -> Option<u8> {
+/// where every layer of it fits in memory within `share` beside its configurations, or
+/// over the cell's own tables (`own_tables`, `Prefix`) where at least its first two layers
+/// do (`first_layers`). It has fewer positions than the cell's own analysis, and it cut
+/// that search 2.7 to 75 times on the cells measured (docs/PERFORMANCE.md). `None` where
+/// it is not asked or does not fit, or on a board a bound does not hold on.
+pub fn default_bound(
+    (board, walls, own_tables): (Board, u8, bool),
+    share: u64,
+    options: &SolveOptions,
+) -> Option<u8> {
     let fewer = walls.checked_sub(1)?;
     if !options.default_bound || check(board, walls, fewer).is_err() {
         return None;
     }
     let e = CellEstimate::new(board, fewer);
+    if own_tables && length_bound_options(options).save.is_none() {
+        return first_layers(&e.retro, None, share).map(|_| fewer);
+    }
     let asked = analysis_options(&length_bound_options(options), share);
     let configs = match retro_over_ranked(&e, &asked) {
         true => e.ranked_bytes,
@@ -119,6 +133,18 @@ pub fn default_bound(board: Board, walls: u8, share: u64, options: &SolveOptions
     e.retro
         .exact_fits(configs, share, Keep::Every)
         .then_some(fewer)
+}
+
+/// The layers from the start the exact analysis keeps within `share` beside configurations
+/// of `configs_bytes`: at least two, every one at most. Over the cell's own tables
+/// (`configs_bytes` `None`: `Prefix`) nothing else of the analysis outlives it, so while it
+/// runs it may take twice `share`, the whole of what the search gets after it, and keep
+/// `share`.
+fn first_layers(e: &RetroEstimate, configs_bytes: Option<u64>, share: u64) -> Option<usize> {
+    match configs_bytes {
+        None => e.kept_layers_within(Precision::Exact, share.saturating_mul(2), share),
+        Some(bytes) => e.kept_layers(Precision::Exact, share.saturating_sub(bytes)),
+    }
 }
 
 /// The share of `options`' budget the analysis of fewer walls gets in `solve
@@ -179,7 +205,7 @@ fn analysis_options(options: &SolveOptions, budget: u64) -> SolveOptions {
 /// outcomes only unless their precision is exact. A precision of compact asked keeps
 /// outcomes only.
 pub fn analyse<'t>(
-    configs: &'t Configs,
+    configs: &'t Configs<'_>,
     (options, half, first_layers): (&SolveOptions, u64, bool),
     progress: &dyn Progress,
 ) -> Result<Solved<'t>> {
@@ -206,13 +232,16 @@ pub fn analyse<'t>(
 }
 
 /// Whether `analyse` with these options would be exact (and so bound the lengths too).
-pub fn exact(configs: &Configs, (options, half, first_layers): (&SolveOptions, u64, bool)) -> bool {
+pub fn exact(
+    configs: &Configs<'_>,
+    (options, half, first_layers): (&SolveOptions, u64, bool),
+) -> bool {
     request(configs, (options, half, first_layers)).0.precision == Precision::Exact
 }
 
 /// What `analyse` asks the analysis, and the words for it.
 fn request(
-    configs: &Configs,
+    configs: &Configs<'_>,
     (options, half, first_layers): (&SolveOptions, u64, bool),
 ) -> (retro::Request, String) {
     let source = configs.source();
@@ -228,8 +257,13 @@ fn request(
         && e.exact_fits(configs.bytes(), half, Keep::Every);
     // The layers from the start that fit (those near the root bound the most).
     let first = (in_memory && !exact && (first_layers || asked == Some(Precision::Exact)))
-        .then(|| e.kept_layers(Precision::Exact, half.saturating_sub(configs.bytes())))
+        .then(|| first_layers_of(&e, configs, half))
         .flatten();
+    // Over the cell's own tables the analysis may take twice the share while it runs.
+    let run = match configs {
+        Configs::Prefix(_) => half.saturating_mul(2),
+        _ => half,
+    };
     match (exact, first) {
         (true, _) => (retro::Request::exact(half), "exact".to_string()),
         // Through the directory, exact where asked: the layers kept are those that fit.
@@ -243,7 +277,7 @@ fn request(
         (false, Some(kept)) => (
             retro::Request {
                 keep: retro::Layers::Only(0..kept),
-                ..retro::Request::exact(half)
+                ..retro::Request::exact(run)
             },
             format!("exact (its first {} kept)", count(kept, "layer")),
         ),
@@ -254,5 +288,13 @@ fn request(
             },
             "compact".to_string(),
         ),
+    }
+}
+
+/// `first_layers` for `configs`.
+fn first_layers_of(e: &RetroEstimate, configs: &Configs<'_>, half: u64) -> Option<usize> {
+    match configs {
+        Configs::Prefix(_) => first_layers(e, None, half),
+        _ => first_layers(e, Some(configs.bytes()), half),
     }
 }

@@ -156,7 +156,7 @@ fn bounded(
     // Taken first, as `solve_cell` takes its own: the analysis of fewer walls writes
     // into the directory, if any.
     let _taken = options.save.as_ref().map(|to| to.take()).transpose()?;
-    let configs = fewer::configs(board, walls, fewer, (options, share), progress)?;
+    let configs = fewer::configs((board, walls, None), fewer, (options, share), progress)?;
     let mut solved = fewer::analyse(&configs, (options, share, own_clock), progress)?;
     let exact = solved.precision() == Precision::Exact;
     let analysed = exact.then(|| {
@@ -381,7 +381,7 @@ fn retro_cell(
         // on that analysis where it proves); that no shorter win exists rests on them.
         let own = RetroOracle(&solved);
         let left = room.saturating_sub(solved.held_bytes());
-        let cell = (tables.board(), tables.walls_per_player());
+        let cell = (tables.board(), tables.walls_per_player(), Some(tables));
         let mut found = result.clone();
         found.outcome = Outcome::Unknown;
         let room = (left, 0);
@@ -427,7 +427,7 @@ fn length_run<'a>(
 /// every fact the search stores is true whatever pruned it, so a checkpoint saved with the
 /// bound serves a run without it, and the other way round.
 fn with_length_oracle(
-    (board, walls): (Board, u8),
+    (board, walls, tables): (Board, u8, Option<&Tables>),
     own: &dyn Oracle,
     (left, floor): (u64, u64),
     options: &SolveOptions,
@@ -437,7 +437,7 @@ fn with_length_oracle(
     let share = left.saturating_sub(floor) / 2;
     let fewer = options
         .fewer_walls
-        .or_else(|| fewer::default_bound(board, walls, share, options));
+        .or_else(|| fewer::default_bound((board, walls, tables.is_some()), share, options));
     let Some(fewer) = fewer else {
         return search(own, left).map(|()| None);
     };
@@ -447,7 +447,8 @@ fn with_length_oracle(
         .as_ref()
         .map(|to| to.take())
         .transpose()?;
-    let configs = fewer::configs(board, walls, fewer, (&bound_options, share), progress)?;
+    let cell = (board, walls, tables);
+    let configs = fewer::configs(cell, fewer, (&bound_options, share), progress)?;
     let asked = (&bound_options, share, true);
     // Outcomes only, the bound would refute no node the cell's own outcomes leave (who
     // cannot win with the other's walls cut cannot win here): not worth its analysis.
@@ -596,7 +597,7 @@ fn retro_ranked(
     let own = RetroOracle(&solved);
     let mut searched = result.clone();
     searched.outcome = Outcome::Unknown;
-    let cell = (board, walls);
+    let cell = (board, walls, None);
     let room = (left, search_floor);
     searched.pruned_by =
         with_length_oracle(cell, &own, room, options, progress, |oracle, left| {

@@ -106,6 +106,7 @@ mod run;
 
 pub use engine::board::{MAX_SQUARES, check_board, handles, narrow};
 pub use engine::code::MAX_REMOTENESS;
+pub use engine::prefix::Prefix;
 pub use engine::solved::{Solved, Wdl};
 pub use engine::source::ConfigSource;
 pub use engine::stop::{clear_stop, request_stop};

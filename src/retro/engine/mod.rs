@@ -19,6 +19,7 @@ pub(super) mod layout;
 mod levels;
 pub(super) mod line;
 pub(super) mod pawn_graph;
+pub mod prefix;
 mod push_outcomes;
 mod push_rows;
 pub mod ranks;

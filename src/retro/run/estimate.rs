@@ -366,10 +366,31 @@ impl RetroEstimate {
     /// tables not included): every layer, or `0..kept` for the largest `kept` that fits, at
     /// least layers 0 and 1; `None` if even two layers do not fit.
     pub fn kept_layers(&self, precision: Precision, budget: u64) -> Option<usize> {
+        self.kept_layers_within(precision, budget, u64::MAX)
+    }
+
+    /// `kept_layers` for an analysis that may take `budget` bytes while it runs but keep
+    /// at most `kept_budget` of them once it returns (`kept_bytes`).
+    pub fn kept_layers_within(
+        &self,
+        precision: Precision,
+        budget: u64,
+        kept_budget: u64,
+    ) -> Option<usize> {
         let least = self.layers.min(2);
-        (least..=self.layers)
-            .rev()
-            .find(|&kept| self.peak(precision, kept) <= budget)
+        (least..=self.layers).rev().find(|&kept| {
+            self.peak(precision, kept) <= budget && self.kept_bytes(precision, kept) <= kept_budget
+        })
+    }
+
+    /// The bytes an analysis at `precision` still holds when it returns keeping layers
+    /// `0..kept`, once the indices past them are freed (`Solved::free_indices_past_kept`):
+    /// those layers' values and indices.
+    pub fn kept_bytes(&self, precision: Precision, kept: usize) -> u64 {
+        let values: u128 = (0..kept.min(self.layers))
+            .map(|k| self.layer_bytes(precision, k))
+            .sum();
+        u64::try_from(values + self.held_index_up_to(kept)).unwrap_or(u64::MAX)
     }
 }
 
