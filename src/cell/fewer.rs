@@ -35,6 +35,10 @@ impl Configs<'_> {
     pub fn bytes(&self) -> u64 {
         self.source().bytes()
     }
+
+    fn over_own_tables(&self) -> bool {
+        matches!(self, Configs::Prefix(_))
+    }
 }
 
 /// The configurations of `board` with `fewer` walls per player, for the analysis within
@@ -109,7 +113,7 @@ pub fn length_bound_options(options: &SolveOptions) -> SolveOptions {
 /// takes unasked (`SolveOptions::default_bound`): the exact analysis of one wall fewer,
 /// where every layer of it fits in memory within `share` beside its configurations, or
 /// over the cell's own tables (`own_tables`, `Prefix`) where at least its first two layers
-/// do (`first_layers`). It has fewer positions than the cell's own analysis, and it cut
+/// do (`kept_from_start`). It has fewer positions than the cell's own analysis, and it cut
 /// that search 2.7 to 75 times on the cells measured (docs/PERFORMANCE.md). `None` where
 /// it is not asked or does not fit, or on a board a bound does not hold on.
 pub fn default_bound(
@@ -122,10 +126,11 @@ pub fn default_bound(
         return None;
     }
     let e = CellEstimate::new(board, fewer);
-    if own_tables && length_bound_options(options).save.is_none() {
-        return first_layers(&e.retro, None, share).map(|_| fewer);
+    let bound_options = length_bound_options(options);
+    if own_tables && bound_options.save.is_none() {
+        return kept_from_start(&e.retro, 0, budgets(true, share)).map(|_| fewer);
     }
-    let asked = analysis_options(&length_bound_options(options), share);
+    let asked = analysis_options(&bound_options, share);
     let configs = match retro_over_ranked(&e, &asked) {
         true => e.ranked_bytes,
         false => e.tables.bytes,
@@ -135,16 +140,25 @@ pub fn default_bound(
         .then_some(fewer)
 }
 
-/// The layers from the start the exact analysis keeps within `share` beside configurations
-/// of `configs_bytes`: at least two, every one at most. Over the cell's own tables
-/// (`configs_bytes` `None`: `Prefix`) nothing else of the analysis outlives it, so while it
-/// runs it may take twice `share`, the whole of what the search gets after it, and keep
-/// `share`.
-fn first_layers(e: &RetroEstimate, configs_bytes: Option<u64>, share: u64) -> Option<usize> {
-    match configs_bytes {
-        None => e.kept_layers_within(Precision::Exact, share.saturating_mul(2), share),
-        Some(bytes) => e.kept_layers(Precision::Exact, share.saturating_sub(bytes)),
+/// What the exact analysis of fewer walls given `share` may take while it runs, and keep
+/// once it returns. Over the cell's own tables (`Prefix`) nothing of it but the layers kept
+/// outlives it, so it may take twice `share` (the whole of what the search gets after it)
+/// and keep `share`; beside configurations of its own, `share` bounds the whole run.
+fn budgets(over_own_tables: bool, share: u64) -> (u64, u64) {
+    match over_own_tables {
+        true => (share.saturating_mul(2), share),
+        false => (share, u64::MAX),
     }
+}
+
+/// The layers from the start the exact analysis keeps within `budgets` beside
+/// configurations of `configs_bytes`: at least two, every one at most.
+fn kept_from_start(
+    e: &RetroEstimate,
+    configs_bytes: u64,
+    (run, keep): (u64, u64),
+) -> Option<usize> {
+    e.kept_layers_within(Precision::Exact, run.saturating_sub(configs_bytes), keep)
 }
 
 /// The share of `options`' budget the analysis of fewer walls gets in `solve
@@ -256,14 +270,10 @@ fn request(
         && asked != Some(Precision::Compact)
         && e.exact_fits(configs.bytes(), half, Keep::Every);
     // The layers from the start that fit (those near the root bound the most).
+    let (run, keep) = budgets(configs.over_own_tables(), half);
     let first = (in_memory && !exact && (first_layers || asked == Some(Precision::Exact)))
-        .then(|| first_layers_of(&e, configs, half))
+        .then(|| kept_from_start(&e, configs.bytes(), (run, keep)))
         .flatten();
-    // Over the cell's own tables the analysis may take twice the share while it runs.
-    let run = match configs {
-        Configs::Prefix(_) => half.saturating_mul(2),
-        _ => half,
-    };
     match (exact, first) {
         (true, _) => (retro::Request::exact(half), "exact".to_string()),
         // Through the directory, exact where asked: the layers kept are those that fit.
@@ -288,13 +298,5 @@ fn request(
             },
             "compact".to_string(),
         ),
-    }
-}
-
-/// `first_layers` for `configs`.
-fn first_layers_of(e: &RetroEstimate, configs: &Configs<'_>, half: u64) -> Option<usize> {
-    match configs {
-        Configs::Prefix(_) => first_layers(e, None, half),
-        _ => first_layers(e, Some(configs.bytes()), half),
     }
 }

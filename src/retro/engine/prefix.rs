@@ -102,7 +102,6 @@ impl ConfigSource for Prefix<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::geometry::Board;
     use crate::support::progress::Silent;
 
     /// The prefix of 4 walls' tables is 2 walls' tables: the same layers, the same ids,

@@ -386,7 +386,7 @@ impl RetroEstimate {
     /// The bytes an analysis at `precision` still holds when it returns keeping layers
     /// `0..kept`, once the indices past them are freed (`Solved::free_indices_past_kept`):
     /// those layers' values and indices.
-    pub fn kept_bytes(&self, precision: Precision, kept: usize) -> u64 {
+    fn kept_bytes(&self, precision: Precision, kept: usize) -> u64 {
         let values: u128 = (0..kept.min(self.layers))
             .map(|k| self.layer_bytes(precision, k))
             .sum();
